@@ -1,0 +1,35 @@
+import Link from "next/link";
+import { ROUTES } from "@/lib/api/route-table";
+
+export const metadata = { title: "Docs · Developer Platform" };
+
+export default function DocsPage() {
+  const tags = [...new Set(ROUTES.map((r) => r.tag))];
+  return (
+    <main className="mx-auto max-w-4xl px-6 py-12">
+      <h1 className="text-3xl font-bold">API reference</h1>
+      <p className="mt-3 text-slate-600 dark:text-slate-300">
+        Authenticate with <code>Authorization: Bearer sk_test_…</code>. The machine-readable reference is the{" "}
+        <a href="/v1/openapi.json">OpenAPI document</a>; every error code is explained under <Link href="/docs/errors">Errors</Link>.
+      </p>
+      {tags.map((tag) => (
+        <section key={tag} className="mt-10">
+          <h2 className="text-xl font-semibold">{tag}</h2>
+          <table className="mt-3 w-full text-left text-sm">
+            <thead><tr className="border-b border-slate-200 dark:border-slate-800"><th className="py-2">Method</th><th>Path</th><th>What it does</th><th>Scope</th></tr></thead>
+            <tbody>
+              {ROUTES.filter((r) => r.tag === tag).map((r) => (
+                <tr key={`${r.method} ${r.path}`} className="border-b border-slate-100 dark:border-slate-900">
+                  <td className="py-2 font-mono font-semibold">{r.method}</td>
+                  <td className="font-mono">{r.path}</td>
+                  <td>{r.summary}</td>
+                  <td className="font-mono text-xs">{r.auth === "none" ? "public" : r.scope}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      ))}
+    </main>
+  );
+}

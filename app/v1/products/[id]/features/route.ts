@@ -1,0 +1,4 @@
+// GET, POST /v1/products/{id}/features: list and add a product's features
+import { serve } from "@/lib/api/serve";
+
+export const { GET, POST, PATCH, PUT, DELETE } = serve("/v1/products/{id}/features");

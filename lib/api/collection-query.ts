@@ -1,0 +1,189 @@
+import { ApiError, invalidParameter } from "./errors";
+import { decodeCursor, type CursorValue } from "./cursor";
+
+// The spec's collection query language, parsed once for every list route:
+//   ?type=API,SaaS  ?createdAt[gte]=...  ?business.name=...  ?price[lt]=10  ?q=  ?limit=&offset=  ?cursor=
+//   ?sort=-createdAt,name  ?fields=name,type | -description  ?expand=business
+
+export const FILTER_OPS = ["eq", "ne", "gt", "gte", "lt", "lte"] as const;
+export type FilterOp = (typeof FILTER_OPS)[number];
+export type FieldType = "string" | "enum" | "boolean" | "date" | "number";
+export type FilterValue = string | number | boolean | Date;
+
+export interface FilterField {
+  type: FieldType;
+  values?: readonly string[];
+  /** Prisma where fragment for one filter; defaults to a plain column filter on the field's own name. */
+  where?: (op: FilterOp, values: FilterValue[]) => Record<string, unknown>;
+}
+
+export interface CollectionSpec {
+  filters: Record<string, FilterField>;
+  /** Non-null columns a client may sort by (id is always the final tie-breaker). */
+  sortable: string[];
+  /** Names a client may pick with `fields`. */
+  fields: string[];
+  expand?: string[];
+  /** Prisma where for the `q` terms (each term must match); absent when the resource has no text search. */
+  search?: (terms: string[]) => Record<string, unknown>;
+  /** Query parameters a route reads itself (not filters). */
+  extraParams?: string[];
+}
+
+export interface SortKey { field: string; dir: "asc" | "desc" }
+
+export interface CollectionQuery {
+  limit: number;
+  offset: number;
+  cursor: CursorValue | null;
+  sort: SortKey[];
+  sortKey: string;
+  fields: { mode: "include" | "exclude"; names: Set<string> } | null;
+  expand: Set<string>;
+  q: string[];
+  filters: Record<string, unknown>[];
+}
+
+export const DEFAULT_LIMIT = 10;
+export const MAX_LIMIT = 100;
+const MAX_OFFSET = 10_000_000;
+const RESERVED = new Set(["limit", "offset", "cursor", "sort", "fields", "expand", "q", "api_key", "version", "api-version"]);
+const PARAM = /^([A-Za-z][A-Za-z0-9_]*(?:\.[A-Za-z][A-Za-z0-9_]*)?)(?:\[([a-z]+)\])?$/;
+
+function integer(name: string, raw: string, min: number, max: number): number {
+  if (!/^\d{1,9}$/.test(raw)) throw invalidParameter(name, `'${name}' must be a whole number from ${min} to ${max}.`);
+  const n = Number(raw);
+  if (n < min || n > max) throw invalidParameter(name, `'${name}' must be a whole number from ${min} to ${max}.`);
+  return n;
+}
+
+function names(raw: string): string[] {
+  return raw.split(",").map((s) => s.trim()).filter(Boolean);
+}
+
+function parseValue(field: string, def: FilterField, raw: string): FilterValue {
+  switch (def.type) {
+    case "number": {
+      const n = Number(raw);
+      if (raw.trim() === "" || !Number.isFinite(n)) throw invalidParameter(field, `'${field}' must be a number.`);
+      return n;
+    }
+    case "boolean":
+      if (raw !== "true" && raw !== "false") throw invalidParameter(field, `'${field}' must be true or false.`);
+      return raw === "true";
+    case "date": {
+      const t = Date.parse(raw);
+      if (!/^\d{4}-\d{2}-\d{2}/.test(raw) || Number.isNaN(t)) throw invalidParameter(field, `'${field}' must be an ISO 8601 date such as 2026-01-31 or 2026-01-31T12:00:00Z.`);
+      return new Date(t);
+    }
+    case "enum":
+      if (!def.values!.includes(raw)) throw invalidParameter(field, `'${raw}' is not a valid value for '${field}'.`, `Use one of: ${def.values!.join(", ")}.`);
+      return raw;
+    default:
+      if (raw.length > 500) throw invalidParameter(field, `'${field}' is longer than 500 characters.`);
+      return raw;
+  }
+}
+
+export function columnWhere(column: string) {
+  return (op: FilterOp, values: FilterValue[]): Record<string, unknown> => {
+    if (op === "eq") return { [column]: values.length === 1 ? values[0] : { in: values } };
+    if (op === "ne") return { [column]: values.length === 1 ? { not: values[0] } : { notIn: values } };
+    return { [column]: { [op]: values[0] } };
+  };
+}
+
+function parseFilter(spec: CollectionSpec, key: string, raw: string): Record<string, unknown> {
+  const m = PARAM.exec(key);
+  const field = m?.[1];
+  const def = field ? spec.filters[field] : undefined;
+  if (!m || !def) {
+    throw new ApiError({
+      status: 400, type: "validation_error", code: "INVALID_FILTER", field: key.slice(0, 100),
+      message: `'${key.slice(0, 100)}' is not a field you can filter on.`,
+      suggestion: `Filter on one of: ${Object.keys(spec.filters).join(", ")}.`,
+    });
+  }
+  const op = (m[2] ?? "eq") as FilterOp;
+  if (!FILTER_OPS.includes(op)) throw invalidParameter(key, `Unknown operator '${m[2]}'.`, `Use one of: ${FILTER_OPS.filter((o) => o !== "eq").join(", ")}.`);
+  if ((op === "gt" || op === "gte" || op === "lt" || op === "lte") && (def.type === "boolean" || def.type === "enum")) {
+    throw invalidParameter(key, `'${field}' cannot be compared with ${op}.`);
+  }
+  const parts = op === "eq" || op === "ne" ? raw.split(",") : [raw];
+  if (parts.length > 100) throw invalidParameter(key, `At most 100 values may be listed for '${field}'.`);
+  const values = parts.map((p) => parseValue(field!, def, p));
+  return (def.where ?? columnWhere(field!))(op, values);
+}
+
+export function parseCollectionQuery(params: URLSearchParams, spec: CollectionSpec): CollectionQuery {
+  const one = (name: string) => {
+    const all = params.getAll(name);
+    if (all.length > 1) throw invalidParameter(name, `'${name}' may be given only once.`);
+    return all[0] ?? null;
+  };
+  const limit = one("limit") === null ? DEFAULT_LIMIT : integer("limit", one("limit")!, 1, MAX_LIMIT);
+  const rawOffset = one("offset");
+  const rawCursor = one("cursor");
+  if (rawCursor !== null && rawOffset !== null) throw invalidParameter("cursor", "Use either 'cursor' or 'offset', not both.");
+  const offset = rawOffset === null ? 0 : integer("offset", rawOffset, 0, MAX_OFFSET);
+
+  const sortRaw = one("sort");
+  const sort: SortKey[] = [];
+  for (const name of sortRaw === null ? ["-createdAt"] : names(sortRaw)) {
+    const field = name.startsWith("-") ? name.slice(1) : name;
+    if (!spec.sortable.includes(field)) throw invalidParameter("sort", `Cannot sort by '${field.slice(0, 100)}'.`, `Sort by one of: ${spec.sortable.join(", ")}.`);
+    if (sort.some((s) => s.field === field)) throw invalidParameter("sort", `'${field}' appears twice in 'sort'.`);
+    sort.push({ field, dir: name.startsWith("-") ? "desc" : "asc" });
+  }
+  if (sort.length === 0) throw invalidParameter("sort", "'sort' names no field.");
+  if (!sort.some((s) => s.field === "id")) sort.push({ field: "id", dir: sort[0].dir });
+  const sortKey = sort.map((s) => (s.dir === "desc" ? "-" : "") + s.field).join(",");
+
+  const fieldsRaw = one("fields");
+  let fields: CollectionQuery["fields"] = null;
+  if (fieldsRaw !== null) {
+    const list = names(fieldsRaw);
+    const excluding = list.filter((n) => n.startsWith("-"));
+    if (list.length === 0 || (excluding.length && excluding.length !== list.length)) {
+      throw invalidParameter("fields", "'fields' lists names to include, or names each prefixed with '-' to exclude, not both.");
+    }
+    const bare = list.map((n) => n.replace(/^-/, ""));
+    const unknown = bare.find((n) => !spec.fields.includes(n));
+    if (unknown) throw invalidParameter("fields", `Unknown field '${unknown.slice(0, 100)}'.`, `Choose from: ${spec.fields.join(", ")}.`);
+    fields = { mode: excluding.length ? "exclude" : "include", names: new Set(bare) };
+  }
+
+  const expandRaw = one("expand");
+  const expand = new Set(expandRaw === null ? [] : names(expandRaw));
+  for (const e of expand) {
+    if (!spec.expand?.includes(e)) throw invalidParameter("expand", `Cannot expand '${e.slice(0, 100)}'.`, spec.expand?.length ? `Expandable: ${spec.expand.join(", ")}.` : "This resource has nothing to expand.");
+  }
+
+  const qRaw = one("q");
+  let q: string[] = [];
+  if (qRaw !== null) {
+    if (!spec.search) throw invalidParameter("q", "This collection has no text search.");
+    if (qRaw.length > 200) throw invalidParameter("q", "'q' is limited to 200 characters.");
+    q = qRaw.toLowerCase().split(/\s+/).filter(Boolean).slice(0, 10);
+  }
+
+  const filters: Record<string, unknown>[] = [];
+  for (const key of new Set(params.keys())) {
+    if (RESERVED.has(key) || spec.extraParams?.includes(key)) continue;
+    filters.push(parseFilter(spec, key, params.getAll(key).join(",")));
+  }
+  if (q.length) filters.push(spec.search!(q));
+
+  return { limit, offset, cursor: rawCursor === null ? null : decodeCursor(rawCursor, sortKey), sort, sortKey, fields, expand, q, filters };
+}
+
+/** `fields` applied to one serialised item; `id` is always kept. */
+export function pickFields<T extends Record<string, unknown>>(item: T, fields: CollectionQuery["fields"]): Partial<T> {
+  if (!fields) return item;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(item)) {
+    const listed = fields.names.has(k);
+    if (k === "id" || (fields.mode === "include" ? listed : !listed)) out[k] = v;
+  }
+  return out as Partial<T>;
+}

@@ -1,0 +1,32 @@
+// Every error code the API answers with, for the docs page that error envelopes link to (/docs/errors#CODE).
+
+export interface ErrorDoc { code: string; status: number; type: string; meaning: string; fix: string }
+
+export const ERROR_CATALOG: ErrorDoc[] = [
+  { code: "MISSING_REQUIRED_FIELD", status: 400, type: "validation_error", meaning: "A required field is absent; `field` names it.", fix: "Send the field." },
+  { code: "INVALID_TYPE", status: 400, type: "validation_error", meaning: "The product `type` is not one of SaaS, API, Data, Headless.", fix: "Use a value from `suggestion`." },
+  { code: "INVALID_FIELD", status: 400, type: "validation_error", meaning: "A body field has the wrong type or format, or is not a field of this resource.", fix: "Correct or remove the field named in `field`." },
+  { code: "INVALID_PARAMETER", status: 400, type: "validation_error", meaning: "A query, path or header parameter is out of range or malformed (limit outside 1..100, cursor with offset, version mismatch).", fix: "Correct the parameter named in `field`." },
+  { code: "INVALID_FILTER", status: 400, type: "validation_error", meaning: "A query parameter filters on a field the collection does not have.", fix: "Filter on a field listed in `suggestion`." },
+  { code: "INVALID_CURSOR", status: 400, type: "validation_error", meaning: "The cursor was altered, or belongs to another sort order.", fix: "Pass `pagination.nextCursor` unchanged, with the same `sort`." },
+  { code: "INVALID_JSON", status: 400, type: "validation_error", meaning: "The body is not JSON, or Content-Type is not application/json.", fix: "Send a JSON object with `Content-Type: application/json`." },
+  { code: "PAYLOAD_TOO_LARGE", status: 413, type: "validation_error", meaning: "The body is over 1 MB.", fix: "Send less per request." },
+  { code: "INVALID_API_KEY", status: 401, type: "authentication_error", meaning: "No API key, a malformed one, or one we do not know.", fix: "Send `Authorization: Bearer sk_test_...` with a key from the portal." },
+  { code: "API_KEY_EXPIRED", status: 401, type: "authentication_error", meaning: "The key passed its `expiresAt`.", fix: "Create or rotate a key." },
+  { code: "API_KEY_REVOKED", status: 401, type: "authentication_error", meaning: "The key was revoked.", fix: "Use another key." },
+  { code: "INSUFFICIENT_SCOPE", status: 403, type: "authorization_error", meaning: "The key lacks the scope the route needs (`requiredScope`).", fix: "Use a key with that scope." },
+  { code: "IP_NOT_ALLOWED", status: 403, type: "authorization_error", meaning: "The key's IP allow-list does not include the caller.", fix: "Call from an allowed address or widen the list." },
+  { code: "REFERRER_NOT_ALLOWED", status: 403, type: "authorization_error", meaning: "The key's referrer allow-list does not include the caller's Referer.", fix: "Call from an allowed site." },
+  { code: "RESOURCE_NOT_FOUND", status: 404, type: "not_found_error", meaning: "No such resource in this business and environment.", fix: "Check the id, and that test and live keys are not mixed." },
+  { code: "ROUTE_NOT_FOUND", status: 404, type: "not_found_error", meaning: "No route has this path.", fix: "See the API reference." },
+  { code: "METHOD_NOT_ALLOWED", status: 405, type: "validation_error", meaning: "The path exists but not with this method; `Allow` lists the methods.", fix: "Use a listed method." },
+  { code: "ALREADY_EXISTS", status: 409, type: "conflict_error", meaning: "A resource with these unique values exists.", fix: "Use the existing one or change the values." },
+  { code: "STATE_CONFLICT", status: 409, type: "conflict_error", meaning: "The resource is not in a state that allows this.", fix: "Read its state and choose an allowed action." },
+  { code: "IDEMPOTENCY_KEY_IN_USE", status: 409, type: "conflict_error", meaning: "A request with this Idempotency-Key is still running.", fix: "Retry after it finishes." },
+  { code: "IDEMPOTENCY_KEY_REUSED", status: 422, type: "idempotency_error", meaning: "The Idempotency-Key was used with another method, path or body in the last 24 hours.", fix: "Use a new key for a new request." },
+  { code: "RATE_LIMIT_EXCEEDED", status: 429, type: "rate_limit_error", meaning: "Too many requests for this key; see `retryAfter`.", fix: "Wait `Retry-After` seconds." },
+  { code: "QUOTA_EXCEEDED", status: 429, type: "rate_limit_error", meaning: "The project's monthly quota is used up (free plan).", fix: "Upgrade the plan or wait for the next period." },
+  { code: "VERSION_SUNSET", status: 410, type: "version_sunset", meaning: "The API version in the path was sunset; `currentVersion` and `migration` say where to go.", fix: "Move to the current version." },
+  { code: "INTERNAL_ERROR", status: 500, type: "server_error", meaning: "Something failed on our side.", fix: "Retry; if it persists, quote the request id." },
+  { code: "SERVICE_UNAVAILABLE", status: 503, type: "server_error", meaning: "A dependency is temporarily unavailable.", fix: "Retry with backoff." },
+];

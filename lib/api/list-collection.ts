@@ -1,0 +1,67 @@
+import { encodeCursor } from "./cursor";
+import { pickFields, type CollectionQuery, type CollectionSpec } from "./collection-query";
+import type { CollectionResult } from "./route";
+
+type Where = Record<string, unknown>;
+
+interface ListOptions<Row> {
+  spec: CollectionSpec;
+  query: CollectionQuery;
+  /** Tenant scope: business, environment, parent resource. */
+  baseWhere: Where;
+  findMany: (args: { where: Where; orderBy: Where[]; take: number; skip: number }) => Promise<Row[]>;
+  count: (args: { where: Where }) => Promise<number>;
+  serialize: (row: Row) => Record<string, unknown>;
+}
+
+function cursorValue(v: unknown): string | number {
+  if (v instanceof Date) return v.toISOString();
+  if (typeof v === "number" || typeof v === "string") return v;
+  return String(v);
+}
+
+/** Rows strictly after the cursor in the sort order: (a > x) OR (a = x AND b > y) OR ... */
+function keysetWhere(query: CollectionQuery, spec: CollectionSpec): Where | null {
+  if (!query.cursor) return null;
+  const values = query.cursor.values;
+  if (values.length !== query.sort.length) return null;
+  const typed = query.sort.map((s, i) => (spec.filters[s.field]?.type === "date" ? new Date(values[i] as string) : values[i]));
+  const ors: Where[] = [];
+  for (let i = 0; i < query.sort.length; i++) {
+    const and: Where[] = [];
+    for (let j = 0; j < i; j++) and.push({ [query.sort[j].field]: typed[j] });
+    and.push({ [query.sort[i].field]: { [query.sort[i].dir === "asc" ? "gt" : "lt"]: typed[i] } });
+    ors.push({ AND: and });
+  }
+  return { OR: ors };
+}
+
+export async function listCollection<Row extends Record<string, unknown>>(o: ListOptions<Row>): Promise<CollectionResult> {
+  const { query } = o;
+  const filtered: Where = { AND: [o.baseWhere, ...query.filters] };
+  const keyset = keysetWhere(query, o.spec);
+  const [rows, total] = await Promise.all([
+    o.findMany({
+      where: keyset ? { AND: [filtered, keyset] } : filtered,
+      orderBy: query.sort.map((s) => ({ [s.field]: s.dir })),
+      take: query.limit + 1,
+      skip: query.cursor ? 0 : query.offset,
+    }),
+    o.count({ where: filtered }),
+  ]);
+  const hasMore = rows.length > query.limit;
+  const page = hasMore ? rows.slice(0, query.limit) : rows;
+  const last = page.at(-1);
+  return {
+    data: page.map((row) => pickFields(o.serialize(row), query.fields)),
+    pagination: {
+      total,
+      limit: query.limit,
+      offset: query.cursor ? 0 : query.offset,
+      hasMore,
+      nextCursor: hasMore && last
+        ? encodeCursor({ sort: query.sortKey, values: query.sort.map((s) => cursorValue(last[s.field])), id: String(last.id) })
+        : null,
+    },
+  };
+}

@@ -1,0 +1,26 @@
+import { productRoutes } from "@/lib/products/routes";
+import { versionRoutes } from "@/lib/versions/routes";
+import { buildOpenApi } from "./openapi";
+import { defineRoute, type AnyRoute } from "./route";
+
+// Every /v1 route, in one table: serve.ts answers requests from it, openapi.ts documents it, and the
+// security tests walk it. A route file under app/v1 only names its path here.
+
+const openApiRoute = defineRoute({
+  method: "GET", path: "/v1/openapi.json", summary: "The OpenAPI 3.1 document of this API", tag: "Meta", auth: "none",
+  response: { kind: "raw", description: "OpenAPI 3.1 document" },
+  handler: async ({ baseUrl }) => openApiDocument(baseUrl),
+});
+
+export const ROUTES: AnyRoute[] = [...productRoutes, ...versionRoutes, openApiRoute];
+
+let cachedDocument: { baseUrl: string; doc: Record<string, unknown> } | undefined;
+
+export function openApiDocument(baseUrl: string): Record<string, unknown> {
+  if (cachedDocument?.baseUrl !== baseUrl) cachedDocument = { baseUrl, doc: buildOpenApi(ROUTES, baseUrl) };
+  return cachedDocument.doc;
+}
+
+export function routesForPath(path: string): AnyRoute[] {
+  return ROUTES.filter((r) => r.path === path);
+}

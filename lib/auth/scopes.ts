@@ -1,0 +1,33 @@
+// Scope strings are `resource:action` (contract.md); `resource:*` and `*` are wildcards.
+
+export const SCOPE_RESOURCES = [
+  "products", "prices", "features", "api_keys", "webhooks", "events", "usage", "logs", "versions", "audit_logs",
+  "agents", "agent_teams", "workflows", "functions", "triggers", "tools", "tasks", "executions",
+] as const;
+export const SCOPE_ACTIONS = ["read", "write", "delete"] as const;
+
+export function isValidScope(scope: string): boolean {
+  if (scope === "*") return true;
+  const [resource, action, ...rest] = scope.split(":");
+  if (rest.length || !(SCOPE_RESOURCES as readonly string[]).includes(resource)) return false;
+  return action === "*" || (SCOPE_ACTIONS as readonly string[]).includes(action);
+}
+
+export function grants(granted: readonly string[], required: string): boolean {
+  const [resource] = required.split(":");
+  return granted.some((g) => g === "*" || g === required || g === `${resource}:*`);
+}
+
+/** Whether every scope in `wanted` is covered by `held`: a key may only hand out what it holds. */
+export function coversAll(held: readonly string[], wanted: readonly string[]): string | null {
+  for (const scope of wanted) {
+    if (scope === "*") { if (!held.includes("*")) return scope; continue; }
+    const [resource, action] = scope.split(":");
+    if (action === "*") {
+      if (!held.includes("*") && !held.includes(scope)) return scope;
+      continue;
+    }
+    if (!grants(held, `${resource}:${action}`)) return scope;
+  }
+  return null;
+}

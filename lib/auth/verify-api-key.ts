@@ -1,0 +1,75 @@
+import { db } from "@/lib/db/client";
+import { now } from "@/lib/clock";
+import { unauthenticated } from "@/lib/api/errors";
+import { hashKey, hashesEqual, hasKeyShape, type Environment } from "@/lib/keys/key-format";
+import type { AuthContext, KeyRestrictions } from "./auth-context";
+
+// Verified keys are cached in memory by hash, so a cache hit costs one HMAC and no query. Revocation and
+// updates in this process call invalidateKey(); the TTL bounds how long another process's change can take.
+
+interface CachedKey {
+  keyHash: string;
+  context: AuthContext;
+  expiresAt: number | null;
+  revokedAt: number | null;
+  loadedAt: number;
+}
+
+const CACHE_TTL_MS = Number(process.env.KEY_CACHE_TTL_MS ?? 30_000);
+const MAX_ENTRIES = 50_000;
+const cache = new Map<string, CachedKey>();
+const idToHash = new Map<string, string>();
+
+async function load(keyHash: string): Promise<CachedKey | null> {
+  const row = await db.apiKey.findUnique({ where: { keyHash }, include: { business: { select: { plan: true } } } });
+  if (!row) return null;
+  return {
+    keyHash: row.keyHash,
+    expiresAt: row.expiresAt?.getTime() ?? null,
+    revokedAt: row.revokedAt?.getTime() ?? null,
+    loadedAt: Date.now(),
+    context: {
+      keyId: row.id, businessId: row.businessId, projectId: row.projectId,
+      environment: row.environment as Environment, scopes: (row.scopes as string[]) ?? [],
+      plan: row.business.plan, rateLimit: row.rateLimit ?? null,
+      restrictions: (row.restrictions as KeyRestrictions | null) ?? null,
+    },
+  };
+}
+
+function remember(entry: CachedKey): void {
+  if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value!);
+  cache.set(entry.keyHash, entry);
+  idToHash.set(entry.context.keyId, entry.keyHash);
+}
+
+export async function verifyApiKey(value: string): Promise<AuthContext> {
+  if (!hasKeyShape(value)) throw unauthenticated("INVALID_API_KEY", "Invalid API key provided.");
+  const keyHash = hashKey(value);
+  let entry = cache.get(keyHash);
+  if (!entry || Date.now() - entry.loadedAt > CACHE_TTL_MS) {
+    const loaded = await load(keyHash);
+    if (!loaded) {
+      if (entry) cache.delete(keyHash);
+      throw unauthenticated("INVALID_API_KEY", "Invalid API key provided.");
+    }
+    remember((entry = loaded));
+  }
+  if (!hashesEqual(entry.keyHash, keyHash)) throw unauthenticated("INVALID_API_KEY", "Invalid API key provided.");
+  const t = now().getTime();
+  if (entry.revokedAt !== null && entry.revokedAt <= t) throw unauthenticated("API_KEY_REVOKED", "This API key has been revoked.");
+  if (entry.expiresAt !== null && entry.expiresAt <= t) throw unauthenticated("API_KEY_EXPIRED", "This API key has expired.");
+  return entry.context;
+}
+
+/** Drops a key from this process's cache; the next request reads it again. */
+export function invalidateKey(keyId: string): void {
+  const keyHash = idToHash.get(keyId);
+  if (keyHash) cache.delete(keyHash);
+  idToHash.delete(keyId);
+}
+
+export function clearKeyCache(): void {
+  cache.clear();
+  idToHash.clear();
+}

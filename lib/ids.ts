@@ -1,0 +1,66 @@
+import { randomBytes } from "node:crypto";
+
+// Prefixed, URL-safe, time-ordered ids (contract.md): `prod_` + 10 characters of milliseconds + 16 random
+// characters, in Crockford base32 so that string order is creation order. Within one millisecond the random
+// part is incremented, so ids made by one process never go backwards.
+
+export const ID_PREFIXES = {
+  product: "prod", feature: "feat", price: "price", business: "biz", project: "proj", apiKey: "key",
+  webhook: "wh", event: "evt", delivery: "whd", request: "req", usage: "use", agent: "agt", agentTeam: "team",
+  workflow: "wf", function: "fn", trigger: "trg", tool: "tool", task: "task", execution: "exec",
+  oauthClient: "oac", idempotency: "idem", audit: "aud",
+} as const;
+
+export type IdKind = keyof typeof ID_PREFIXES;
+
+const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+const TIME_LEN = 10;
+const RANDOM_LEN = 16;
+
+let lastTime = -1;
+let lastRandom: number[] = [];
+
+function encodeTime(ms: number): string {
+  let out = "";
+  for (let i = 0; i < TIME_LEN; i++) {
+    out = ALPHABET[ms % 32] + out;
+    ms = Math.floor(ms / 32);
+  }
+  return out;
+}
+
+function freshRandom(): number[] {
+  const bytes = randomBytes(RANDOM_LEN);
+  return Array.from(bytes, (b) => b & 31);
+}
+
+function incremented(digits: number[]): number[] {
+  const next = digits.slice();
+  for (let i = next.length - 1; i >= 0; i--) {
+    if (next[i] < 31) { next[i]++; return next; }
+    next[i] = 0;
+  }
+  return freshRandom(); // overflow of 80 bits within one millisecond: practically never
+}
+
+export function timeOrderedId(prefix: string, ms = Date.now()): string {
+  if (ms === lastTime) {
+    lastRandom = incremented(lastRandom);
+  } else {
+    lastTime = ms;
+    lastRandom = freshRandom();
+  }
+  return `${prefix}_${encodeTime(ms)}${lastRandom.map((d) => ALPHABET[d]).join("")}`;
+}
+
+export function newId(kind: IdKind): string {
+  return timeOrderedId(ID_PREFIXES[kind]);
+}
+
+const ID_BODY = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/** Whether `value` has the shape of an id of this kind; a malformed id can then be answered without a query. */
+export function isIdOf(kind: IdKind, value: string): boolean {
+  const prefix = `${ID_PREFIXES[kind]}_`;
+  return value.startsWith(prefix) && ID_BODY.test(value.slice(prefix.length));
+}

@@ -1,0 +1,32 @@
+import { db } from "@/lib/db/client";
+import { now } from "@/lib/clock";
+import { newId } from "@/lib/ids";
+import { environmentOf, generateKeyValue, hashKey, KEY_PREFIX, type KeyType } from "./key-format";
+
+export interface NewKeyInput {
+  businessId: string;
+  projectId: string;
+  type: KeyType;
+  name: string;
+  scopes: string[];
+  expiresAt?: Date | null;
+  rateLimit?: number | null;
+  createdBy?: string | null;
+  metadata?: Record<string, string> | null;
+}
+
+/** Creates a key and returns its full value: the only moment it exists outside the caller's hands. */
+export async function createApiKey(input: NewKeyInput) {
+  const key = generateKeyValue(input.type);
+  const t = now();
+  const row = await db.apiKey.create({
+    data: {
+      id: newId("apiKey"), businessId: input.businessId, projectId: input.projectId, name: input.name,
+      keyHash: hashKey(key), prefix: KEY_PREFIX[input.type], lastFour: key.slice(-4),
+      environment: environmentOf(input.type), scopes: input.scopes, rateLimit: input.rateLimit ?? null,
+      expiresAt: input.expiresAt ?? null, createdBy: input.createdBy ?? null, metadata: input.metadata ?? undefined,
+      createdAt: t, updatedAt: t,
+    },
+  });
+  return { row, key };
+}

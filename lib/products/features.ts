@@ -1,0 +1,64 @@
+import { Prisma } from "@/generated/prisma-sqlite";
+import { db } from "@/lib/db/client";
+import { now } from "@/lib/clock";
+import { isIdOf, newId } from "@/lib/ids";
+import { notFound } from "@/lib/api/errors";
+import { tenantWhere } from "@/lib/api/tenant";
+import { listCollection } from "@/lib/api/list-collection";
+import type { CollectionQuery, CollectionSpec } from "@/lib/api/collection-query";
+import type { AuthContext } from "@/lib/auth/auth-context";
+import type { FeatureCreate, FeatureUpdate } from "@/lib/schemas/feature";
+import { getProductOrThrow } from "./get-product-or-throw";
+import { serializeFeature } from "./serialize";
+
+export const FEATURE_COLLECTION: CollectionSpec = {
+  filters: {
+    id: { type: "string" }, name: { type: "string" }, key: { type: "string" },
+    createdAt: { type: "date" }, updatedAt: { type: "date" },
+  },
+  sortable: ["createdAt", "updatedAt", "name", "id"],
+  fields: ["productId", "name", "description", "key", "value", "environment", "createdAt", "updatedAt"],
+  search: (terms) => ({ AND: terms.map((t) => ({ OR: [{ name: { contains: t } }, { key: { contains: t } }] })) }),
+};
+
+export async function listFeatures(auth: AuthContext, productId: string, query: CollectionQuery) {
+  const product = await getProductOrThrow(auth, productId);
+  return listCollection({
+    spec: FEATURE_COLLECTION, query, baseWhere: { productId: product.id, ...tenantWhere(auth) },
+    findMany: (args) => db.feature.findMany(args as Parameters<typeof db.feature.findMany>[0]) as Promise<Record<string, unknown>[]>,
+    count: (args) => db.feature.count(args as Parameters<typeof db.feature.count>[0]),
+    serialize: (row) => serializeFeature(row as Parameters<typeof serializeFeature>[0]),
+  });
+}
+
+export async function createFeature(auth: AuthContext, productId: string, input: FeatureCreate) {
+  const product = await getProductOrThrow(auth, productId);
+  const t = now();
+  const row = await db.feature.create({
+    data: {
+      id: newId("feature"), ...tenantWhere(auth), productId: product.id, name: input.name,
+      description: input.description ?? null, key: input.key ?? null, value: input.value ?? undefined, createdAt: t, updatedAt: t,
+    },
+  });
+  return serializeFeature(row);
+}
+
+export async function getFeatureOrThrow(auth: AuthContext, id: string) {
+  if (!isIdOf("feature", id)) throw notFound("feature", id);
+  const row = await db.feature.findFirst({ where: { id, ...tenantWhere(auth) } });
+  if (!row) throw notFound("feature", id);
+  return row;
+}
+
+export async function updateFeature(auth: AuthContext, id: string, patch: FeatureUpdate) {
+  const current = await getFeatureOrThrow(auth, id);
+  const { value, ...rest } = patch;
+  // A JSON column is cleared with DbNull; a plain null would mean "JSON null" to Prisma.
+  const data = { ...rest, ...(value === undefined ? {} : { value: value === null ? Prisma.DbNull : value }), updatedAt: now() };
+  return serializeFeature(await db.feature.update({ where: { id: current.id }, data }));
+}
+
+export async function deleteFeature(auth: AuthContext, id: string) {
+  const current = await getFeatureOrThrow(auth, id);
+  await db.feature.delete({ where: { id: current.id } });
+}

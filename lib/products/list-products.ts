@@ -1,0 +1,19 @@
+import { db } from "@/lib/db/client";
+import { listCollection } from "@/lib/api/list-collection";
+import { tenantWhere } from "@/lib/api/tenant";
+import type { CollectionQuery } from "@/lib/api/collection-query";
+import type { AuthContext } from "@/lib/auth/auth-context";
+import { PRODUCT_COLLECTION } from "./product-collection";
+import { serializeProduct } from "./serialize";
+
+export function listProducts(auth: AuthContext, query: CollectionQuery) {
+  const include = query.expand.has("business") ? { business: { select: { id: true, name: true } } } : undefined;
+  return listCollection({
+    spec: PRODUCT_COLLECTION,
+    query,
+    baseWhere: tenantWhere(auth),
+    findMany: (args) => db.product.findMany({ ...args, include } as Parameters<typeof db.product.findMany>[0]) as Promise<Record<string, unknown>[]>,
+    count: (args) => db.product.count(args as Parameters<typeof db.product.count>[0]),
+    serialize: (row) => serializeProduct(row as Parameters<typeof serializeProduct>[0]),
+  });
+}

@@ -1,0 +1,68 @@
+import { db } from "@/lib/db/client";
+import { now } from "@/lib/clock";
+import { isIdOf, newId } from "@/lib/ids";
+import { notFound } from "@/lib/api/errors";
+import { tenantWhere } from "@/lib/api/tenant";
+import { listCollection } from "@/lib/api/list-collection";
+import type { CollectionQuery, CollectionSpec } from "@/lib/api/collection-query";
+import type { AuthContext } from "@/lib/auth/auth-context";
+import { CURRENCIES, PRICE_TYPES, type PriceCreate } from "@/lib/schemas/price";
+import { getProductOrThrow } from "./get-product-or-throw";
+import { serializePrice } from "./serialize";
+
+export const PRICE_COLLECTION: CollectionSpec = {
+  filters: {
+    id: { type: "string" }, name: { type: "string" },
+    type: { type: "enum", values: PRICE_TYPES }, currency: { type: "enum", values: CURRENCIES },
+    amount: { type: "number" }, isActive: { type: "boolean" },
+    createdAt: { type: "date" }, updatedAt: { type: "date" },
+  },
+  sortable: ["createdAt", "updatedAt", "name", "id"],
+  fields: ["productId", "name", "type", "currency", "amount", "interval", "includedQuantity", "minVolume", "description",
+    "tiers", "baseSubscription", "overageRate", "metrics", "isActive", "environment", "createdAt", "updatedAt"],
+};
+
+export async function listPrices(auth: AuthContext, productId: string, query: CollectionQuery) {
+  const product = await getProductOrThrow(auth, productId);
+  return listCollection({
+    spec: PRICE_COLLECTION, query, baseWhere: { productId: product.id, ...tenantWhere(auth) },
+    findMany: (args) => db.price.findMany(args as Parameters<typeof db.price.findMany>[0]) as Promise<Record<string, unknown>[]>,
+    count: (args) => db.price.count(args as Parameters<typeof db.price.count>[0]),
+    serialize: (row) => serializePrice(row as Parameters<typeof serializePrice>[0]),
+  });
+}
+
+export async function createPrice(auth: AuthContext, productId: string, input: PriceCreate) {
+  const product = await getProductOrThrow(auth, productId);
+  const t = now();
+  const row = await db.price.create({
+    data: {
+      id: newId("price"), ...tenantWhere(auth), productId: product.id,
+      name: input.name, type: input.type, currency: input.currency, amount: input.amount ?? null,
+      interval: input.interval ?? (input.type === "usage" ? "request" : input.baseSubscription?.interval ?? null),
+      includedQuantity: input.includedQuantity ?? null, minVolume: input.minVolume ?? null, description: input.description ?? null,
+      // "inf" and null both mean the unbounded last tier; stored as null.
+      tiers: input.tiers?.map((tier) => ({ ...tier, upTo: tier.upTo === "inf" ? null : tier.upTo })) ?? undefined,
+      baseSubscription: input.baseSubscription ?? undefined, overageRate: input.overageRate ?? null,
+      metrics: input.metrics ?? undefined, isActive: input.isActive ?? true, createdAt: t, updatedAt: t,
+    },
+  });
+  return serializePrice(row);
+}
+
+export async function getPriceOrThrow(auth: AuthContext, id: string) {
+  if (!isIdOf("price", id)) throw notFound("price", id);
+  const row = await db.price.findFirst({ where: { id, ...tenantWhere(auth) } });
+  if (!row) throw notFound("price", id);
+  return row;
+}
+
+export async function updatePrice(auth: AuthContext, id: string, patch: { name?: string; description?: string | null; isActive?: boolean }) {
+  const current = await getPriceOrThrow(auth, id);
+  return serializePrice(await db.price.update({ where: { id: current.id }, data: { ...patch, updatedAt: now() } }));
+}
+
+export async function deletePrice(auth: AuthContext, id: string) {
+  const current = await getPriceOrThrow(auth, id);
+  await db.price.delete({ where: { id: current.id } });
+}

@@ -1,0 +1,59 @@
+import type { Feature as FeatureRow, Price as PriceRow, Product as ProductRow } from "@/generated/prisma-sqlite";
+
+// Rows → the wire shapes of lib/schemas. One place, so the API and the portal print the same thing.
+
+type ProductWithBusiness = ProductRow & { business?: { id: string; name: string } | null };
+
+export function serializeProduct(p: ProductWithBusiness) {
+  return {
+    id: p.id,
+    name: p.name,
+    type: p.type,
+    business: p.business ? { id: p.business.id, name: p.business.name } : p.businessId,
+    description: p.description,
+    isActive: p.isActive,
+    environment: p.environment,
+    industries: (p.industries as string[] | null) ?? [],
+    productCategories: (p.productCategories as string[] | null) ?? [],
+    interfaces: (p.interfaces as Record<string, boolean> | null) ?? {},
+    createdAt: p.createdAt.toISOString(),
+    updatedAt: p.updatedAt.toISOString(),
+  };
+}
+
+export function serializeFeature(f: FeatureRow) {
+  return {
+    id: f.id,
+    productId: f.productId,
+    name: f.name,
+    description: f.description,
+    key: f.key,
+    value: (f.value as boolean | number | string | null) ?? null,
+    environment: f.environment,
+    createdAt: f.createdAt.toISOString(),
+    updatedAt: f.updatedAt.toISOString(),
+  };
+}
+
+export function serializePrice(p: PriceRow) {
+  return {
+    id: p.id,
+    productId: p.productId,
+    name: p.name,
+    type: p.type,
+    currency: p.currency,
+    amount: p.amount,
+    interval: p.interval,
+    includedQuantity: p.includedQuantity,
+    minVolume: p.minVolume,
+    description: p.description,
+    tiers: (p.tiers as { upTo: number | null; amount: number; description?: string }[] | null) ?? null,
+    baseSubscription: (p.baseSubscription as { amount: number; interval: "month" | "year"; includedQuota: number } | null) ?? null,
+    overageRate: p.overageRate,
+    metrics: (p.metrics as { name: string; amount: number; unit: string; includedQuantity?: number }[] | null) ?? null,
+    isActive: p.isActive,
+    environment: p.environment,
+    createdAt: p.createdAt.toISOString(),
+    updatedAt: p.updatedAt.toISOString(),
+  };
+}

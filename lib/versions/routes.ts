@@ -1,0 +1,36 @@
+import { z } from "zod";
+import { defineRoute } from "@/lib/api/route";
+import { now } from "@/lib/clock";
+import { VersionRecord, effectiveStatus, versionRegistry } from "./registry";
+
+const VersionView = VersionRecord.extend({
+  effectiveStatus: z.enum(["beta", "stable", "deprecated", "sunset"]),
+  lifecycle: z.record(z.string(), z.unknown()),
+}).meta({ id: "ApiVersion" });
+
+/** A version record plus its lifecycle in the spec's three stages. */
+function view(record: VersionRecord, at: Date) {
+  return {
+    ...record,
+    effectiveStatus: effectiveStatus(record, at),
+    lifecycle: {
+      beta: { releaseDate: record.releaseDate, features: record.features, breakingChanges: record.breakingChanges },
+      stable: record.status === "beta" ? null : { releaseDate: record.releaseDate, supportUntil: record.supportUntil ?? record.sunsetDate ?? null },
+      deprecated: record.status === "deprecated" || record.deprecationDate
+        ? { announcedDate: record.deprecationDate ?? null, sunsetDate: record.sunsetDate ?? null, migrationGuide: record.migrationGuide ?? null, replacement: record.replacement ?? null }
+        : null,
+    },
+  };
+}
+
+export const versionRoutes = [
+  defineRoute({
+    method: "GET", path: "/v1/versions", summary: "List API versions and their lifecycle", tag: "Versions", scope: "versions:read",
+    response: { kind: "collection", schema: VersionView },
+    handler: async () => {
+      const at = now();
+      const data = [...versionRegistry().values()].map((r) => view(r, at));
+      return { data, pagination: { total: data.length, limit: data.length, offset: 0, hasMore: false, nextCursor: null } };
+    },
+  }),
+];

@@ -1,0 +1,10 @@
+import type { NextConfig } from "next";
+
+const nextConfig: NextConfig = {
+  // The database file and generated engines stay out of the server trace; the app reads DATABASE_URL at run time.
+  outputFileTracingExcludes: { "*": ["data/**", "prisma/**/*.db"] },
+  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "pg", "@prisma/adapter-pg"],
+  poweredByHeader: false,
+};
+
+export default nextConfig;
