@@ -1,0 +1,65 @@
+// What `npm start` and `npm test` do before anything else on a fresh clone: install, generate the Prisma
+// clients, build the app when its sources changed. Each step is skipped when already done.
+import { execFileSync, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync, mkdirSync } from "node:fs";
+import path from "node:path";
+
+const log = (msg) => console.log(`[prepare] ${msg}`);
+
+export function ensureInstalled() {
+  const lock = existsSync("package-lock.json") ? readFileSync("package-lock.json") : Buffer.from("");
+  const stamp = "node_modules/.install-stamp";
+  const want = createHash("sha256").update(lock).update(readFileSync("package.json")).digest("hex");
+  if (existsSync(stamp) && readFileSync(stamp, "utf8") === want && existsSync("node_modules/.bin/next")) return;
+  log("installing dependencies (npm ci)");
+  const r = spawnSync("npm", ["ci", "--no-audit", "--no-fund"], { stdio: "inherit" });
+  if (r.status !== 0) throw new Error("npm ci failed");
+  writeFileSync(stamp, want);
+}
+
+export function ensureGenerated() {
+  const schema = readFileSync("prisma/schema.prisma");
+  const stamp = "generated/.schema-stamp";
+  const want = createHash("sha256").update(schema).digest("hex");
+  if (existsSync(stamp) && readFileSync(stamp, "utf8") === want && existsSync("generated/prisma-pg/index.js")) return;
+  log("generating Prisma clients");
+  execFileSync("node", ["scripts/prisma-generate.mjs"], { stdio: "inherit" });
+  mkdirSync("generated", { recursive: true });
+  writeFileSync(stamp, want);
+}
+
+const SOURCE_DIRS = ["app", "components", "lib", "public", "generated"];
+const SOURCE_FILES = ["next.config.ts", "package-lock.json", "postcss.config.mjs", "tsconfig.json"];
+
+function hashTree(hash, target) {
+  if (!existsSync(target)) return;
+  const st = statSync(target);
+  if (st.isDirectory()) {
+    for (const name of readdirSync(target).sort()) hashTree(hash, path.join(target, name));
+  } else {
+    hash.update(target).update(readFileSync(target));
+  }
+}
+
+export function sourceHash() {
+  const hash = createHash("sha256");
+  for (const t of [...SOURCE_DIRS, ...SOURCE_FILES]) hashTree(hash, t);
+  return hash.digest("hex");
+}
+
+export function ensureBuilt() {
+  const stamp = ".next/source-stamp";
+  const want = sourceHash();
+  if (existsSync(stamp) && readFileSync(stamp, "utf8") === want && existsSync(".next/BUILD_ID")) return;
+  log("building the app (next build)");
+  const r = spawnSync("node_modules/.bin/next", ["build"], { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+  if (r.status !== 0) throw new Error("next build failed");
+  writeFileSync(stamp, want);
+}
+
+export function prepare() {
+  ensureInstalled();
+  ensureGenerated();
+  ensureBuilt();
+}

@@ -1,0 +1,44 @@
+// Starts the built app as a child process on a free port and waits until it answers.
+import { spawn } from "node:child_process";
+import net from "node:net";
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => { const { port } = srv.address(); srv.close(() => resolve(port)); });
+  });
+}
+
+export async function startServer({ env = {}, port, quiet = true } = {}) {
+  port ??= await freePort();
+  const child = spawn("node_modules/.bin/next", ["start", "-p", String(port), "-H", "127.0.0.1"], {
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...env },
+    stdio: quiet ? ["ignore", "ignore", "pipe"] : "inherit",
+    detached: false,
+  });
+  let stderr = "";
+  child.stderr?.on("data", (d) => { stderr += d; if (stderr.length > 20000) stderr = stderr.slice(-20000); });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${stderr}`);
+    try {
+      const r = await fetch(`${url}/api/health`);
+      if (r.ok) break;
+    } catch { /* not up yet */ }
+    if (Date.now() > deadline) { child.kill("SIGKILL"); throw new Error(`server did not start: ${stderr}`); }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  return {
+    url, port, child,
+    stderr: () => stderr,
+    stop: () => new Promise((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once("exit", () => resolve());
+      child.kill("SIGTERM");
+      setTimeout(() => child.kill("SIGKILL"), 5000).unref();
+    }),
+  };
+}

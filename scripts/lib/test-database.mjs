@@ -1,0 +1,35 @@
+// A fresh database for one test run: a SQLite file under data/, or a PostgreSQL database on the local
+// server, created, migrated, and dropped afterwards.
+import { rmSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { migrate } from "../db-migrate.mjs";
+
+const PG_ADMIN = process.env.PG_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+
+export async function createTestDatabase(kind = "sqlite") {
+  const name = `platform_test_${Date.now()}_${randomBytes(3).toString("hex")}`;
+  if (kind === "sqlite") {
+    const file = `data/${name}.db`;
+    const url = `file:./${file}`;
+    migrate(url, { quiet: true });
+    return { url, drop: async () => { for (const s of ["", "-wal", "-shm"]) rmSync(file + s, { force: true }); } };
+  }
+  const admin = new pg.Client({ connectionString: PG_ADMIN });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const u = new URL(PG_ADMIN);
+  u.pathname = `/${name}`;
+  const url = u.toString();
+  migrate(url, { quiet: true });
+  return {
+    url,
+    drop: async () => {
+      const c = new pg.Client({ connectionString: PG_ADMIN });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}

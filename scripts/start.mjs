@@ -1,0 +1,16 @@
+// `npm start`: install what is missing, apply migrations to DATABASE_URL (default: data/platform.db),
+// build if the sources changed, and serve portal and API on PORT (default 3000).
+import { spawn } from "node:child_process";
+import { prepare } from "./lib/prepare.mjs";
+import { migrate } from "./db-migrate.mjs";
+
+prepare();
+migrate();
+const port = process.env.PORT ?? "3000";
+const host = process.env.HOST ?? "0.0.0.0";
+console.log(`Serving on http://localhost:${port} (API under /v1, docs at /docs)`);
+const child = spawn("node_modules/.bin/next", ["start", "-p", port, "-H", host], {
+  stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+});
+for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
+child.on("exit", (code) => process.exit(code ?? 0));

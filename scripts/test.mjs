@@ -1,0 +1,105 @@
+// `npm test`: the whole suite with nothing run before it.
+//   1. unit tests (tests/unit), in-process
+//   2. API integration tests (tests/api) against the real built server on a fresh database
+//   3. browser tests (e2e/) in Debian's Chromium via Playwright
+// Ends with the line `N passed, N failed`.
+// Options: --only unit|api|e2e (repeatable), --db sqlite|postgres (the integration database), --redis (REDIS_URL for the server).
+import { spawn } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { prepare } from "./lib/prepare.mjs";
+// server.mjs and test-database.mjs need installed packages: imported after prepare().
+let startServer, createTestDatabase;
+
+const { values } = parseArgs({ options: { only: { type: "string", multiple: true }, db: { type: "string", default: "sqlite" } } });
+const wanted = new Set(values.only ?? ["unit", "api", "e2e"]);
+const totals = { passed: 0, failed: 0 };
+
+function files(dir, suffix) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith(suffix)).sort().map((f) => `${dir}/${f}`);
+}
+
+/** Runs a command, echoing its output, and reads node's TAP totals (`# pass N`, `# fail N`). */
+function runTap(args, env) {
+  return new Promise((resolve) => {
+    const child = spawn("node_modules/.bin/tsx", args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    child.stdout.on("data", (d) => { process.stdout.write(d); out += d; if (out.length > 200_000) out = out.slice(-100_000); });
+    child.on("exit", (code) => {
+      const pass = Number(/^# pass (\d+)/m.exec(out)?.[1] ?? 0);
+      const fail = Number(/^# fail (\d+)/m.exec(out)?.[1] ?? 0);
+      // A crash before the runner's summary still counts as a failure.
+      resolve({ passed: pass, failed: fail + (code !== 0 && fail === 0 ? 1 : 0) });
+    });
+  });
+}
+
+function add(r, label) {
+  totals.passed += r.passed;
+  totals.failed += r.failed;
+  console.log(`\n${label}: ${r.passed} passed, ${r.failed} failed\n`);
+}
+
+const KEY_HASH_SECRET = "test-suite-secret-not-for-production";
+const TAP = ["--conditions=react-server", "--test", "--test-reporter=tap", "--test-concurrency=2"];
+
+async function unit() {
+  const list = files("tests/unit", ".test.ts");
+  if (list.length) add(await runTap([...TAP, ...list], { KEY_HASH_SECRET }), "unit");
+}
+
+async function api() {
+  const list = files("tests/api", ".test.ts");
+  if (!list.length) return;
+  const database = await createTestDatabase(values.db);
+  const env = { DATABASE_URL: database.url, KEY_HASH_SECRET, WEBHOOK_ALLOW_PRIVATE: "true" };
+  const server = await startServer({ env });
+  try {
+    add(await runTap([...TAP, ...list], { ...env, BASE_URL: server.url }), `api (${values.db})`);
+  } finally {
+    await server.stop();
+    await database.drop();
+  }
+}
+
+async function e2e() {
+  const specs = files("e2e", ".spec.ts");
+  if (!specs.length) return;
+  if (!existsSync("/usr/bin/chromium") && !process.env.CHROMIUM_PATH) {
+    console.error("Chromium is missing: apt-get install -y chromium (the browser tests count as failed)");
+    add({ passed: 0, failed: specs.length }, "e2e");
+    return;
+  }
+  const database = await createTestDatabase("sqlite");
+  const report = "test-results/e2e-report.json";
+  rmSync(report, { force: true });
+  const code = await new Promise((resolve) => {
+    const child = spawn("node_modules/.bin/playwright", ["test"], {
+      stdio: "inherit",
+      env: { ...process.env, DATABASE_URL: database.url, KEY_HASH_SECRET, PLAYWRIGHT_JSON_OUTPUT_NAME: report },
+    });
+    child.on("exit", resolve);
+  });
+  await database.drop();
+  let r = { passed: 0, failed: code === 0 ? 0 : 1 };
+  if (existsSync(report)) {
+    const stats = JSON.parse(readFileSync(report, "utf8")).stats ?? {};
+    r = { passed: stats.expected ?? 0, failed: (stats.unexpected ?? 0) + (stats.flaky ?? 0) + (code !== 0 && !stats.unexpected ? 1 : 0) };
+  }
+  add(r, "e2e");
+}
+
+try {
+  prepare();
+  ({ startServer } = await import("./lib/server.mjs"));
+  ({ createTestDatabase } = await import("./lib/test-database.mjs"));
+  if (wanted.has("unit")) await unit();
+  if (wanted.has("api")) await api();
+  if (wanted.has("e2e")) await e2e();
+} catch (e) {
+  console.error(e instanceof Error ? e.message : e);
+  totals.failed += 1;
+}
+console.log(`${totals.passed} passed, ${totals.failed} failed`);
+process.exit(totals.failed === 0 && totals.passed > 0 ? 0 : 1);
