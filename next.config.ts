@@ -1,6 +1,8 @@
 import type { NextConfig } from "next";
 
 const nextConfig: NextConfig = {
+  // A separate build folder lets several checkouts' test runs share one work tree without rebuilding under each other.
+  distDir: process.env.NEXT_DIST_DIR ?? ".next",
   // The database file and generated engines stay out of the server trace; the app reads DATABASE_URL at run time.
   outputFileTracingExcludes: { "*": ["data/**", "prisma/**/*.db"] },
   serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "pg", "@prisma/adapter-pg"],

@@ -49,9 +49,10 @@ export function sourceHash() {
 }
 
 export function ensureBuilt() {
-  const stamp = ".next/source-stamp";
+  const dist = process.env.NEXT_DIST_DIR ?? ".next";
+  const stamp = `${dist}/source-stamp`;
   const want = sourceHash();
-  if (existsSync(stamp) && readFileSync(stamp, "utf8") === want && existsSync(".next/BUILD_ID")) return;
+  if (existsSync(stamp) && readFileSync(stamp, "utf8") === want && existsSync(`${dist}/BUILD_ID`)) return;
   log("building the app (next build)");
   const r = spawnSync("node_modules/.bin/next", ["build"], { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
   if (r.status !== 0) throw new Error("next build failed");
