@@ -16,6 +16,8 @@ export interface ApiErrorInit {
   extra?: Record<string, unknown>;
   /** Response headers the error needs (Retry-After, Allow, ...). */
   headers?: Record<string, string>;
+  /** Internal: whose credential was refused, for the audit log. Never sent to the client. */
+  subject?: { keyId: string; businessId: string; environment: string };
 }
 
 export class ApiError extends Error {
@@ -26,6 +28,7 @@ export class ApiError extends Error {
   readonly suggestion?: string;
   readonly extra?: Record<string, unknown>;
   readonly headers?: Record<string, string>;
+  readonly subject?: ApiErrorInit["subject"];
 
   constructor(init: ApiErrorInit) {
     super(init.message);
@@ -37,6 +40,7 @@ export class ApiError extends Error {
     this.suggestion = init.suggestion;
     this.extra = init.extra;
     this.headers = init.headers;
+    this.subject = init.subject;
   }
 }
 
@@ -61,8 +65,8 @@ export const notFound = (what: string, id?: string) =>
 export const stateConflict = (message: string, extra?: Record<string, unknown>) =>
   new ApiError({ status: 409, type: "conflict_error", code: "STATE_CONFLICT", message, extra });
 
-export const unauthenticated = (code: "INVALID_API_KEY" | "API_KEY_EXPIRED" | "API_KEY_REVOKED", message: string) =>
-  new ApiError({ status: 401, type: "authentication_error", code, message, headers: { "WWW-Authenticate": 'Bearer realm="api"' } });
+export const unauthenticated = (code: "INVALID_API_KEY" | "API_KEY_EXPIRED" | "API_KEY_REVOKED", message: string, subject?: ApiErrorInit["subject"]) =>
+  new ApiError({ status: 401, type: "authentication_error", code, message, subject, headers: { "WWW-Authenticate": 'Bearer realm="api"' } });
 
-export const forbidden = (code: string, message: string, extra?: Record<string, unknown>) =>
-  new ApiError({ status: 403, type: "authorization_error", code, message, extra });
+export const forbidden = (code: string, message: string, extra?: Record<string, unknown>, subject?: ApiErrorInit["subject"]) =>
+  new ApiError({ status: 403, type: "authorization_error", code, message, extra, subject });

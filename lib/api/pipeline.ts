@@ -14,6 +14,11 @@ import { extractCredential } from "@/lib/auth/credentials";
 import { verifyApiKey } from "@/lib/auth/verify-api-key";
 import { grants } from "@/lib/auth/scopes";
 import { touchLastUsed } from "@/lib/auth/last-used";
+import { clientIp } from "@/lib/auth/client-ip";
+import { enforceRestrictions } from "@/lib/auth/restrictions";
+import { listenForKeyChanges } from "@/lib/auth/key-invalidation";
+import { recordAudit } from "@/lib/audit/record-audit";
+import { ApiError } from "./errors";
 import type { AuthContext } from "@/lib/auth/auth-context";
 import type { AnyRoute, CollectionResult } from "./route";
 
@@ -31,8 +36,21 @@ export function publicBaseUrl(req: Request): string {
 
 export function authorize(auth: AuthContext, scope: string | undefined): void {
   if (scope && !grants(auth.scopes, scope)) {
-    throw forbidden("INSUFFICIENT_SCOPE", `This API key lacks the '${scope}' scope.`, { requiredScope: scope });
+    throw forbidden("INSUFFICIENT_SCOPE", `This API key lacks the '${scope}' scope.`, { requiredScope: scope },
+      { keyId: auth.keyId, businessId: auth.businessId, environment: auth.environment });
   }
+}
+
+/** Every refused credential (401, or 403 from a scope or restriction) goes to the audit log. */
+function auditDenial(error: ApiError, auth: AuthContext | null, req: Request, path: string, ip: string | null): void {
+  if (error.status !== 401 && !(error.status === 403 && (error.subject || auth))) return;
+  const subject = error.subject ?? (auth ? { keyId: auth.keyId, businessId: auth.businessId, environment: auth.environment } : undefined);
+  recordAudit({
+    businessId: subject?.businessId ?? null, environment: subject?.environment ?? null,
+    actorType: subject ? "api_key" : "anonymous", actorId: subject?.keyId ?? null, action: "auth.denied",
+    targetType: "route", targetId: null, ip, userAgent: req.headers.get("user-agent"), method: req.method, path,
+    details: { code: error.code, status: error.status },
+  });
 }
 
 function parseWith<T>(schema: z.ZodType<T> | undefined, input: unknown, location: "body" | "query" | "params"): T {
@@ -60,13 +78,16 @@ export async function runRoute(route: AnyRoute, req: Request, rawParams: Record<
   const headers: Record<string, string> = { "X-Request-Id": requestId, "Cache-Control": "no-store", "Content-Type": "application/json" };
   let version: ResolvedVersion | undefined;
   let idempotencyRecord: string | undefined;
+  let auth: AuthContext | null = null;
+  const ip = clientIp(req.headers);
   try {
     version = resolveVersion({ pathVersion: route.path.split("/")[1], headers: req.headers, query: url.searchParams, baseUrl }, versionRegistry(), now());
     Object.assign(headers, version.headers, { "Content-Type": version.contentType });
 
-    let auth: AuthContext | null = null;
     if (route.auth !== "none") {
+      listenForKeyChanges();
       auth = await verifyApiKey(extractCredential(req.headers, url.searchParams));
+      enforceRestrictions(auth, ip, req.headers);
       authorize(auth, route.scope);
       touchLastUsed(auth.keyId);
     }
@@ -86,7 +107,8 @@ export async function runRoute(route: AnyRoute, req: Request, rawParams: Record<
       idempotencyRecord = outcome.recordId;
     }
 
-    const result = await route.handler({ req, requestId, auth: auth as AuthContext, params, query, body, version, baseUrl });
+    const client = { ip, userAgent: req.headers.get("user-agent") };
+    const result = await route.handler({ req, requestId, auth: auth as AuthContext, params, query, body, version, baseUrl, client });
     const m = meta(requestId, version.warning);
     let response: Response;
     switch (route.response.kind) {
@@ -106,6 +128,7 @@ export async function runRoute(route: AnyRoute, req: Request, rawParams: Record<
   } catch (err) {
     if (idempotencyRecord) await abandonIdempotent(idempotencyRecord).catch(() => {});
     const error = toApiError(err, requestId);
+    auditDenial(error, auth, req, url.pathname, ip);
     const body = errorBody(error, requestId, baseUrl);
     if (version?.warning) Object.assign(body.meta, { warning: version.warning });
     return json(error.status, body, { ...headers, ...(error.headers ?? {}) });

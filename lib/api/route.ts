@@ -26,6 +26,8 @@ export interface RouteContext<P, Q, B> {
   body: B;
   version: ResolvedVersion;
   baseUrl: string;
+  /** The caller's address (see lib/auth/client-ip.ts) and user agent, for audit entries. */
+  client: { ip: string | null; userAgent: string | null };
 }
 
 export type CollectionResult = { data: unknown[]; pagination: Pagination };

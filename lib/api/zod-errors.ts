@@ -19,6 +19,16 @@ function allowedValues(issue: Issue): string[] | undefined {
 }
 
 /**
+ * Whether an invalid_type issue is about an absent value. zod 4 drops `input` from issues unless parsed with
+ * `reportInput`, so its default message ("..., received undefined") is what tells "missing" from "wrong type".
+ */
+function isMissing(issue: Issue): boolean {
+  if (issue.code !== "invalid_type") return false;
+  if ("input" in issue) return issue.input === undefined;
+  return /received undefined$/.test(issue.message);
+}
+
+/**
  * Turns the first zod issue into the spec's validation error. `location` picks the code family: body fields
  * are INVALID_FIELD / MISSING_REQUIRED_FIELD, query and path parameters INVALID_PARAMETER.
  */
@@ -38,7 +48,7 @@ export function zodToApiError(error: ZodError, location: "body" | "query" | "par
   if (declared) {
     return new ApiError({ status: 400, type: "validation_error", code: declared, field: field || undefined, message: issue.message });
   }
-  const missing = issue.code === "invalid_type" && (issue as { input?: unknown }).input === undefined;
+  const missing = isMissing(issue);
   if (missing && location === "body") {
     return new ApiError({
       status: 400, type: "validation_error", code: "MISSING_REQUIRED_FIELD", field,

@@ -57,8 +57,9 @@ export async function verifyApiKey(value: string): Promise<AuthContext> {
   }
   if (!hashesEqual(entry.keyHash, keyHash)) throw unauthenticated("INVALID_API_KEY", "Invalid API key provided.");
   const t = now().getTime();
-  if (entry.revokedAt !== null && entry.revokedAt <= t) throw unauthenticated("API_KEY_REVOKED", "This API key has been revoked.");
-  if (entry.expiresAt !== null && entry.expiresAt <= t) throw unauthenticated("API_KEY_EXPIRED", "This API key has expired.");
+  const { keyId, businessId, environment } = entry.context;
+  if (entry.revokedAt !== null && entry.revokedAt <= t) throw unauthenticated("API_KEY_REVOKED", "This API key has been revoked.", { keyId, businessId, environment });
+  if (entry.expiresAt !== null && entry.expiresAt <= t) throw unauthenticated("API_KEY_EXPIRED", "This API key has expired.", { keyId, businessId, environment });
   return entry.context;
 }
 

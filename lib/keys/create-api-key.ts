@@ -1,4 +1,6 @@
 import { db } from "@/lib/db/client";
+import type { Prisma } from "@/generated/prisma-sqlite";
+import type { KeyRestrictions } from "@/lib/auth/auth-context";
 import { now } from "@/lib/clock";
 import { newId } from "@/lib/ids";
 import { environmentOf, generateKeyValue, hashKey, KEY_PREFIX, type KeyType } from "./key-format";
@@ -13,6 +15,9 @@ export interface NewKeyInput {
   rateLimit?: number | null;
   createdBy?: string | null;
   metadata?: Record<string, string> | null;
+  restrictions?: KeyRestrictions | null;
+  rotation?: Record<string, unknown> | null;
+  rotatedFromId?: string | null;
 }
 
 /** Creates a key and returns its full value: the only moment it exists outside the caller's hands. */
@@ -25,6 +30,8 @@ export async function createApiKey(input: NewKeyInput) {
       keyHash: hashKey(key), prefix: KEY_PREFIX[input.type], lastFour: key.slice(-4),
       environment: environmentOf(input.type), scopes: input.scopes, rateLimit: input.rateLimit ?? null,
       expiresAt: input.expiresAt ?? null, createdBy: input.createdBy ?? null, metadata: input.metadata ?? undefined,
+      restrictions: (input.restrictions ?? undefined) as Prisma.InputJsonValue | undefined,
+      rotation: (input.rotation ?? undefined) as Prisma.InputJsonValue | undefined, rotatedFromId: input.rotatedFromId ?? null,
       createdAt: t, updatedAt: t,
     },
   });

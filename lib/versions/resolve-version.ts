@@ -55,11 +55,13 @@ export function resolveVersion(input: VersionInput, registry: Map<string, Versio
   const current = currentVersion(registry, at);
   const guide = record.migrationGuide ? new URL(record.migrationGuide, input.baseUrl).toString() : `${input.baseUrl}/docs`;
   if (status === "sunset") {
+    // The named replacement first: with only v1 in the registry, currentVersion() would name v1 itself.
+    const target = record.replacement ?? current;
     throw new ApiError({
       status: 410, type: "version_sunset", code: "VERSION_SUNSET",
-      message: `API version ${pathVersion} was sunset on ${record.sunsetDate}. Use ${current}.`,
-      suggestion: `Migrate to ${current}: ${guide}`,
-      extra: { migration: guide, currentVersion: current },
+      message: `API version ${pathVersion} was sunset on ${record.sunsetDate}. Use ${target}.`,
+      suggestion: `Migrate to ${target}: ${guide}`,
+      extra: { migration: guide, currentVersion: target },
     });
   }
   const acceptsVendor = VENDOR.test(headers.get("accept") ?? "");

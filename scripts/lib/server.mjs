@@ -13,8 +13,8 @@ export function freePort() {
 
 export async function startServer({ env = {}, port, quiet = true } = {}) {
   port ??= await freePort();
-  const child = spawn("node_modules/.bin/next", ["start", "-p", String(port), "-H", "127.0.0.1"], {
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...env },
+  const child = spawn("node", ["server.mjs"], {
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", ...env },
     stdio: quiet ? ["ignore", "ignore", "pipe"] : "inherit",
     detached: false,
   });

@@ -1,0 +1,4 @@
+// POST /v1/api-keys/{id}/rotate: rotate an API key
+import { serve } from "@/lib/api/serve";
+
+export const { GET, POST, PATCH, PUT, DELETE } = serve("/v1/api-keys/{id}/rotate");

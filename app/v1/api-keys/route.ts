@@ -1,0 +1,4 @@
+// GET, POST /v1/api-keys: list and create API keys
+import { serve } from "@/lib/api/serve";
+
+export const { GET, POST, PATCH, PUT, DELETE } = serve("/v1/api-keys");

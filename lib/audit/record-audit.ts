@@ -1,0 +1,79 @@
+import { db } from "@/lib/db/client";
+import type { Prisma } from "@/generated/prisma-sqlite";
+import { now } from "@/lib/clock";
+import { newId } from "@/lib/ids";
+import { onShutdown } from "@/lib/shutdown";
+
+// The audit log of key changes and refused credentials. Entries are queued and written in batches, off the
+// request's path; a graceful stop flushes the queue. Refusals of unknown keys are capped per address and
+// minute, so a flood of guesses cannot flood the table.
+
+export interface AuditEntry {
+  businessId?: string | null;
+  environment?: string | null;
+  actorType: "api_key" | "user" | "cli" | "system" | "anonymous";
+  actorId?: string | null;
+  action: string;
+  targetType?: string | null;
+  targetId?: string | null;
+  ip?: string | null;
+  userAgent?: string | null;
+  method?: string | null;
+  path?: string | null;
+  details?: Record<string, unknown> | null;
+}
+
+const FLUSH_MS = 200;
+const MAX_BATCH = 500;
+const ANONYMOUS_PER_MINUTE = 30;
+let queue: Prisma.AuditLogCreateManyInput[] = [];
+let timer: NodeJS.Timeout | null = null;
+let flushing: Promise<void> = Promise.resolve();
+const anonymousCounts = new Map<string, { minute: number; count: number }>();
+
+function schedule(): void {
+  if (timer) return;
+  timer = setTimeout(() => { timer = null; void flushAudit(); }, FLUSH_MS);
+  timer.unref?.();
+}
+
+export function flushAudit(): Promise<void> {
+  flushing = flushing.then(async () => {
+    while (queue.length) {
+      const batch = queue.splice(0, MAX_BATCH);
+      try {
+        await db.auditLog.createMany({ data: batch });
+      } catch (e) {
+        console.error("audit log write failed", e);
+      }
+    }
+  });
+  return flushing;
+}
+
+onShutdown(flushAudit);
+
+export function recordAudit(entry: AuditEntry): void {
+  const t = now();
+  if (!entry.businessId) {
+    const key = entry.ip ?? "unknown";
+    const minute = Math.floor(t.getTime() / 60_000);
+    const c = anonymousCounts.get(key);
+    if (c && c.minute === minute) {
+      if (++c.count > ANONYMOUS_PER_MINUTE) return;
+    } else {
+      if (anonymousCounts.size > 10_000) anonymousCounts.clear();
+      anonymousCounts.set(key, { minute, count: 1 });
+    }
+  }
+  queue.push({
+    id: newId("audit"), businessId: entry.businessId ?? null, environment: entry.environment ?? null,
+    actorType: entry.actorType, actorId: entry.actorId ?? null, action: entry.action,
+    targetType: entry.targetType ?? null, targetId: entry.targetId ?? null,
+    ip: entry.ip ?? null, userAgent: entry.userAgent?.slice(0, 500) ?? null,
+    method: entry.method ?? null, path: entry.path?.slice(0, 500) ?? null,
+    details: (entry.details ?? undefined) as Prisma.InputJsonValue | undefined, createdAt: t,
+  });
+  if (queue.length >= MAX_BATCH) void flushAudit();
+  else schedule();
+}

@@ -1,0 +1,179 @@
+import { db } from "@/lib/db/client";
+import { now } from "@/lib/clock";
+import { isIdOf } from "@/lib/ids";
+import { ApiError, forbidden, invalidField, notFound, stateConflict } from "@/lib/api/errors";
+import { tenantWhere } from "@/lib/api/tenant";
+import { listCollection } from "@/lib/api/list-collection";
+import type { CollectionQuery, CollectionSpec } from "@/lib/api/collection-query";
+import { coversAll } from "@/lib/auth/scopes";
+import { announceKeyChange } from "@/lib/auth/key-invalidation";
+import { recordAudit } from "@/lib/audit/record-audit";
+import type { AuthContext, KeyRestrictions } from "@/lib/auth/auth-context";
+import { Prisma } from "@/generated/prisma-sqlite";
+import type { ApiKeyCreate, ApiKeyUpdate } from "@/lib/schemas/api-key";
+import { createApiKey } from "./create-api-key";
+import { keyTypeOf } from "./key-format";
+import { serializeApiKey } from "./serialize-api-key";
+
+export interface Caller { auth: AuthContext; ip: string | null; userAgent: string | null }
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+export const DEFAULT_ROTATION_GRACE_DAYS = 7;
+
+export const API_KEY_COLLECTION: CollectionSpec = {
+  filters: {
+    id: { type: "string" }, name: { type: "string" }, projectId: { type: "string" },
+    createdAt: { type: "date" }, expiresAt: { type: "date" }, lastUsed: { type: "date" },
+    status: {
+      type: "enum", values: ["active", "expired", "revoked"],
+      // Status is derived from the dates, so the filter is too.
+      where: (op, values) => {
+        const t = now();
+        const one = (v: unknown) => v === "revoked" ? { revokedAt: { not: null } }
+          : v === "expired" ? { revokedAt: null, expiresAt: { lte: t } }
+          : { revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: t } }] };
+        const any = { OR: values.map(one) };
+        return op === "ne" ? { NOT: any } : any;
+      },
+    },
+  },
+  sortable: ["createdAt", "name", "id"],
+  fields: ["name", "key", "type", "prefix", "environment", "status", "projectId", "createdBy", "createdAt", "lastUsed", "expiresAt",
+    "revokedAt", "scopes", "permissions", "rateLimit", "restrictions", "metadata", "rotation", "rotatedFromId"],
+  search: (terms) => ({ AND: terms.map((t) => ({ name: { contains: t } })) }),
+};
+
+function audit(caller: Caller, action: string, keyId: string, details?: Record<string, unknown>) {
+  recordAudit({
+    businessId: caller.auth.businessId, environment: caller.auth.environment, actorType: "api_key", actorId: caller.auth.keyId,
+    action, targetType: "api_key", targetId: keyId, ip: caller.ip, userAgent: caller.userAgent, details,
+  });
+}
+
+/** scopes or permissions (array or object form) → the scope list, and restrictions from the object form. */
+function requestedScopes(input: { scopes?: string[]; permissions?: ApiKeyCreate["permissions"] }) {
+  if (input.scopes && input.permissions) throw invalidField("permissions", "Send either 'scopes' or 'permissions', not both.");
+  if (input.scopes) return { scopes: [...new Set(input.scopes)], restrictions: undefined };
+  const p = input.permissions;
+  if (!p) return { scopes: undefined, restrictions: undefined };
+  if (Array.isArray(p)) return { scopes: [...new Set(p)], restrictions: undefined };
+  const scopes = p.resources.includes("*") && p.actions.length === 3 ? ["*"]
+    : p.resources.flatMap((r) => p.actions.map((a) => `${r}:${a}`));
+  return { scopes: [...new Set(scopes)], restrictions: p.restrictions };
+}
+
+function assertGrantable(auth: AuthContext, scopes: string[]) {
+  const missing = coversAll(auth.scopes, scopes);
+  if (missing) throw forbidden("INSUFFICIENT_SCOPE", `This API key cannot grant '${missing}' because it does not hold it.`, { requiredScope: missing });
+}
+
+function parseExpiry(expiresAt: string | null | undefined, expiresInDays: number | undefined): Date | null | undefined {
+  if (expiresAt !== undefined && expiresInDays !== undefined) throw invalidField("expiresInDays", "Send either 'expiresAt' or 'expiresInDays', not both.");
+  if (expiresInDays !== undefined) return new Date(now().getTime() + expiresInDays * DAY_MS);
+  if (expiresAt === undefined || expiresAt === null) return expiresAt;
+  const d = new Date(expiresAt);
+  if (d.getTime() <= now().getTime()) throw invalidField("expiresAt", "'expiresAt' must be in the future.");
+  return d;
+}
+
+export async function listApiKeys(auth: AuthContext, query: CollectionQuery) {
+  return listCollection({
+    spec: API_KEY_COLLECTION, query, baseWhere: tenantWhere(auth),
+    findMany: (args) => db.apiKey.findMany(args as Parameters<typeof db.apiKey.findMany>[0]) as Promise<Record<string, unknown>[]>,
+    count: (args) => db.apiKey.count(args as Parameters<typeof db.apiKey.count>[0]),
+    serialize: (row) => serializeApiKey(row as Parameters<typeof serializeApiKey>[0]),
+  });
+}
+
+export async function getApiKeyOrThrow(auth: AuthContext, id: string) {
+  if (!isIdOf("apiKey", id)) throw notFound("API key", id);
+  const row = await db.apiKey.findFirst({ where: { id, ...tenantWhere(auth) } });
+  if (!row) throw notFound("API key", id);
+  return row;
+}
+
+export async function createKeyForCaller(caller: Caller, input: ApiKeyCreate) {
+  const { auth } = caller;
+  const ownType = keyTypeOf(auth.environment);
+  const type = input.type ?? (input.environment ? keyTypeOf(input.environment) : ownType);
+  if (type !== ownType || (input.environment && input.environment !== auth.environment)) {
+    throw invalidField(input.type ? "type" : "environment", `A ${ownType} key can create ${ownType} keys only.`, "Create live keys with a live key, in the portal, or with the operator CLI.");
+  }
+  const { scopes, restrictions: fromPermissions } = requestedScopes(input);
+  if (!scopes) throw new ApiError({ status: 400, type: "validation_error", code: "MISSING_REQUIRED_FIELD", field: "scopes", message: "The field 'scopes' (or 'permissions') is required.", suggestion: "For example [\"products:read\"]." });
+  assertGrantable(auth, scopes);
+  const projectId = input.projectId ?? auth.projectId;
+  if (projectId !== auth.projectId) {
+    const project = await db.project.findFirst({ where: { id: projectId, businessId: auth.businessId } });
+    if (!project) throw invalidField("projectId", "No such project in this business.");
+  }
+  const restrictions: KeyRestrictions | null = fromPermissions || input.restrictions ? { ...fromPermissions, ...input.restrictions } : null;
+  const { row, key } = await createApiKey({
+    businessId: auth.businessId, projectId, type, name: input.name, scopes,
+    expiresAt: parseExpiry(input.expiresAt, input.expiresInDays) ?? null,
+    rateLimit: input.rateLimit ?? restrictions?.rateLimit ?? null, restrictions, metadata: input.metadata ?? null,
+    rotation: input.rotation ?? null, createdBy: auth.keyId,
+  });
+  audit(caller, "api_key.created", row.id, { name: row.name, scopes, environment: row.environment });
+  return serializeApiKey(row, key);
+}
+
+export async function updateApiKey(caller: Caller, id: string, patch: ApiKeyUpdate) {
+  const current = await getApiKeyOrThrow(caller.auth, id);
+  if (current.revokedAt) throw stateConflict("A revoked key cannot be changed.", { currentState: "revoked" });
+  const { scopes, restrictions: fromPermissions } = requestedScopes(patch);
+  if (scopes) assertGrantable(caller.auth, scopes);
+  const data: Prisma.ApiKeyUpdateInput = { updatedAt: now() };
+  if (patch.name !== undefined) data.name = patch.name;
+  if (scopes) data.scopes = scopes;
+  const expiry = parseExpiry(patch.expiresAt, undefined);
+  if (expiry !== undefined) data.expiresAt = expiry;
+  if (patch.rateLimit !== undefined) data.rateLimit = patch.rateLimit;
+  if (patch.restrictions !== undefined || fromPermissions) {
+    const next = patch.restrictions === null ? null : { ...fromPermissions, ...(patch.restrictions ?? {}) };
+    data.restrictions = next === null ? Prisma.DbNull : next;
+  }
+  if (patch.metadata !== undefined) data.metadata = patch.metadata === null ? Prisma.DbNull : patch.metadata;
+  if (patch.rotation !== undefined) data.rotation = patch.rotation === null ? Prisma.DbNull : patch.rotation;
+  const row = await db.apiKey.update({ where: { id: current.id }, data });
+  announceKeyChange(row.id);
+  audit(caller, "api_key.updated", row.id, { fields: Object.keys(patch) });
+  return serializeApiKey(row);
+}
+
+/** Revocation takes effect on the very next request (cache invalidated here and, with Redis, everywhere). */
+export async function revokeApiKey(caller: Caller, id: string) {
+  const current = await getApiKeyOrThrow(caller.auth, id);
+  if (current.revokedAt) return;
+  await db.apiKey.update({ where: { id: current.id }, data: { revokedAt: now(), updatedAt: now() } });
+  announceKeyChange(current.id);
+  audit(caller, "api_key.revoked", current.id, { name: current.name });
+}
+
+/**
+ * The spec's rotation: a new key named after the old one plus a rotated marker, with the same environment and
+ * permissions; the old key keeps working for the grace period (default 7 days) and then expires.
+ */
+export async function rotateApiKey(caller: Caller, id: string, gracePeriodDays?: number) {
+  const current = await getApiKeyOrThrow(caller.auth, id);
+  const t = now();
+  if (current.revokedAt) throw stateConflict("A revoked key cannot be rotated.", { currentState: "revoked" });
+  if (current.expiresAt && current.expiresAt <= t) throw stateConflict("An expired key cannot be rotated.", { currentState: "expired" });
+  const rotation = (current.rotation as { gracePeriod?: number } | null) ?? null;
+  const graceDays = gracePeriodDays ?? rotation?.gracePeriod ?? DEFAULT_ROTATION_GRACE_DAYS;
+  const graceEnd = new Date(t.getTime() + graceDays * DAY_MS);
+  const oldExpiry = current.expiresAt && current.expiresAt < graceEnd ? current.expiresAt : graceEnd;
+  // The new key lives as long as the old one was meant to.
+  const lifetime = current.expiresAt ? current.expiresAt.getTime() - current.createdAt.getTime() : null;
+  const { row, key } = await createApiKey({
+    businessId: current.businessId, projectId: current.projectId, type: keyTypeOf(current.environment as "test" | "production"),
+    name: `${current.name.replace(/ \(rotated\)$/, "")} (rotated)`.slice(0, 100), scopes: current.scopes as string[],
+    expiresAt: lifetime ? new Date(t.getTime() + lifetime) : null, rateLimit: current.rateLimit,
+    restrictions: (current.restrictions as KeyRestrictions | null) ?? null, metadata: (current.metadata as Record<string, string> | null) ?? null,
+    rotation: (current.rotation as Record<string, unknown> | null) ?? null, createdBy: caller.auth.keyId, rotatedFromId: current.id,
+  });
+  await db.apiKey.update({ where: { id: current.id }, data: { expiresAt: oldExpiry, updatedAt: t } });
+  announceKeyChange(current.id);
+  audit(caller, "api_key.rotated", current.id, { newKeyId: row.id, oldKeyExpiresAt: oldExpiry.toISOString(), gracePeriodDays: graceDays });
+  return { ...serializeApiKey(row, key), rotatedFrom: { id: current.id, expiresAt: oldExpiry.toISOString() } };
+}

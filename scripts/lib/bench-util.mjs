@@ -1,0 +1,174 @@
+// Helpers shared by the benchmark scripts (scripts/bench-*.mjs):
+//   runLoad()          autocannon in a SEPARATE node process (so the load generator never shares an event loop
+//                      with the code under test or the script's own bookkeeping), a warm-up then a measured run
+//   startRssSampler()  peak memory of a process and all its descendants, from /proc
+//   timeSequential()   wall time of N sequential requests on one keep-alive connection
+//   percentile(), median(), fmt helpers
+//
+// Run directly as `node scripts/lib/bench-util.mjs --autocannon '<json options>'` it is the load child: it prints
+// one JSON line with the measured run's figures on stdout.
+import { spawn } from "node:child_process";
+import { readFileSync, readdirSync } from "node:fs";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const SELF = fileURLToPath(import.meta.url);
+
+// ---------------------------------------------------------------- statistics
+
+/** The p-th percentile (0..100) of already sorted numbers, linearly interpolated. */
+export function percentile(sorted, p) {
+  if (sorted.length === 0) return NaN;
+  const rank = (p / 100) * (sorted.length - 1);
+  const lo = Math.floor(rank);
+  const hi = Math.ceil(rank);
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * (rank - lo);
+}
+
+export function median(values) {
+  return percentile([...values].sort((a, b) => a - b), 50);
+}
+
+export const round = (n, digits = 1) => (Number.isFinite(n) ? Math.round(n * 10 ** digits) / 10 ** digits : n);
+
+// ---------------------------------------------------------------- load generation
+
+/**
+ * Loads `url` with autocannon from a child process: `warmup` seconds (discarded), then `duration` seconds measured.
+ * Returns { rps, p50, p90, p99, mean, max, total, non2xx, errors, timeouts, durationS } (latencies in ms).
+ */
+export function runLoad({ url, connections = 16, duration = 10, warmup = 2, headers = {}, method = "GET", body, timeoutS = 10 }) {
+  const opts = { url, connections, duration, warmup, headers, method, body, timeout: timeoutS };
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [SELF, "--autocannon", JSON.stringify(opts)], { stdio: ["ignore", "pipe", "pipe"] });
+    runLoad.children.add(child);
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d) => { out += d; });
+    child.stderr.on("data", (d) => { err += d; if (err.length > 10_000) err = err.slice(-10_000); });
+    const killer = setTimeout(() => child.kill("SIGKILL"), (warmup + duration + 60) * 1000);
+    child.on("error", reject);
+    child.on("exit", (code) => {
+      clearTimeout(killer);
+      runLoad.children.delete(child);
+      const line = out.trim().split("\n").at(-1);
+      if (code !== 0 || !line) return reject(new Error(`autocannon child exited with ${code}: ${err.trim()}`));
+      try { resolve(JSON.parse(line)); } catch { reject(new Error(`autocannon child printed no result: ${out}${err}`)); }
+    });
+  });
+}
+/** Load children still running (to kill them if the parent is interrupted). */
+runLoad.children = new Set();
+
+async function autocannonChild(opts) {
+  const { default: autocannon } = await import("autocannon");
+  const base = { url: opts.url, connections: opts.connections, headers: opts.headers, method: opts.method, body: opts.body, timeout: opts.timeout };
+  if (opts.warmup > 0) await autocannon({ ...base, duration: opts.warmup });
+  const r = await autocannon({ ...base, duration: opts.duration });
+  const durationS = r.duration ?? opts.duration;
+  return {
+    rps: r.requests.average,
+    rpsFromTotal: r.requests.total / durationS,
+    p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, mean: r.latency.average, max: r.latency.max,
+    total: r.requests.total, non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts, durationS,
+    connections: opts.connections,
+  };
+}
+
+// ---------------------------------------------------------------- sequential timing
+
+/** Wall times (ms) of `n` sequential GETs, body read included; throws on a non-2xx answer. */
+export async function timeSequential(url, { n = 50, headers = {} } = {}) {
+  const times = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    const res = await fetch(url, { headers });
+    const text = await res.text();
+    times.push(performance.now() - t0);
+    if (!res.ok) throw new Error(`GET ${url} answered ${res.status}: ${text.slice(0, 300)}`);
+  }
+  return times;
+}
+
+// ---------------------------------------------------------------- memory
+
+function readStatus(pid) {
+  try {
+    const text = readFileSync(`/proc/${pid}/status`, "utf8");
+    const kb = (name) => Number(new RegExp(`^${name}:\\s+(\\d+)`, "m").exec(text)?.[1] ?? 0);
+    return { pid, name: /^Name:\s+(.*)$/m.exec(text)?.[1] ?? "?", rssKb: kb("VmRSS"), hwmKb: kb("VmHWM") };
+  } catch {
+    return null; // gone
+  }
+}
+
+function cmdline(pid) {
+  try { return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean).join(" "); } catch { return ""; }
+}
+
+/** `rootPid` and all its descendants (Linux /proc). */
+export function processTree(rootPid) {
+  const children = new Map();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (!children.has(ppid)) children.set(ppid, []);
+      children.get(ppid).push(Number(entry));
+    } catch { /* exited meanwhile */ }
+  }
+  const out = [];
+  const stack = [rootPid];
+  while (stack.length) {
+    const pid = stack.pop();
+    out.push(pid);
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return out;
+}
+
+/**
+ * Samples the resident memory of `rootPid`'s process tree every `intervalMs`. stop() returns
+ * { peakTreeRssMB, peakHwmMB (the largest single-process high-water mark), processes: [{pid, name, cmd, hwmMB}] }.
+ * The kernel's VmHWM catches peaks between samples for each process; the tree sum is sampled.
+ */
+export function startRssSampler(rootPid, intervalMs = 200) {
+  const seen = new Map(); // pid -> { name, cmd, hwmKb }
+  let peakTreeKb = 0;
+  const sample = () => {
+    let sum = 0;
+    for (const pid of processTree(rootPid)) {
+      const s = readStatus(pid);
+      if (!s) continue;
+      sum += s.rssKb;
+      const prev = seen.get(pid);
+      if (!prev) seen.set(pid, { name: s.name, cmd: cmdline(pid).slice(0, 120), hwmKb: s.hwmKb });
+      else prev.hwmKb = Math.max(prev.hwmKb, s.hwmKb);
+    }
+    peakTreeKb = Math.max(peakTreeKb, sum);
+  };
+  sample();
+  const timer = setInterval(sample, intervalMs);
+  timer.unref();
+  return {
+    sample,
+    stop() {
+      sample();
+      clearInterval(timer);
+      const processes = [...seen].map(([pid, p]) => ({ pid, name: p.name, cmd: p.cmd, hwmMB: round(p.hwmKb / 1024) }));
+      return {
+        peakTreeRssMB: round(peakTreeKb / 1024),
+        peakHwmMB: round(Math.max(0, ...processes.map((p) => p.hwmMB))),
+        processes,
+      };
+    },
+  };
+}
+
+// ---------------------------------------------------------------- child entry point
+
+if (process.argv[1] && pathToFileURL(process.argv[1]).href === import.meta.url && process.argv[2] === "--autocannon") {
+  autocannonChild(JSON.parse(process.argv[3]))
+    .then((r) => { process.stdout.write(JSON.stringify(r) + "\n"); process.exit(0); })
+    .catch((e) => { console.error(e?.stack ?? e); process.exit(1); });
+}

@@ -1,0 +1,39 @@
+// The production server: Next's request handler behind node:http, so that
+//  - the client's socket address reaches the app in a header no client can forge (x-platform-client-ip),
+//    which the IP allow-list of API keys needs (X-Forwarded-For is trusted only from TRUSTED_PROXIES);
+//  - a SIGTERM/SIGINT stops accepting, lets requests in flight finish, then runs the app's shutdown hooks
+//    (globalThis.__platformShutdown, registered by lib/shutdown.ts) before exiting.
+import { createServer } from "node:http";
+import next from "next";
+
+const port = Number(process.env.PORT ?? 3000);
+const hostname = process.env.HOST ?? "0.0.0.0";
+const app = next({ dev: false, hostname, port, dir: process.cwd(), conf: undefined });
+const handle = app.getRequestHandler();
+await app.prepare();
+
+const server = createServer((req, res) => {
+  req.headers["x-platform-client-ip"] = req.socket.remoteAddress ?? "";
+  handle(req, res);
+});
+server.keepAliveTimeout = 65_000;
+server.listen(port, hostname, () => console.log(`ready on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`));
+
+let stopping = false;
+async function shutdown(signal) {
+  if (stopping) return;
+  stopping = true;
+  console.log(`${signal}: finishing requests in flight`);
+  server.close();
+  server.closeIdleConnections?.();
+  const force = setTimeout(() => process.exit(1), 10_000);
+  force.unref();
+  try {
+    await globalThis.__platformShutdown?.();
+  } catch (e) {
+    console.error("shutdown hook failed", e);
+  }
+  process.exit(0);
+}
+process.on("SIGTERM", () => shutdown("SIGTERM"));
+process.on("SIGINT", () => shutdown("SIGINT"));
