@@ -207,7 +207,7 @@ async function main() {
   const load = {};
   const measure = async (t) => {
     log(`loading ${t.label}: ${CONNECTIONS} connections, ${WARMUP} s warm-up + ${DURATION} s (${elapsed()})`);
-    const r = await runLoad({ url: t.url, headers: t.headers, connections: CONNECTIONS, duration: DURATION, warmup: WARMUP });
+    const r = await runLoad({ url: t.url, headers: t.headers, connections: CONNECTIONS, duration: DURATION, warmup: WARMUP, cpuPid: server.child.pid });
     if (r.non2xx || r.errors || r.timeouts) log(`WARNING: ${t.label}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts of ${r.total}`);
     return r;
   };
@@ -220,6 +220,8 @@ async function main() {
     ...load.static,
     rps: (load.static.rps + staticAgain.rps) / 2,
     p50: (load.static.p50 + staticAgain.p50) / 2, p99: Math.max(load.static.p99, staticAgain.p99),
+    serverCpuMsPerRequest: (load.static.serverCpuMs + staticAgain.serverCpuMs) / (load.static.total + staticAgain.total),
+    serverCpuCores: (load.static.serverCpuCores + staticAgain.serverCpuCores) / 2,
     total: load.static.total + staticAgain.total, non2xx: load.static.non2xx + staticAgain.non2xx,
     errors: load.static.errors + staticAgain.errors, timeouts: load.static.timeouts + staticAgain.timeouts,
   };
@@ -262,7 +264,10 @@ async function main() {
     const r = load[t.name];
     results[t.name] = {
       route: t.label.replace(/^static /, ""), rps: round(r.rps, 0), p50Ms: round(r.p50, 1), p99Ms: round(r.p99, 1),
-      ratioToStatic: round(r.rps / base, 2), total: r.total, non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts,
+      ratioToStatic: round(r.rps / base, 2),
+      serverCpuMsPerRequest: round(r.serverCpuMsPerRequest, 2), serverCpuCores: round(r.serverCpuCores, 2),
+      cpuRatioToStatic: round(load.static.serverCpuMsPerRequest / r.serverCpuMsPerRequest, 2),
+      total: r.total, non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts,
     };
   }
   const readRatio = results.productById.ratioToStatic;
@@ -275,12 +280,16 @@ async function main() {
   console.log("");
   console.log(`API benchmark (SQLite, ${CONNECTIONS} connections, ${DURATION} s after ${WARMUP} s warm-up, ${os.cpus().length} cores, load ${loadBefore[0].toFixed(2)} -> ${loadAfter[0].toFixed(2)})`);
   console.log(`(static baseline = mean of a run before and after the others: ${round(staticRuns[0].rps, 0)} and ${round(staticRuns[1].rps, 0)} req/s${staticDrift > 0.15 ? `; they differ by ${Math.round(staticDrift * 100)}%: outside load, repeat on a quiet machine` : ""}; tenant holds ${tenantRows} products)`);
+  const cpuLines = [];
   for (const t of targets) {
     const r = results[t.name];
     const goal = t.name === "productById" ? ` (goal >= ${GOAL_READ_RATIO}: ${goals.productReadRatio.met ? "met" : "NOT met"})` : "";
     const bad = r.non2xx || r.errors || r.timeouts ? `  [${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts]` : "";
     console.log(`${pad(t.label + ":", 34)}${lpad(r.rps, 6)} req/s  p50 ${lpad(r.p50Ms, 5)} ms  p99 ${lpad(r.p99Ms, 6)} ms  ratio ${r.ratioToStatic.toFixed(2)}${goal}${bad}`);
+    cpuLines.push(`${pad(t.label + ":", 34)}${lpad(r.serverCpuMsPerRequest.toFixed(2), 6)} ms CPU/request (server ${r.serverCpuCores.toFixed(2)} cores busy)  CPU ratio ${r.cpuRatioToStatic.toFixed(2)}`);
   }
+  console.log("server CPU per request (static CPU/request divided by the route's: what the ratio would be were the server CPU-bound on a core of its own):");
+  for (const l of cpuLines) console.log(`  ${l}`);
   console.log(`${pad(`cursor page at depth ${DEPTH}:`, 34)}${cursorResult.deepPageMedianMs} ms median vs first page ${cursorResult.firstPageMedianMs} ms (${tenantRows} rows, limit ${LIST_LIMIT}, ${SAMPLES} each): ${cursorResult.ratio}x (goal <= ${GOAL_DEPTH_RATIO}x: ${goals.cursorDepthRatio.met ? "met" : "NOT met"})`);
   const main = rss.processes.reduce((a, b) => (b.hwmMB > a.hwmMB ? b : a), { hwmMB: 0 });
   console.log(`${pad("server peak RSS:", 34)}${rss.peakHwmMB} MB (VmHWM of pid ${main.pid}, ${main.name}); process tree peak ${rss.peakTreeRssMB} MB over ${rss.processes.length} process(es)`);

@@ -28,6 +28,8 @@ export interface CollectionSpec {
   search?: (terms: string[]) => Record<string, unknown>;
   /** Query parameters a route reads itself (not filters). */
   extraParams?: string[];
+  /** Sort when the client names none (default -createdAt). */
+  defaultSort?: string;
 }
 
 export interface SortKey { field: string; dir: "asc" | "desc" }
@@ -73,7 +75,8 @@ function parseValue(field: string, def: FilterField, raw: string): FilterValue {
       return raw === "true";
     case "date": {
       const t = Date.parse(raw);
-      if (!/^\d{4}-\d{2}-\d{2}/.test(raw) || Number.isNaN(t)) throw invalidParameter(field, `'${field}' must be an ISO 8601 date such as 2026-01-31 or 2026-01-31T12:00:00Z.`);
+      // Year 0 parses in JavaScript but PostgreSQL's timestamp has no year 0.
+      if (!/^\d{4}-\d{2}-\d{2}/.test(raw) || Number.isNaN(t) || new Date(t).getUTCFullYear() < 1) throw invalidParameter(field, `'${field}' must be an ISO 8601 date such as 2026-01-31 or 2026-01-31T12:00:00Z.`);
       return new Date(t);
     }
     case "enum":
@@ -87,6 +90,10 @@ function parseValue(field: string, def: FilterField, raw: string): FilterValue {
 
 export function columnWhere(column: string) {
   return (op: FilterOp, values: FilterValue[]): Record<string, unknown> => {
+    // Prisma has no `in` / `notIn` on booleans: a list of them is spelt out.
+    if (values.length > 1 && typeof values[0] === "boolean") {
+      return op === "ne" ? { AND: values.map((v) => ({ [column]: { not: v } })) } : { OR: values.map((v) => ({ [column]: v })) };
+    }
     if (op === "eq") return { [column]: values.length === 1 ? values[0] : { in: values } };
     if (op === "ne") return { [column]: values.length === 1 ? { not: values[0] } : { notIn: values } };
     return { [column]: { [op]: values[0] } };
@@ -96,7 +103,8 @@ export function columnWhere(column: string) {
 function parseFilter(spec: CollectionSpec, key: string, raw: string): Record<string, unknown> {
   const m = PARAM.exec(key);
   const field = m?.[1];
-  const def = field ? spec.filters[field] : undefined;
+  // Own keys only: `constructor` or `toString` must not find Object.prototype's members.
+  const def = field && Object.hasOwn(spec.filters, field) ? spec.filters[field] : undefined;
   if (!m || !def) {
     throw new ApiError({
       status: 400, type: "validation_error", code: "INVALID_FILTER", field: key.slice(0, 100),
@@ -116,6 +124,10 @@ function parseFilter(spec: CollectionSpec, key: string, raw: string): Record<str
 }
 
 export function parseCollectionQuery(params: URLSearchParams, spec: CollectionSpec): CollectionQuery {
+  // PostgreSQL cannot hold or compare text with NUL in it; refused here, before it reaches a query.
+  for (const [key, value] of params) {
+    if (key.includes("\0") || value.includes("\0")) throw invalidParameter(key.replace(/\0/g, "").slice(0, 100), "Query parameters must not contain NUL characters.");
+  }
   const one = (name: string) => {
     const all = params.getAll(name);
     if (all.length > 1) throw invalidParameter(name, `'${name}' may be given only once.`);
@@ -129,7 +141,7 @@ export function parseCollectionQuery(params: URLSearchParams, spec: CollectionSp
 
   const sortRaw = one("sort");
   const sort: SortKey[] = [];
-  for (const name of sortRaw === null ? ["-createdAt"] : names(sortRaw)) {
+  for (const name of names(sortRaw ?? spec.defaultSort ?? "-createdAt")) {
     const field = name.startsWith("-") ? name.slice(1) : name;
     if (!spec.sortable.includes(field)) throw invalidParameter("sort", `Cannot sort by '${field.slice(0, 100)}'.`, `Sort by one of: ${spec.sortable.join(", ")}.`);
     if (sort.some((s) => s.field === field)) throw invalidParameter("sort", `'${field}' appears twice in 'sort'.`);
@@ -148,7 +160,8 @@ export function parseCollectionQuery(params: URLSearchParams, spec: CollectionSp
       throw invalidParameter("fields", "'fields' lists names to include, or names each prefixed with '-' to exclude, not both.");
     }
     const bare = list.map((n) => n.replace(/^-/, ""));
-    const unknown = bare.find((n) => !spec.fields.includes(n));
+    // `id` may be named, though it is always kept.
+    const unknown = bare.find((n) => n !== "id" && !spec.fields.includes(n));
     if (unknown) throw invalidParameter("fields", `Unknown field '${unknown.slice(0, 100)}'.`, `Choose from: ${spec.fields.join(", ")}.`);
     fields = { mode: excluding.length ? "exclude" : "include", names: new Set(bare) };
   }
@@ -172,9 +185,27 @@ export function parseCollectionQuery(params: URLSearchParams, spec: CollectionSp
     if (RESERVED.has(key) || spec.extraParams?.includes(key)) continue;
     filters.push(parseFilter(spec, key, params.getAll(key).join(",")));
   }
+  rejectInvertedRanges(params, spec);
   if (q.length) filters.push(spec.search!(q));
 
   return { limit, offset, cursor: rawCursor === null ? null : decodeCursor(rawCursor, sortKey), sort, sortKey, fields, expand, q, filters };
+}
+
+/** `createdAt[gte]=B&createdAt[lt]=A` with B after A can match nothing: a mistake worth a 400, not an empty page. */
+function rejectInvertedRanges(params: URLSearchParams, spec: CollectionSpec): void {
+  for (const [field, def] of Object.entries(spec.filters)) {
+    if (def.type !== "date" && def.type !== "number") continue;
+    const read = (op: string) => {
+      const raw = params.get(`${field}[${op}]`);
+      if (raw === null) return null;
+      return def.type === "date" ? Date.parse(raw) : Number(raw);
+    };
+    const lower = [read("gte"), read("gt")].filter((v): v is number => v !== null);
+    const upper = [read("lte"), read("lt")].filter((v): v is number => v !== null);
+    if (lower.length && upper.length && Math.max(...lower) > Math.min(...upper)) {
+      throw invalidParameter(field, `The range on '${field}' is inverted: its lower bound is after its upper bound.`);
+    }
+  }
 }
 
 /** `fields` applied to one serialised item; `id` is always kept. */

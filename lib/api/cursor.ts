@@ -13,7 +13,7 @@ export function encodeCursor(c: CursorValue): string {
   return Buffer.from(JSON.stringify({ s: c.sort, v: c.values, i: c.id }), "utf8").toString("base64url");
 }
 
-const invalidCursor = (message = "The cursor is not valid. Use pagination.nextCursor from a previous page unchanged.") =>
+export const invalidCursor = (message = "The cursor is not valid. Use pagination.nextCursor from a previous page unchanged.") =>
   new ApiError({ status: 400, type: "validation_error", code: "INVALID_CURSOR", field: "cursor", message });
 
 export function decodeCursor(raw: string, sort: string): CursorValue {

@@ -1,4 +1,4 @@
-import { encodeCursor } from "./cursor";
+import { encodeCursor, invalidCursor } from "./cursor";
 import { pickFields, type CollectionQuery, type CollectionSpec } from "./collection-query";
 import type { CollectionResult } from "./route";
 
@@ -20,12 +20,28 @@ function cursorValue(v: unknown): string | number {
   return String(v);
 }
 
+/**
+ * A cursor value as the column's type. A cursor is only base64 JSON, so a forged one may carry anything: a value
+ * that does not fit its column is INVALID_CURSOR here, not an error from the database.
+ */
+function typedValue(value: string | number, type: string | undefined): string | number | Date {
+  if (typeof value === "string" && value.includes("\0")) throw invalidCursor();
+  if (type === "date") {
+    const d = typeof value === "string" ? new Date(value) : null;
+    if (!d || Number.isNaN(d.getTime()) || d.getUTCFullYear() < 1) throw invalidCursor();
+    return d;
+  }
+  if (type === "number" && typeof value !== "number") throw invalidCursor();
+  if ((type === "string" || type === "enum") && typeof value !== "string") throw invalidCursor();
+  return value;
+}
+
 /** Rows strictly after the cursor in the sort order: (a > x) OR (a = x AND b > y) OR ... */
 function keysetWhere(query: CollectionQuery, spec: CollectionSpec): Where | null {
   if (!query.cursor) return null;
   const values = query.cursor.values;
-  if (values.length !== query.sort.length) return null;
-  const typed = query.sort.map((s, i) => (spec.filters[s.field]?.type === "date" ? new Date(values[i] as string) : values[i]));
+  if (values.length !== query.sort.length) throw invalidCursor();
+  const typed = query.sort.map((s, i) => typedValue(values[i], Object.hasOwn(spec.filters, s.field) ? spec.filters[s.field].type : undefined));
   const ors: Where[] = [];
   for (let i = 0; i < query.sort.length; i++) {
     const and: Where[] = [];

@@ -7,7 +7,10 @@ import { meta, singleEnvelope, collectionEnvelope } from "./envelope";
 import { newRequestId } from "./request-id";
 import { readJsonBody } from "./read-body";
 import { parseCollectionQuery } from "./collection-query";
-import { beginIdempotent, completeIdempotent, abandonIdempotent, requestHash, validateIdempotencyKey } from "./idempotency";
+import { beginIdempotent, completeIdempotent, abandonIdempotent, requestHash, validateIdempotencyKey, type StoredResponse } from "./idempotency";
+import { admit, type Admission } from "@/lib/limits/rate-limit";
+import { consumeQuota } from "@/lib/usage/quota";
+import { recordRequest } from "@/lib/usage/recorder";
 import { resolveVersion, type ResolvedVersion } from "@/lib/versions/resolve-version";
 import { versionRegistry } from "@/lib/versions/registry";
 import { extractCredential } from "@/lib/auth/credentials";
@@ -23,7 +26,8 @@ import type { AuthContext } from "@/lib/auth/auth-context";
 import type { AnyRoute, CollectionResult } from "./route";
 
 // The request pipeline every /v1 route runs through, one small step after another:
-// request id → version → authentication → scope → input parsing → idempotency → handler → envelope,
+// request id → version → authentication → restrictions → rate limit → scope → quota → input parsing →
+// idempotency → handler → envelope → usage and log recording (queued, written off the request's path),
 // with every thrown error mapped to the spec's error envelope in one place.
 
 /** PUBLIC_BASE_URL when set (behind a proxy); otherwise the address the client used. */
@@ -55,7 +59,8 @@ function auditDenial(error: ApiError, auth: AuthContext | null, req: Request, pa
 
 function parseWith<T>(schema: z.ZodType<T> | undefined, input: unknown, location: "body" | "query" | "params"): T {
   if (!schema) return undefined as T;
-  const result = schema.safeParse(input);
+  // reportInput: the error mapper tells an absent field (MISSING_REQUIRED_FIELD) from a wrong one by the input.
+  const result = schema.safeParse(input, { reportInput: true });
   if (!result.success) throw zodToApiError(result.error, location);
   return result.data;
 }
@@ -67,11 +72,28 @@ function plainQuery(params: URLSearchParams): Record<string, string> {
   return out;
 }
 
-function json(status: number, body: unknown, headers: Record<string, string>): Response {
-  return new Response(JSON.stringify(body), { status, headers });
+/** A response plus the text of its body, which the request log keeps. */
+interface Outcome { status: number; body: string | null; headers: Record<string, string> }
+
+function toResponse(o: Outcome): Response {
+  return new Response(o.body, { status: o.status, headers: o.headers });
+}
+
+function envelopeFor(route: AnyRoute, result: unknown, m: ReturnType<typeof meta>): { status: number; body: string | null } {
+  switch (route.response.kind) {
+    case "single": return { status: route.response.status, body: JSON.stringify(singleEnvelope(result, m)) };
+    case "collection": {
+      const r = result as CollectionResult;
+      return { status: 200, body: JSON.stringify(collectionEnvelope(r.data, r.pagination, m)) };
+    }
+    case "empty": return { status: 204, body: null };
+    case "raw": return { status: 200, body: JSON.stringify(result) };
+  }
 }
 
 export async function runRoute(route: AnyRoute, req: Request, rawParams: Record<string, string>): Promise<Response> {
+  const started = performance.now();
+  const at = now();
   const requestId = newRequestId();
   const url = new URL(req.url);
   const baseUrl = publicBaseUrl(req);
@@ -79,58 +101,71 @@ export async function runRoute(route: AnyRoute, req: Request, rawParams: Record<
   let version: ResolvedVersion | undefined;
   let idempotencyRecord: string | undefined;
   let auth: AuthContext | null = null;
+  let admission: Admission | null = null;
+  let rawBody = "";
+  let computeMs = 0;
   const ip = clientIp(req.headers);
+  let outcome: Outcome;
+  let errorType: string | null = null;
   try {
-    version = resolveVersion({ pathVersion: route.path.split("/")[1], headers: req.headers, query: url.searchParams, baseUrl }, versionRegistry(), now());
+    version = resolveVersion({ pathVersion: route.path.split("/")[1], headers: req.headers, query: url.searchParams, baseUrl }, versionRegistry(), at);
     Object.assign(headers, version.headers, { "Content-Type": version.contentType });
 
     if (route.auth !== "none") {
       listenForKeyChanges();
       auth = await verifyApiKey(extractCredential(req.headers, url.searchParams));
       enforceRestrictions(auth, ip, req.headers);
+      admission = await admit(auth);
+      Object.assign(headers, admission.headers);
       authorize(auth, route.scope);
+      await consumeQuota(auth);
       touchLastUsed(auth.keyId);
     }
 
     const params = parseWith(route.params, rawParams, "params");
     const query = route.collection ? parseCollectionQuery(url.searchParams, route.collection) : parseWith(route.query, plainQuery(url.searchParams), "query");
-    const rawBody = route.body ? await readJsonBody(req) : { raw: "", value: undefined };
-    const body = parseWith(route.body, rawBody.value, "body");
+    const json = route.body ? await readJsonBody(req) : { raw: "", value: undefined };
+    rawBody = json.raw;
+    const body = parseWith(route.body, json.value, "body");
 
     const idempotencyKey = req.method === "POST" && auth ? req.headers.get("idempotency-key") : null;
+    let replay: StoredResponse | null = null;
     if (idempotencyKey !== null && auth) {
       validateIdempotencyKey(idempotencyKey);
-      const outcome = await beginIdempotent(auth, idempotencyKey, req.method, url.pathname, requestHash(req.method, url.pathname, rawBody.raw));
-      if (outcome.kind === "replay") {
-        return new Response(outcome.response.body || null, { status: outcome.response.status === 204 ? 204 : 200, headers: { ...headers, "Idempotent-Replayed": "true" } });
-      }
-      idempotencyRecord = outcome.recordId;
+      const begun = await beginIdempotent(auth, idempotencyKey, req.method, url.pathname, requestHash(req.method, url.pathname, rawBody));
+      if (begun.kind === "replay") replay = begun.response;
+      else idempotencyRecord = begun.recordId;
     }
 
-    const client = { ip, userAgent: req.headers.get("user-agent") };
-    const result = await route.handler({ req, requestId, auth: auth as AuthContext, params, query, body, version, baseUrl, client });
-    const m = meta(requestId, version.warning);
-    let response: Response;
-    switch (route.response.kind) {
-      case "single": response = json(route.response.status, singleEnvelope(result, m), headers); break;
-      case "collection": {
-        const r = result as CollectionResult;
-        response = json(200, collectionEnvelope(r.data, r.pagination, m), headers);
-        break;
-      }
-      case "empty": response = new Response(null, { status: 204, headers: { "X-Request-Id": requestId, ...version.headers } }); break;
-      case "raw": response = json(200, result, headers); break;
+    if (replay) {
+      outcome = { status: replay.status === 204 ? 204 : 200, body: replay.body || null, headers: { ...headers, "Idempotent-Replayed": "true" } };
+    } else {
+      const client = { ip, userAgent: req.headers.get("user-agent") };
+      const handlerStarted = performance.now();
+      const result = await route.handler({ req, requestId, auth: auth as AuthContext, params, query, body, version, baseUrl, client });
+      computeMs = performance.now() - handlerStarted;
+      const { status, body: text } = envelopeFor(route, result, meta(requestId, version.warning));
+      outcome = { status, body: text, headers: status === 204 ? { "X-Request-Id": requestId, ...version.headers, ...(admission?.headers ?? {}) } : headers };
+      if (idempotencyRecord) await completeIdempotent(idempotencyRecord, { status, body: text ?? "" });
     }
-    if (idempotencyRecord) {
-      await completeIdempotent(idempotencyRecord, { status: response.status, body: response.status === 204 ? "" : await response.clone().text() });
-    }
-    return response;
   } catch (err) {
     if (idempotencyRecord) await abandonIdempotent(idempotencyRecord).catch(() => {});
     const error = toApiError(err, requestId);
+    errorType = error.type;
     auditDenial(error, auth, req, url.pathname, ip);
     const body = errorBody(error, requestId, baseUrl);
     if (version?.warning) Object.assign(body.meta, { warning: version.warning });
-    return json(error.status, body, { ...headers, ...(error.headers ?? {}) });
+    outcome = { status: error.status, body: JSON.stringify(body), headers: { ...headers, ...(error.headers ?? {}) } };
+  } finally {
+    admission?.release();
   }
+  if (auth) {
+    recordRequest({
+      requestId, at, auth, method: req.method, endpoint: route.path, path: url.pathname + url.search, statusCode: outcome.status, errorType,
+      latencyMs: performance.now() - started, computeMs, requestBytes: Number(req.headers.get("content-length") ?? Buffer.byteLength(rawBody)),
+      responseBytes: outcome.body ? Buffer.byteLength(outcome.body) : 0, ip, userAgent: req.headers.get("user-agent"),
+      requestHeaders: req.headers, requestBody: rawBody || null, responseHeaders: outcome.headers, responseBody: outcome.body,
+    });
+  }
+  return toResponse(outcome);
 }

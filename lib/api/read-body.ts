@@ -25,6 +25,30 @@ async function readLimited(req: Request): Promise<string> {
   return new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(chunks));
 }
 
+// NUL cannot be stored in PostgreSQL text or JSON, and a lone UTF-16 surrogate ("\ud800", legal in JSON's grammar)
+// is no text at all: SQLite's driver refuses it. Either would fail at the database as a 500, so it is refused here.
+const UNSTORABLE = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** The path (`a.b[2]`) of the first string or key in `value` that cannot be stored, or null. Iterative: any depth. */
+function unstorableAt(value: unknown): string | null {
+  const stack: { v: unknown; path: string }[] = [{ v: value, path: "" }];
+  while (stack.length) {
+    const { v, path } = stack.pop()!;
+    if (typeof v === "string") {
+      if (UNSTORABLE.test(v)) return path;
+    } else if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], path: `${path}[${i}]` });
+    } else if (v && typeof v === "object") {
+      for (const [k, child] of Object.entries(v)) {
+        const at = path ? `${path}.${k}` : k;
+        if (UNSTORABLE.test(k)) return at;
+        stack.push({ v: child, path: at });
+      }
+    }
+  }
+  return null;
+}
+
 export interface JsonBody {
   raw: string;
   value: unknown;
@@ -41,9 +65,19 @@ export async function readJsonBody(req: Request): Promise<JsonBody> {
       message: "The request body must be JSON.", suggestion: "Send 'Content-Type: application/json' with a JSON object body.",
     });
   }
+  let value: unknown;
   try {
-    return { raw, value: JSON.parse(raw) };
+    value = JSON.parse(raw);
   } catch {
     throw new ApiError({ status: 400, type: "validation_error", code: "INVALID_JSON", message: "The request body is not valid JSON." });
   }
+  const bad = unstorableAt(value);
+  if (bad !== null) {
+    const field = bad.replace(new RegExp(UNSTORABLE.source, "g"), "").slice(0, 200) || undefined;
+    throw new ApiError({
+      status: 400, type: "validation_error", code: "INVALID_FIELD", field,
+      message: "Text must not contain NUL characters or unpaired UTF-16 surrogates.",
+    });
+  }
+  return { raw, value };
 }

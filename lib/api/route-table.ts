@@ -2,6 +2,7 @@ import { productRoutes } from "@/lib/products/routes";
 import { versionRoutes } from "@/lib/versions/routes";
 import { apiKeyRoutes } from "@/lib/keys/routes";
 import { auditRoutes } from "@/lib/audit/routes";
+import { usageRoutes } from "@/lib/usage/routes";
 import { buildOpenApi } from "./openapi";
 import { defineRoute, type AnyRoute } from "./route";
 
@@ -14,7 +15,7 @@ const openApiRoute = defineRoute({
   handler: async ({ baseUrl }) => openApiDocument(baseUrl),
 });
 
-export const ROUTES: AnyRoute[] = [...productRoutes, ...apiKeyRoutes, ...auditRoutes, ...versionRoutes, openApiRoute];
+export const ROUTES: AnyRoute[] = [...productRoutes, ...apiKeyRoutes, ...auditRoutes, ...usageRoutes, ...versionRoutes, openApiRoute];
 
 let cachedDocument: { baseUrl: string; doc: Record<string, unknown> } | undefined;
 

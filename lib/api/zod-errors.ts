@@ -19,13 +19,14 @@ function allowedValues(issue: Issue): string[] | undefined {
 }
 
 /**
- * Whether an invalid_type issue is about an absent value. zod 4 drops `input` from issues unless parsed with
- * `reportInput`, so its default message ("..., received undefined") is what tells "missing" from "wrong type".
+ * Whether an issue is about an absent value. The pipeline parses with `reportInput`, so `input` tells: an absent
+ * enum field (an invalid_value issue) is then "missing" too, not a wrong value. Without it (zod 4 drops `input`
+ * by default) only invalid_type can tell, by its default message ("..., received undefined").
  */
 function isMissing(issue: Issue): boolean {
-  if (issue.code !== "invalid_type") return false;
+  if (issue.code === "custom" || issue.code === "unrecognized_keys") return false;
   if ("input" in issue) return issue.input === undefined;
-  return /received undefined$/.test(issue.message);
+  return issue.code === "invalid_type" && /received undefined$/.test(issue.message);
 }
 
 /**

@@ -27,10 +27,12 @@ export function refererHost(headers: Headers): string | null {
 
 export function referrerAllowed(patterns: string[], host: string | null): boolean {
   if (!host) return false;
+  // A pattern without a port matches the host on any port, for wildcards as for exact hosts.
+  const hosts = [host, host.replace(/:\d+$/, "")];
   return patterns.some((pattern) => {
     const p = patternHost(pattern);
     if (!p) return false;
-    if (p.startsWith("*.")) return host.endsWith(p.slice(1)) && host.length > p.length - 1;
-    return host === p || host.replace(/:\d+$/, "") === p;
+    if (p.startsWith("*.")) return hosts.some((h) => h.endsWith(p.slice(1)) && h.length > p.length - 1);
+    return hosts.includes(p);
   });
 }

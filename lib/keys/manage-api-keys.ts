@@ -5,7 +5,7 @@ import { ApiError, forbidden, invalidField, notFound, stateConflict } from "@/li
 import { tenantWhere } from "@/lib/api/tenant";
 import { listCollection } from "@/lib/api/list-collection";
 import type { CollectionQuery, CollectionSpec } from "@/lib/api/collection-query";
-import { coversAll } from "@/lib/auth/scopes";
+import { coversAll, SCOPE_RESOURCES } from "@/lib/auth/scopes";
 import { announceKeyChange } from "@/lib/auth/key-invalidation";
 import { recordAudit } from "@/lib/audit/record-audit";
 import type { AuthContext, KeyRestrictions } from "@/lib/auth/auth-context";
@@ -57,8 +57,10 @@ function requestedScopes(input: { scopes?: string[]; permissions?: ApiKeyCreate[
   const p = input.permissions;
   if (!p) return { scopes: undefined, restrictions: undefined };
   if (Array.isArray(p)) return { scopes: [...new Set(p)], restrictions: undefined };
-  const scopes = p.resources.includes("*") && p.actions.length === 3 ? ["*"]
-    : p.resources.flatMap((r) => p.actions.map((a) => `${r}:${a}`));
+  // "*" among the resources means every resource: all three actions make "*", fewer make each resource's scopes.
+  const everyResource = p.resources.includes("*");
+  const resources: readonly string[] = everyResource ? SCOPE_RESOURCES : p.resources;
+  const scopes = everyResource && new Set(p.actions).size === 3 ? ["*"] : resources.flatMap((r) => p.actions.map((a) => `${r}:${a}`));
   return { scopes: [...new Set(scopes)], restrictions: p.restrictions };
 }
 
@@ -156,6 +158,8 @@ export async function revokeApiKey(caller: Caller, id: string) {
  */
 export async function rotateApiKey(caller: Caller, id: string, gracePeriodDays?: number) {
   const current = await getApiKeyOrThrow(caller.auth, id);
+  // Rotation hands the caller a new key with the old one's scopes: the same rule as creating one.
+  assertGrantable(caller.auth, current.scopes as string[]);
   const t = now();
   if (current.revokedAt) throw stateConflict("A revoked key cannot be rotated.", { currentState: "revoked" });
   if (current.expiresAt && current.expiresAt <= t) throw stateConflict("An expired key cannot be rotated.", { currentState: "expired" });

@@ -13,6 +13,16 @@ function businessNameWhere(op: FilterOp, values: FilterValue[]) {
   return { business: columnWhere("name")(op, values) };
 }
 
+// Prisma's `contains` is SQL LIKE and does not escape its wildcards, and SQLite's LIKE has no escape character at
+// all: `q=50%` would match "500", `q=_` everything. So the stored search text and the terms both carry LIKE's
+// special characters (and PostgreSQL's escape, the backslash) as private-use characters, which LIKE reads literally.
+const LIKE_SPECIAL: Record<string, string> = { "%": "\uE000", _: "\uE001", "\\": "\uE002" };
+
+/** Lower-cased text with LIKE's special characters swapped out: the form of `searchText` and of each `q` term. */
+export function searchable(text: string): string {
+  return text.toLowerCase().replace(/[%_\\]/g, (c) => LIKE_SPECIAL[c]);
+}
+
 export const PRODUCT_COLLECTION: CollectionSpec = {
   filters: {
     id: stringOf("id"),
@@ -30,5 +40,5 @@ export const PRODUCT_COLLECTION: CollectionSpec = {
   fields: ["name", "type", "business", "description", "isActive", "environment", "industries", "productCategories", "interfaces", "createdAt", "updatedAt"],
   expand: ["business"],
   // Each term must appear in the lower-cased name or description.
-  search: (terms) => ({ AND: terms.map((t) => ({ searchText: { contains: t } })) }),
+  search: (terms) => ({ AND: terms.map((t) => ({ searchText: { contains: searchable(t) } })) }),
 };

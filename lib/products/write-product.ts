@@ -7,8 +7,9 @@ import type { AuthContext } from "@/lib/auth/auth-context";
 import type { ProductCreate, ProductUpdate } from "@/lib/schemas/product";
 import { getProductOrThrow } from "./get-product-or-throw";
 import { serializeProduct } from "./serialize";
+import { searchable } from "./product-collection";
 
-const searchText = (name: string, description: string | null | undefined) => `${name}\n${description ?? ""}`.toLowerCase();
+const searchText = (name: string, description: string | null | undefined) => searchable(`${name}\n${description ?? ""}`);
 
 export async function createProduct(auth: AuthContext, input: ProductCreate) {
   if (input.business !== undefined && input.business !== auth.businessId) {

@@ -23,6 +23,8 @@ export function redis(name = "main"): Redis | null {
       enableOfflineQueue: name === "subscriber",
       maxRetriesPerRequest: 1,
       connectTimeout: 2000,
+      // A request never waits long on Redis: the callers fall back instead.
+      commandTimeout: name === "subscriber" ? undefined : 300,
       retryStrategy: (times) => Math.min(times * 200, 2000),
     });
     client.on("error", (e) => {

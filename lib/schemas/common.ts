@@ -35,7 +35,9 @@ export const ErrorObject = z.object({
 
 export const ErrorEnvelope = z.object({ error: ErrorObject, meta: Meta }).meta({ id: "ErrorEnvelope" });
 
-export const IdParams = z.object({ id: z.string().max(255) });
+// Any string: an id of the wrong shape or length names no resource, so the resource's own lookup answers 404
+// (it checks the id's shape before any query), as contract.md asks of every bad id.
+export const IdParams = z.object({ id: z.string() });
 
 export const Deleted = z.object({ id: z.string(), deleted: z.literal(true) }).meta({ id: "Deleted" });
 

@@ -14,6 +14,10 @@ export const PRICE_TYPES = ["usage", "subscription", "metered"] as const;
 export const PRICE_INTERVALS = ["request", "call", "month", "year"] as const;
 
 const money = z.number().nonnegative("must not be negative").finite();
+// includedQuantity and minVolume are 32-bit integer columns (PostgreSQL's int4): larger counts are refused here
+// rather than failing in the database.
+const MAX_COUNT = 2_147_483_647;
+const count = () => z.number().int().nonnegative().max(MAX_COUNT);
 
 export const PriceTier = z.strictObject({
   upTo: z.union([z.number().int().positive(), z.literal("inf"), z.null()])
@@ -46,8 +50,8 @@ export const PriceCreate = z.strictObject({
   currency: Currency,
   amount: money.optional().meta({ description: "Price per unit (usage prices)." }),
   interval: z.enum(PRICE_INTERVALS).optional(),
-  includedQuantity: z.number().int().nonnegative().optional().meta({ description: "Free allowance per month." }),
-  minVolume: z.number().int().nonnegative().optional(),
+  includedQuantity: count().optional().meta({ description: "Free allowance per month." }),
+  minVolume: count().optional(),
   description: z.string().max(5000).optional(),
   tiers: z.array(PriceTier).min(1).max(50).optional(),
   baseSubscription: BaseSubscription.optional(),

@@ -2,12 +2,14 @@
 //   runLoad()          autocannon in a SEPARATE node process (so the load generator never shares an event loop
 //                      with the code under test or the script's own bookkeeping), a warm-up then a measured run
 //   startRssSampler()  peak memory of a process and all its descendants, from /proc
+//   cpuTimeMs()        CPU time of a process tree (runLoad({cpuPid}) turns it into server CPU ms per request,
+//                      a figure far less sensitive than requests/s to other work on a shared machine)
 //   timeSequential()   wall time of N sequential requests on one keep-alive connection
 //   percentile(), median(), fmt helpers
 //
 // Run directly as `node scripts/lib/bench-util.mjs --autocannon '<json options>'` it is the load child: it prints
 // one JSON line with the measured run's figures on stdout.
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { readFileSync, readdirSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -36,14 +38,19 @@ export const round = (n, digits = 1) => (Number.isFinite(n) ? Math.round(n * 10 
  * Loads `url` with autocannon from a child process: `warmup` seconds (discarded), then `duration` seconds measured.
  * Returns { rps, p50, p90, p99, mean, max, total, non2xx, errors, timeouts, durationS } (latencies in ms).
  */
-export function runLoad({ url, connections = 16, duration = 10, warmup = 2, headers = {}, method = "GET", body, timeoutS = 10 }) {
+export function runLoad({ url, connections = 16, duration = 10, warmup = 2, headers = {}, method = "GET", body, timeoutS = 10, cpuPid }) {
   const opts = { url, connections, duration, warmup, headers, method, body, timeout: timeoutS };
+  let cpuStart = null;
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [SELF, "--autocannon", JSON.stringify(opts)], { stdio: ["ignore", "pipe", "pipe"] });
     runLoad.children.add(child);
     let out = "";
     let err = "";
-    child.stdout.on("data", (d) => { out += d; });
+    child.stdout.on("data", (d) => {
+      out += d;
+      // The child says when the warm-up ends; the server's CPU time is counted from there.
+      if (cpuStart === null && cpuPid && out.includes("MEASURING\n")) cpuStart = cpuTimeMs(cpuPid);
+    });
     child.stderr.on("data", (d) => { err += d; if (err.length > 10_000) err = err.slice(-10_000); });
     const killer = setTimeout(() => child.kill("SIGKILL"), (warmup + duration + 60) * 1000);
     child.on("error", reject);
@@ -52,7 +59,14 @@ export function runLoad({ url, connections = 16, duration = 10, warmup = 2, head
       runLoad.children.delete(child);
       const line = out.trim().split("\n").at(-1);
       if (code !== 0 || !line) return reject(new Error(`autocannon child exited with ${code}: ${err.trim()}`));
-      try { resolve(JSON.parse(line)); } catch { reject(new Error(`autocannon child printed no result: ${out}${err}`)); }
+      let r;
+      try { r = JSON.parse(line); } catch { return reject(new Error(`autocannon child printed no result: ${out}${err}`)); }
+      if (cpuStart !== null) {
+        r.serverCpuMs = cpuTimeMs(cpuPid) - cpuStart;
+        r.serverCpuMsPerRequest = r.total ? r.serverCpuMs / r.total : NaN;
+        r.serverCpuCores = r.serverCpuMs / (r.durationS * 1000); // average cores busy in the server
+      }
+      resolve(r);
     });
   });
 }
@@ -63,6 +77,7 @@ async function autocannonChild(opts) {
   const { default: autocannon } = await import("autocannon");
   const base = { url: opts.url, connections: opts.connections, headers: opts.headers, method: opts.method, body: opts.body, timeout: opts.timeout };
   if (opts.warmup > 0) await autocannon({ ...base, duration: opts.warmup });
+  process.stdout.write("MEASURING\n");
   const r = await autocannon({ ...base, duration: opts.duration });
   const durationS = r.duration ?? opts.duration;
   return {
@@ -89,7 +104,22 @@ export async function timeSequential(url, { n = 50, headers = {} } = {}) {
   return times;
 }
 
-// ---------------------------------------------------------------- memory
+// ---------------------------------------------------------------- CPU and memory
+
+let clockTicks;
+/** User + system CPU time (ms) used so far by `rootPid` and its descendants (live ones; reaped children via cutime). */
+export function cpuTimeMs(rootPid) {
+  clockTicks ??= (() => { try { return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100; } catch { return 100; } })();
+  let ticks = 0;
+  for (const pid of processTree(rootPid)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      ticks += Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]); // utime stime cutime cstime
+    } catch { /* exited */ }
+  }
+  return (ticks * 1000) / clockTicks;
+}
 
 function readStatus(pid) {
   try {

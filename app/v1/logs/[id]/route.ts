@@ -1,0 +1,4 @@
+// GET /v1/logs/{id}: retrieve a request log
+import { serve } from "@/lib/api/serve";
+
+export const { GET, POST, PATCH, PUT, DELETE } = serve("/v1/logs/{id}");

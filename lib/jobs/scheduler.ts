@@ -1,0 +1,33 @@
+import { compactRollups } from "./compact-rollups";
+import { purgeExpiredIdempotencyKeys, purgeExpiredLogs } from "./retention";
+
+// The periodic jobs: in the server by default (instrumentation.ts), or alone with `npm run jobs`.
+// Each job is safe to run in several processes at once (deletes and merges of closed hours only).
+
+export const JOBS: Record<string, () => Promise<unknown>> = {
+  "purge-logs": purgeExpiredLogs,
+  "purge-idempotency-keys": purgeExpiredIdempotencyKeys,
+  "compact-rollups": compactRollups,
+};
+
+export async function runJobsOnce(log = (msg: string) => console.log(msg)): Promise<void> {
+  for (const [name, job] of Object.entries(JOBS)) {
+    const started = Date.now();
+    try {
+      const result = await job();
+      log(`[jobs] ${name}: ${JSON.stringify(result)} in ${Date.now() - started} ms`);
+    } catch (e) {
+      console.error(`[jobs] ${name} failed`, e);
+    }
+  }
+}
+
+let timer: NodeJS.Timeout | null = null;
+
+export function startScheduler(intervalMs = Number(process.env.JOBS_INTERVAL_MS ?? 10 * 60_000)): void {
+  if (timer || process.env.JOBS_IN_SERVER === "false") return;
+  const tick = () => { void runJobsOnce(() => {}); };
+  setTimeout(tick, 30_000).unref();
+  timer = setInterval(tick, intervalMs);
+  timer.unref();
+}

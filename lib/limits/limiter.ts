@@ -1,0 +1,48 @@
+import { redis } from "@/lib/redis/client";
+import { MemoryStore } from "./memory-store";
+import { RedisStore } from "./redis-store";
+import type { LimiterStore } from "./store";
+
+// The store in use: Redis when REDIS_URL is set, else memory. When Redis fails (down, slow, unreachable) a call
+// falls back to this process's memory store and logs a warning at most every 10 s: the API fails OPEN to
+// per-process limits rather than refusing service or hanging (commands time out after 300 ms).
+
+const memory = new MemoryStore();
+let lastWarning = 0;
+
+function warn(e: unknown): void {
+  if (Date.now() - lastWarning < 10_000) return;
+  lastWarning = Date.now();
+  console.warn(`[limits] Redis unavailable, using per-process limits: ${e instanceof Error ? e.message : e}`);
+}
+
+class FallbackStore implements LimiterStore {
+  readonly kind = "redis" as const;
+  constructor(private readonly primary: LimiterStore, private readonly fallback: LimiterStore) {}
+  private async call<T>(f: (s: LimiterStore) => Promise<T>): Promise<T> {
+    try {
+      return await f(this.primary);
+    } catch (e) {
+      warn(e);
+      return f(this.fallback);
+    }
+  }
+  consume: LimiterStore["consume"] = (...a) => this.call((s) => s.consume(...a));
+  acquire: LimiterStore["acquire"] = (...a) => this.call((s) => s.acquire(...a));
+  release: LimiterStore["release"] = (...a) => this.call((s) => s.release(...a));
+  incrementCounter: LimiterStore["incrementCounter"] = (...a) => this.call((s) => s.incrementCounter(...a));
+  setOnce: LimiterStore["setOnce"] = (...a) => this.call((s) => s.setOnce(...a));
+}
+
+let store: LimiterStore | undefined;
+
+export function limiterStore(): LimiterStore {
+  if (store) return store;
+  const client = redis("limits");
+  return (store = client ? new FallbackStore(new RedisStore(client), memory) : memory);
+}
+
+/** For tests and benchmarks: use this store. */
+export function setLimiterStore(next: LimiterStore | null): void {
+  store = next ?? undefined;
+}

@@ -1,0 +1,97 @@
+import { DAY_MS, HOUR_MS, slidingEstimate, type Decision, type LimitState, type LimiterStore } from "./store";
+import type { KeyPolicy } from "./plans";
+
+// The embedded default: everything in this process's memory. Node runs one request's synchronous code at a
+// time, so a check-and-consume without an await in between is atomic.
+
+interface Bucket { tokens: number; ts: number }
+interface Windows { [windowStart: number]: number }
+
+export class MemoryStore implements LimiterStore {
+  readonly kind = "memory" as const;
+  private buckets = new Map<string, Bucket>();
+  private windows = new Map<string, Windows>();
+  private inFlight = new Map<string, number>();
+  private counters = new Map<string, { value: number; expires: number }>();
+  private flags = new Map<string, number>();
+
+  private windowCounts(key: string, windowMs: number, nowMs: number) {
+    const id = `${key}:${windowMs}`;
+    const start = Math.floor(nowMs / windowMs);
+    const w = this.windows.get(id) ?? {};
+    for (const k of Object.keys(w)) if (Number(k) < start - 1) delete w[Number(k)];
+    this.windows.set(id, w);
+    return { w, start, previous: w[start - 1] ?? 0, current: w[start] ?? 0 };
+  }
+
+  async consume(key: string, policy: KeyPolicy, nowMs: number): Promise<Decision> {
+    const ratePerMs = policy.refillPerMinute / 60_000;
+    const b = this.buckets.get(key) ?? { tokens: policy.capacity, ts: nowMs };
+    const tokens = Math.min(policy.capacity, b.tokens + Math.max(0, nowMs - b.ts) * ratePerMs);
+    const windows = [
+      { name: "hour" as const, limit: policy.perHour, ms: HOUR_MS },
+      { name: "day" as const, limit: policy.perDay, ms: DAY_MS },
+    ].filter((w) => w.limit !== null).map((w) => ({ ...w, ...this.windowCounts(key, w.ms, nowMs) }));
+
+    const bucketOk = tokens >= 1;
+    const windowOk = windows.map((w) => slidingEstimate(w.previous, w.current, nowMs, w.ms) + 1 <= w.limit!);
+    const allowed = bucketOk && windowOk.every(Boolean);
+    const after = allowed ? tokens - 1 : tokens;
+    this.buckets.set(key, { tokens: after, ts: nowMs });
+    if (allowed) for (const w of windows) w.w[w.start] = w.current + 1;
+
+    const limits: LimitState[] = [{
+      name: "minute", limit: policy.capacity, remaining: Math.floor(after), windowSeconds: 60,
+      resetMs: nowMs + Math.ceil((policy.capacity - after) / ratePerMs),
+    }];
+    windows.forEach((w) => {
+      const used = slidingEstimate(w.previous, w.current + (allowed ? 1 : 0), nowMs, w.ms);
+      limits.push({ name: w.name, limit: w.limit!, remaining: Math.max(0, Math.floor(w.limit! - used)), windowSeconds: w.ms / 1000, resetMs: (w.start + 1) * w.ms });
+    });
+    return decide(allowed, limits, bucketOk, after, ratePerMs, windows.map((w, i) => ({ ok: windowOk[i], name: w.name, resetMs: (w.start + 1) * w.ms })), nowMs);
+  }
+
+  async acquire(key: string, limit: number): Promise<boolean> {
+    const n = this.inFlight.get(key) ?? 0;
+    if (n >= limit) return false;
+    this.inFlight.set(key, n + 1);
+    return true;
+  }
+
+  async release(key: string): Promise<void> {
+    const n = (this.inFlight.get(key) ?? 1) - 1;
+    if (n <= 0) this.inFlight.delete(key);
+    else this.inFlight.set(key, n);
+  }
+
+  async incrementCounter(key: string, by: number, init: () => Promise<number>, ttlMs: number): Promise<number> {
+    let c = this.counters.get(key);
+    if (!c || c.expires <= Date.now()) {
+      const seeded = await init();
+      c = this.counters.get(key); // another request may have seeded it while we waited
+      if (!c || c.expires <= Date.now()) this.counters.set(key, (c = { value: seeded, expires: Date.now() + ttlMs }));
+    }
+    c.value += by;
+    return c.value;
+  }
+
+  async setOnce(key: string, ttlMs: number): Promise<boolean> {
+    const now = Date.now();
+    const until = this.flags.get(key);
+    if (until && until > now) return false;
+    if (this.flags.size > 100_000) for (const [k, t] of this.flags) if (t <= now) this.flags.delete(k);
+    this.flags.set(key, now + ttlMs);
+    return true;
+  }
+}
+
+/** The shared tail of both stores: which limit refused and when to come back. */
+export function decide(allowed: boolean, limits: LimitState[], bucketOk: boolean, tokens: number, ratePerMs: number,
+  windows: { ok: boolean; name: "hour" | "day"; resetMs: number }[], nowMs: number): Decision {
+  if (allowed) return { allowed, limits, retryAfterSeconds: 0 };
+  const waits: { name: LimitState["name"]; ms: number }[] = [];
+  if (!bucketOk) waits.push({ name: "minute", ms: Math.ceil((1 - tokens) / ratePerMs) });
+  for (const w of windows) if (!w.ok) waits.push({ name: w.name, ms: w.resetMs - nowMs });
+  const worst = waits.sort((a, b) => b.ms - a.ms)[0];
+  return { allowed, limits, retryAfterSeconds: Math.max(1, Math.ceil(worst.ms / 1000)), refusedBy: worst.name };
+}

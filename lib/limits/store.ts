@@ -1,0 +1,45 @@
+import type { KeyPolicy } from "./plans";
+
+// One interface, two stores: memory (the embedded default) and Redis (shared by several processes). Both
+// apply the same rules in one atomic step: a token bucket (burst and per-minute rate) and sliding-window
+// counters for the hour and the day. A request is admitted only if every limit has room, and then counts
+// against all of them.
+
+export interface LimitState {
+  name: "minute" | "hour" | "day";
+  limit: number;
+  remaining: number;
+  /** Unix ms when this limit has room again (bucket: when it is full again; windows: when the window rolls). */
+  resetMs: number;
+  windowSeconds: number;
+}
+
+export interface Decision {
+  allowed: boolean;
+  limits: LimitState[];
+  /** When refused: seconds until a request can succeed. */
+  retryAfterSeconds: number;
+  /** Which limit refused, when refused. */
+  refusedBy?: LimitState["name"];
+}
+
+export interface LimiterStore {
+  readonly kind: "memory" | "redis";
+  consume(key: string, policy: KeyPolicy, nowMs: number): Promise<Decision>;
+  /** Takes a slot of the key's concurrent-request allowance; false when all are in use. */
+  acquire(key: string, limit: number): Promise<boolean>;
+  release(key: string): Promise<void>;
+  /** Adds to a counter (quota usage) and returns the new value; `init` seeds it when absent. */
+  incrementCounter(key: string, by: number, init: () => Promise<number>, ttlMs: number): Promise<number>;
+  /** Sets a flag once; true for the first caller only (at-most-once events). */
+  setOnce(key: string, ttlMs: number): Promise<boolean>;
+}
+
+export const HOUR_MS = 3_600_000;
+export const DAY_MS = 86_400_000;
+
+/** Sliding-window estimate from two fixed windows: the previous one weighted by how much of it still overlaps. */
+export function slidingEstimate(previous: number, current: number, nowMs: number, windowMs: number): number {
+  const elapsed = (nowMs % windowMs) / windowMs;
+  return previous * (1 - elapsed) + current;
+}

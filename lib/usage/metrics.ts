@@ -1,0 +1,92 @@
+import { db } from "@/lib/db/client";
+import { now } from "@/lib/clock";
+import type { AuthContext } from "@/lib/auth/auth-context";
+import { merge, percentile, type Histogram } from "./histogram";
+import { usageQuota } from "./quota";
+
+// UsageMetrics from the hourly rollups: a month is at most ~720 hours of rows per dimension, so the answer
+// does not depend on how many raw events there are.
+
+export const PERIODS = { hour: 3_600_000, day: 86_400_000, week: 7 * 86_400_000, month: 30 * 86_400_000 } as const;
+export type Period = keyof typeof PERIODS;
+const BUCKET_MS: Record<Period, number> = { hour: 3_600_000, day: 3_600_000, week: 6 * 3_600_000, month: 86_400_000 };
+const HOUR = 3_600_000;
+
+interface Acc { count: number; ok: number; failed: number; latencySum: number; hist: Histogram }
+const emptyAcc = (): Acc => ({ count: 0, ok: 0, failed: 0, latencySum: 0, hist: {} });
+const round2 = (n: number) => Math.round(n * 100) / 100;
+const pct = (part: number, whole: number) => (whole === 0 ? 0 : round2((part / whole) * 100));
+
+export function summarize(a: Acc) {
+  return {
+    requests: a.count, successful: a.ok, failed: a.failed,
+    successRate: pct(a.ok, a.count), errorRate: pct(a.failed, a.count),
+    averageLatency: a.count ? round2(a.latencySum / a.count) : null,
+    p50Latency: percentile(a.hist, 50), p95Latency: percentile(a.hist, 95), p99Latency: percentile(a.hist, 99),
+  };
+}
+
+export async function usageMetrics(auth: AuthContext, period: Period, range?: { from?: Date; to?: Date }) {
+  const to = range?.to ?? now();
+  const from = range?.from ?? new Date(to.getTime() - PERIODS[period]);
+  // Rollups are hourly: the window starts at the hour that holds `from`.
+  const firstHour = new Date(Math.floor(from.getTime() / HOUR) * HOUR);
+  const rows = await db.usageRollup.findMany({
+    where: { projectId: auth.projectId, environment: auth.environment, hour: { gte: firstHour, lte: to } },
+    select: { hour: true, endpoint: true, method: true, statusCode: true, errorType: true, apiKey: true, principal: true, count: true,
+      billableCount: true, latencySum: true, latencyHist: true, requestBytes: true, responseBytes: true, computeMs: true, cost: true },
+  });
+
+  const total = emptyAcc();
+  const bucketMs = BUCKET_MS[period];
+  const buckets = new Map<number, Acc>();
+  const errorsByType: Record<string, number> = {};
+  const errorsByEndpoint: Record<string, number> = {};
+  const byEndpoint: Record<string, number> = {};
+  const keys = new Set<string>();
+  const principals = new Set<string>();
+  let bandwidth = 0, compute = 0, billable = 0, cost = 0;
+
+  for (const r of rows) {
+    const ok = r.statusCode >= 200 && r.statusCode < 300;
+    const failed = r.statusCode >= 400;
+    const hist = r.latencyHist as Histogram;
+    for (const acc of [total, (() => {
+      const start = Math.floor(r.hour.getTime() / bucketMs) * bucketMs;
+      let b = buckets.get(start);
+      if (!b) buckets.set(start, (b = emptyAcc()));
+      return b;
+    })()]) {
+      acc.count += r.count; acc.latencySum += r.latencySum; merge(acc.hist, hist);
+      if (ok) acc.ok += r.count;
+      if (failed) acc.failed += r.count;
+    }
+    const route = `${r.method} ${r.endpoint}`;
+    byEndpoint[route] = (byEndpoint[route] ?? 0) + r.count;
+    if (failed) {
+      errorsByType[r.errorType ?? `http_${r.statusCode}`] = (errorsByType[r.errorType ?? `http_${r.statusCode}`] ?? 0) + r.count;
+      errorsByEndpoint[route] = (errorsByEndpoint[route] ?? 0) + r.count;
+    }
+    keys.add(r.apiKey); principals.add(r.principal);
+    bandwidth += r.requestBytes + r.responseBytes; compute += r.computeMs; billable += r.billableCount; cost += r.cost;
+  }
+
+  const series = [];
+  for (let start = Math.floor(from.getTime() / bucketMs) * bucketMs; start <= to.getTime(); start += bucketMs) {
+    const s = summarize(buckets.get(start) ?? emptyAcc());
+    series.push({ start: new Date(start).toISOString(), end: new Date(start + bucketMs).toISOString(), ...s });
+  }
+  const t = summarize(total);
+  const quota = await usageQuota(auth);
+  return {
+    period, from: from.toISOString(), to: to.toISOString(),
+    totalRequests: t.requests, successfulRequests: t.successful, failedRequests: t.failed,
+    successRate: t.successRate, errorRate: t.errorRate,
+    averageLatency: t.averageLatency, p50Latency: t.p50Latency, p95Latency: t.p95Latency, p99Latency: t.p99Latency,
+    errorsByType, errorsByEndpoint, requestsByEndpoint: byEndpoint,
+    bandwidthUsed: bandwidth, computeTime: round2(compute), storageUsed: null,
+    uniqueUsers: principals.size, activeAPIKeys: keys.size, billableRequests: billable,
+    quotaUsed: quota.percentage, billingAmount: round2(cost),
+    series,
+  };
+}

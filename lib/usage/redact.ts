@@ -1,0 +1,42 @@
+// What a request log may keep: headers and bodies up to 16 KB each, with credentials and secrets removed.
+
+export const MAX_LOGGED_BYTES = 16 * 1024;
+
+const SECRET_HEADERS = new Set(["authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "x-webhook-secret"]);
+const HIDDEN_HEADERS = new Set(["x-platform-client-ip"]);
+const SECRET_FIELDS = /("(?:secret|client_secret|password|token|access_token|refresh_token|api_key|apiKey|signingSecret)"\s*:\s*)"(?:[^"\\]|\\.)*"/g;
+
+/** API keys, webhook secrets and secret-named JSON fields, wherever they appear in a text. */
+export function redactText(text: string): string {
+  return text
+    .replace(/sk_(test|live)_[A-Za-z0-9_-]{8,}/g, "sk_$1_[REDACTED]")
+    .replace(/whsec_[A-Za-z0-9+/=_-]{8,}/g, "whsec_[REDACTED]")
+    .replace(/([?&]api_key=)[^&#\s"]*/g, "$1[REDACTED]")
+    .replace(SECRET_FIELDS, '$1"[REDACTED]"');
+}
+
+export function truncate(text: string, max = MAX_LOGGED_BYTES): string {
+  if (Buffer.byteLength(text, "utf8") <= max) return text;
+  const cut = Buffer.from(text, "utf8").subarray(0, max).toString("utf8").replace(/\uFFFD$/, "");
+  return `${cut}…[truncated]`;
+}
+
+export function redactHeaders(headers: Iterable<[string, string]>): Record<string, string> {
+  const out: Record<string, string> = {};
+  let size = 0;
+  for (const [name, value] of headers) {
+    const k = name.toLowerCase();
+    if (HIDDEN_HEADERS.has(k)) continue;
+    const v = SECRET_HEADERS.has(k) ? "[REDACTED]" : redactText(value);
+    size += k.length + v.length;
+    if (size > MAX_LOGGED_BYTES) break;
+    out[k] = v;
+  }
+  return out;
+}
+
+export function redactBody(body: string | null | undefined): string | null {
+  if (!body) return null;
+  // Cut first (a 1 MB body is not worth scanning whole), redact, then cut to the logged size.
+  return truncate(redactText(truncate(body, 4 * MAX_LOGGED_BYTES)));
+}

@@ -1,0 +1,119 @@
+-- CreateTable
+CREATE TABLE "UsageEvent" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "timestamp" DATETIME NOT NULL,
+    "businessId" TEXT NOT NULL,
+    "projectId" TEXT NOT NULL,
+    "environment" TEXT NOT NULL,
+    "apiKey" TEXT NOT NULL,
+    "userId" TEXT,
+    "method" TEXT NOT NULL,
+    "endpoint" TEXT NOT NULL,
+    "path" TEXT NOT NULL,
+    "statusCode" INTEGER NOT NULL,
+    "errorType" TEXT,
+    "latency" REAL NOT NULL,
+    "requestSize" INTEGER NOT NULL,
+    "responseSize" INTEGER NOT NULL,
+    "computeTime" REAL,
+    "cost" REAL,
+    "billable" BOOLEAN NOT NULL,
+    "ip" TEXT,
+    "userAgent" TEXT,
+    "region" TEXT
+);
+
+-- CreateTable
+CREATE TABLE "RequestLog" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "timestamp" DATETIME NOT NULL,
+    "businessId" TEXT NOT NULL,
+    "projectId" TEXT NOT NULL,
+    "environment" TEXT NOT NULL,
+    "apiKey" TEXT NOT NULL,
+    "method" TEXT NOT NULL,
+    "endpoint" TEXT NOT NULL,
+    "path" TEXT NOT NULL,
+    "statusCode" INTEGER NOT NULL,
+    "latency" REAL NOT NULL,
+    "ip" TEXT,
+    "userAgent" TEXT,
+    "requestHeaders" JSONB NOT NULL,
+    "requestBody" TEXT,
+    "responseHeaders" JSONB NOT NULL,
+    "responseBody" TEXT
+);
+
+-- CreateTable
+CREATE TABLE "UsageRollup" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "projectId" TEXT NOT NULL,
+    "environment" TEXT NOT NULL,
+    "hour" DATETIME NOT NULL,
+    "endpoint" TEXT NOT NULL,
+    "method" TEXT NOT NULL,
+    "statusCode" INTEGER NOT NULL,
+    "errorType" TEXT,
+    "apiKey" TEXT NOT NULL,
+    "principal" TEXT NOT NULL,
+    "count" INTEGER NOT NULL,
+    "billableCount" INTEGER NOT NULL,
+    "latencySum" REAL NOT NULL,
+    "latencyHist" JSONB NOT NULL,
+    "requestBytes" INTEGER NOT NULL,
+    "responseBytes" INTEGER NOT NULL,
+    "computeMs" REAL NOT NULL,
+    "cost" REAL NOT NULL,
+    "compacted" BOOLEAN NOT NULL DEFAULT false
+);
+
+-- CreateTable
+CREATE TABLE "QuotaAlert" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "projectId" TEXT NOT NULL,
+    "environment" TEXT NOT NULL,
+    "period" TEXT NOT NULL,
+    "threshold" INTEGER NOT NULL,
+    "used" INTEGER NOT NULL,
+    "limit" INTEGER NOT NULL,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP
+);
+
+-- CreateTable
+CREATE TABLE "Event" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "businessId" TEXT NOT NULL,
+    "environment" TEXT NOT NULL,
+    "type" TEXT NOT NULL,
+    "apiVersion" TEXT NOT NULL,
+    "data" JSONB NOT NULL,
+    "previousAttributes" JSONB,
+    "createdAt" DATETIME NOT NULL
+);
+
+-- CreateIndex
+CREATE INDEX "UsageEvent_projectId_environment_timestamp_id_idx" ON "UsageEvent"("projectId", "environment", "timestamp", "id");
+
+-- CreateIndex
+CREATE INDEX "UsageEvent_businessId_environment_timestamp_idx" ON "UsageEvent"("businessId", "environment", "timestamp");
+
+-- CreateIndex
+CREATE INDEX "RequestLog_projectId_environment_timestamp_id_idx" ON "RequestLog"("projectId", "environment", "timestamp", "id");
+
+-- CreateIndex
+CREATE INDEX "RequestLog_timestamp_idx" ON "RequestLog"("timestamp");
+
+-- CreateIndex
+CREATE INDEX "UsageRollup_projectId_environment_hour_idx" ON "UsageRollup"("projectId", "environment", "hour");
+
+-- CreateIndex
+CREATE INDEX "UsageRollup_hour_compacted_idx" ON "UsageRollup"("hour", "compacted");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "QuotaAlert_projectId_environment_period_threshold_key" ON "QuotaAlert"("projectId", "environment", "period", "threshold");
+
+-- CreateIndex
+CREATE INDEX "Event_businessId_environment_createdAt_id_idx" ON "Event"("businessId", "environment", "createdAt", "id");
+
+-- CreateIndex
+CREATE INDEX "Event_businessId_environment_type_idx" ON "Event"("businessId", "environment", "type");
