@@ -7,18 +7,24 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => new Date() };
 
-let current: Clock = systemClock;
+// One per process (see lib/process-state.ts), so moving time moves it for every route and the worker alike.
+const g = globalThis as unknown as { __platformClock?: Clock };
 
 export function now(): Date {
-  return current.now();
+  return (g.__platformClock ?? systemClock).now();
 }
 
 export function setClock(clock: Clock): void {
-  current = clock;
+  g.__platformClock = clock;
 }
 
 export function resetClock(): void {
-  current = systemClock;
+  g.__platformClock = undefined;
+}
+
+/** System time shifted by a fixed amount: what the test-clock endpoint installs. */
+export function offsetClock(offsetMs: number): Clock {
+  return { now: () => new Date(Date.now() + offsetMs) };
 }
 
 /** A clock that stands still until moved; for tests. */

@@ -3,6 +3,8 @@ import { versionRoutes } from "@/lib/versions/routes";
 import { apiKeyRoutes } from "@/lib/keys/routes";
 import { auditRoutes } from "@/lib/audit/routes";
 import { usageRoutes } from "@/lib/usage/routes";
+import { webhookRoutes } from "@/lib/webhooks/routes";
+import { eventRoutes } from "@/lib/events/routes";
 import { buildOpenApi } from "./openapi";
 import { defineRoute, type AnyRoute } from "./route";
 
@@ -15,7 +17,7 @@ const openApiRoute = defineRoute({
   handler: async ({ baseUrl }) => openApiDocument(baseUrl),
 });
 
-export const ROUTES: AnyRoute[] = [...productRoutes, ...apiKeyRoutes, ...auditRoutes, ...usageRoutes, ...versionRoutes, openApiRoute];
+export const ROUTES: AnyRoute[] = [...productRoutes, ...apiKeyRoutes, ...auditRoutes, ...usageRoutes, ...webhookRoutes, ...eventRoutes, ...versionRoutes, openApiRoute];
 
 let cachedDocument: { baseUrl: string; doc: Record<string, unknown> } | undefined;
 

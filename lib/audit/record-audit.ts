@@ -3,6 +3,7 @@ import type { Prisma } from "@/generated/prisma-sqlite";
 import { now } from "@/lib/clock";
 import { newId } from "@/lib/ids";
 import { onShutdown } from "@/lib/shutdown";
+import { processSingleton } from "@/lib/process-state";
 
 // The audit log of key changes and refused credentials. Entries are queued and written in batches, off the
 // request's path; a graceful stop flushes the queue. Refusals of unknown keys are capped per address and
@@ -26,21 +27,23 @@ export interface AuditEntry {
 const FLUSH_MS = 200;
 const MAX_BATCH = 500;
 const ANONYMOUS_PER_MINUTE = 30;
-let queue: Prisma.AuditLogCreateManyInput[] = [];
-let timer: NodeJS.Timeout | null = null;
-let flushing: Promise<void> = Promise.resolve();
-const anonymousCounts = new Map<string, { minute: number; count: number }>();
+const S = processSingleton("audit-recorder", () => ({
+  queue: [] as Prisma.AuditLogCreateManyInput[],
+  timer: null as NodeJS.Timeout | null,
+  flushing: Promise.resolve() as Promise<void>,
+  anonymousCounts: new Map<string, { minute: number; count: number }>(),
+}));
 
 function schedule(): void {
-  if (timer) return;
-  timer = setTimeout(() => { timer = null; void flushAudit(); }, FLUSH_MS);
-  timer.unref?.();
+  if (S.timer) return;
+  S.timer = setTimeout(() => { S.timer = null; void flushAudit(); }, FLUSH_MS);
+  S.timer.unref?.();
 }
 
 export function flushAudit(): Promise<void> {
-  flushing = flushing.then(async () => {
-    while (queue.length) {
-      const batch = queue.splice(0, MAX_BATCH);
+  S.flushing = S.flushing.then(async () => {
+    while (S.queue.length) {
+      const batch = S.queue.splice(0, MAX_BATCH);
       try {
         await db.auditLog.createMany({ data: batch });
       } catch (e) {
@@ -48,7 +51,7 @@ export function flushAudit(): Promise<void> {
       }
     }
   });
-  return flushing;
+  return S.flushing;
 }
 
 onShutdown(flushAudit);
@@ -58,15 +61,15 @@ export function recordAudit(entry: AuditEntry): void {
   if (!entry.businessId) {
     const key = entry.ip ?? "unknown";
     const minute = Math.floor(t.getTime() / 60_000);
-    const c = anonymousCounts.get(key);
+    const c = S.anonymousCounts.get(key);
     if (c && c.minute === minute) {
       if (++c.count > ANONYMOUS_PER_MINUTE) return;
     } else {
-      if (anonymousCounts.size > 10_000) anonymousCounts.clear();
-      anonymousCounts.set(key, { minute, count: 1 });
+      if (S.anonymousCounts.size > 10_000) S.anonymousCounts.clear();
+      S.anonymousCounts.set(key, { minute, count: 1 });
     }
   }
-  queue.push({
+  S.queue.push({
     id: newId("audit"), businessId: entry.businessId ?? null, environment: entry.environment ?? null,
     actorType: entry.actorType, actorId: entry.actorId ?? null, action: entry.action,
     targetType: entry.targetType ?? null, targetId: entry.targetId ?? null,
@@ -74,6 +77,6 @@ export function recordAudit(entry: AuditEntry): void {
     method: entry.method ?? null, path: entry.path?.slice(0, 500) ?? null,
     details: (entry.details ?? undefined) as Prisma.InputJsonValue | undefined, createdAt: t,
   });
-  if (queue.length >= MAX_BATCH) void flushAudit();
+  if (S.queue.length >= MAX_BATCH) void flushAudit();
   else schedule();
 }

@@ -3,6 +3,7 @@ import { now } from "@/lib/clock";
 import { unauthenticated } from "@/lib/api/errors";
 import { hashKey, hashesEqual, hasKeyShape, type Environment } from "@/lib/keys/key-format";
 import type { AuthContext, KeyRestrictions } from "./auth-context";
+import { processSingleton } from "@/lib/process-state";
 
 // Verified keys are cached in memory by hash, so a cache hit costs one HMAC and no query. Revocation and
 // updates in this process call invalidateKey(); the TTL bounds how long another process's change can take.
@@ -17,8 +18,8 @@ interface CachedKey {
 
 const CACHE_TTL_MS = Number(process.env.KEY_CACHE_TTL_MS ?? 30_000);
 const MAX_ENTRIES = 50_000;
-const cache = new Map<string, CachedKey>();
-const idToHash = new Map<string, string>();
+const cache = processSingleton("key-cache", () => new Map<string, CachedKey>());
+const idToHash = processSingleton("key-cache-ids", () => new Map<string, string>());
 
 async function load(keyHash: string): Promise<CachedKey | null> {
   const row = await db.apiKey.findUnique({ where: { keyHash }, include: { business: { select: { plan: true } } } });

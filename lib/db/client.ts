@@ -1,8 +1,8 @@
 import "server-only";
 import path from "node:path";
 import { mkdirSync } from "node:fs";
-import { PrismaClient as SqliteClient } from "@/generated/prisma-sqlite";
-import { PrismaClient as PgClient } from "@/generated/prisma-pg";
+import { PrismaClient as SqliteClient, Prisma as SqlitePrisma } from "@/generated/prisma-sqlite";
+import { PrismaClient as PgClient, Prisma as PgPrisma } from "@/generated/prisma-pg";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 
@@ -23,7 +23,13 @@ export function databaseProvider(url = databaseUrl()): "sqlite" | "postgresql" {
   throw new Error("DATABASE_URL must start with file: or postgres://");
 }
 
+type DbNullValue = typeof SqlitePrisma.DbNull;
+
+const globalForDb = globalThis as unknown as { __platformDb?: Db; __platformDbNull?: DbNullValue };
+
 function createClient(url: string): Db {
+  // Kept with the client: see dbNull below.
+  globalForDb.__platformDbNull = databaseProvider(url) === "postgresql" ? (PgPrisma.DbNull as unknown as DbNullValue) : SqlitePrisma.DbNull;
   if (databaseProvider(url) === "postgresql") {
     const u = new URL(url);
     const max = Number(u.searchParams.get("connection_limit") ?? 10);
@@ -39,7 +45,12 @@ function createClient(url: string): Db {
   return client;
 }
 
-const globalForDb = globalThis as unknown as { __platformDb?: Db };
-
 /** The process-wide client (a globalThis singleton survives Next's module reloading in development). */
 export const db: Db = globalForDb.__platformDb ?? (globalForDb.__platformDb = createClient(databaseUrl()));
+
+/**
+ * Prisma's DbNull (what clears a JSON column) from the generated module `db` was built with. Prisma matches the
+ * sentinel by identity, and each Next route bundle carries its own copy of the generated clients while `db` is
+ * one per process: another copy's DbNull, or the SQLite client's given to PostgreSQL, is silently stored as `{}`.
+ */
+export const dbNull: DbNullValue = globalForDb.__platformDbNull!;

@@ -1,4 +1,4 @@
-import { db } from "@/lib/db/client";
+import { db, dbNull } from "@/lib/db/client";
 import { now } from "@/lib/clock";
 import { isIdOf } from "@/lib/ids";
 import { ApiError, forbidden, invalidField, notFound, stateConflict } from "@/lib/api/errors";
@@ -9,7 +9,7 @@ import { coversAll, SCOPE_RESOURCES } from "@/lib/auth/scopes";
 import { announceKeyChange } from "@/lib/auth/key-invalidation";
 import { recordAudit } from "@/lib/audit/record-audit";
 import type { AuthContext, KeyRestrictions } from "@/lib/auth/auth-context";
-import { Prisma } from "@/generated/prisma-sqlite";
+import type { Prisma } from "@/generated/prisma-sqlite";
 import type { ApiKeyCreate, ApiKeyUpdate } from "@/lib/schemas/api-key";
 import { createApiKey } from "./create-api-key";
 import { keyTypeOf } from "./key-format";
@@ -133,10 +133,10 @@ export async function updateApiKey(caller: Caller, id: string, patch: ApiKeyUpda
   if (patch.rateLimit !== undefined) data.rateLimit = patch.rateLimit;
   if (patch.restrictions !== undefined || fromPermissions) {
     const next = patch.restrictions === null ? null : { ...fromPermissions, ...(patch.restrictions ?? {}) };
-    data.restrictions = next === null ? Prisma.DbNull : next;
+    data.restrictions = next === null ? dbNull : next;
   }
-  if (patch.metadata !== undefined) data.metadata = patch.metadata === null ? Prisma.DbNull : patch.metadata;
-  if (patch.rotation !== undefined) data.rotation = patch.rotation === null ? Prisma.DbNull : patch.rotation;
+  if (patch.metadata !== undefined) data.metadata = patch.metadata === null ? dbNull : patch.metadata;
+  if (patch.rotation !== undefined) data.rotation = patch.rotation === null ? dbNull : patch.rotation;
   const row = await db.apiKey.update({ where: { id: current.id }, data });
   announceKeyChange(row.id);
   audit(caller, "api_key.updated", row.id, { fields: Object.keys(patch) });

@@ -2,17 +2,18 @@ import { redis } from "@/lib/redis/client";
 import { MemoryStore } from "./memory-store";
 import { RedisStore } from "./redis-store";
 import type { LimiterStore } from "./store";
+import { processSingleton } from "@/lib/process-state";
 
 // The store in use: Redis when REDIS_URL is set, else memory. When Redis fails (down, slow, unreachable) a call
 // falls back to this process's memory store and logs a warning at most every 10 s: the API fails OPEN to
 // per-process limits rather than refusing service or hanging (commands time out after 300 ms).
 
-const memory = new MemoryStore();
-let lastWarning = 0;
+const memory = processSingleton("limiter-memory", () => new MemoryStore());
+const warnings = processSingleton("limiter-warnings", () => ({ last: 0 }));
 
 function warn(e: unknown): void {
-  if (Date.now() - lastWarning < 10_000) return;
-  lastWarning = Date.now();
+  if (Date.now() - warnings.last < 10_000) return;
+  warnings.last = Date.now();
   console.warn(`[limits] Redis unavailable, using per-process limits: ${e instanceof Error ? e.message : e}`);
 }
 
@@ -34,15 +35,15 @@ class FallbackStore implements LimiterStore {
   setOnce: LimiterStore["setOnce"] = (...a) => this.call((s) => s.setOnce(...a));
 }
 
-let store: LimiterStore | undefined;
+const selected = processSingleton("limiter-store", () => ({ store: undefined as LimiterStore | undefined }));
 
 export function limiterStore(): LimiterStore {
-  if (store) return store;
+  if (selected.store) return selected.store;
   const client = redis("limits");
-  return (store = client ? new FallbackStore(new RedisStore(client), memory) : memory);
+  return (selected.store = client ? new FallbackStore(new RedisStore(client), memory) : memory);
 }
 
 /** For tests and benchmarks: use this store. */
 export function setLimiterStore(next: LimiterStore | null): void {
-  store = next ?? undefined;
+  selected.store = next ?? undefined;
 }

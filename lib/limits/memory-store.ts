@@ -1,4 +1,4 @@
-import { DAY_MS, HOUR_MS, slidingEstimate, type Decision, type LimitState, type LimiterStore } from "./store";
+import { DAY_MS, HOUR_MS, slidingEstimate, windowFitsAtMs, type Decision, type LimitState, type LimiterStore } from "./store";
 import type { KeyPolicy } from "./plans";
 
 // The embedded default: everything in this process's memory. Node runs one request's synchronous code at a
@@ -48,7 +48,7 @@ export class MemoryStore implements LimiterStore {
       const used = slidingEstimate(w.previous, w.current + (allowed ? 1 : 0), nowMs, w.ms);
       limits.push({ name: w.name, limit: w.limit!, remaining: Math.max(0, Math.floor(w.limit! - used)), windowSeconds: w.ms / 1000, resetMs: (w.start + 1) * w.ms });
     });
-    return decide(allowed, limits, bucketOk, after, ratePerMs, windows.map((w, i) => ({ ok: windowOk[i], name: w.name, resetMs: (w.start + 1) * w.ms })), nowMs);
+    return decide(allowed, limits, bucketOk, after, ratePerMs, windows.map((w, i) => ({ ok: windowOk[i], name: w.name, fitsAtMs: windowFitsAtMs(w.previous, w.current, nowMs, w.ms, w.limit!) })), nowMs);
   }
 
   async acquire(key: string, limit: number): Promise<boolean> {
@@ -87,11 +87,11 @@ export class MemoryStore implements LimiterStore {
 
 /** The shared tail of both stores: which limit refused and when to come back. */
 export function decide(allowed: boolean, limits: LimitState[], bucketOk: boolean, tokens: number, ratePerMs: number,
-  windows: { ok: boolean; name: "hour" | "day"; resetMs: number }[], nowMs: number): Decision {
+  windows: { ok: boolean; name: "hour" | "day"; fitsAtMs: number }[], nowMs: number): Decision {
   if (allowed) return { allowed, limits, retryAfterSeconds: 0 };
   const waits: { name: LimitState["name"]; ms: number }[] = [];
   if (!bucketOk) waits.push({ name: "minute", ms: Math.ceil((1 - tokens) / ratePerMs) });
-  for (const w of windows) if (!w.ok) waits.push({ name: w.name, ms: w.resetMs - nowMs });
+  for (const w of windows) if (!w.ok) waits.push({ name: w.name, ms: w.fitsAtMs - nowMs });
   const worst = waits.sort((a, b) => b.ms - a.ms)[0];
   return { allowed, limits, retryAfterSeconds: Math.max(1, Math.ceil(worst.ms / 1000)), refusedBy: worst.name };
 }

@@ -28,6 +28,18 @@ export function rateLimitHeaders(decision: Decision): Record<string, string> {
   };
 }
 
+/** A concurrency refusal has no bucket state to show: its headers describe the concurrency cap, which binds. */
+function concurrencyHeaders(limit: number, retryAfter: number): Record<string, string> {
+  return {
+    "X-RateLimit-Limit": String(limit),
+    "X-RateLimit-Remaining": "0",
+    "X-RateLimit-Reset": String(Math.ceil(now().getTime() / 1000) + retryAfter),
+    "X-RateLimit-Window": "0",
+    "RateLimit-Policy": `"concurrent";q=${limit}`,
+    "RateLimit": `"concurrent";r=0;t=${retryAfter}`,
+  };
+}
+
 function rateLimited(message: string, retryAfter: number, limit: number, window: number, headers: Record<string, string>) {
   return new ApiError({
     status: 429, type: "rate_limit_error", code: "RATE_LIMIT_EXCEEDED", message,
@@ -57,7 +69,8 @@ export async function admit(auth: AuthContext): Promise<Admission> {
   const store = limiterStore();
   if (!(await store.acquire(auth.keyId, policy.concurrent))) {
     void reportRateLimited(auth, undefined, "concurrent");
-    throw rateLimited(`Too many requests in flight for this key (at most ${policy.concurrent} at once).`, 1, policy.concurrent, 0, {});
+    throw rateLimited(`Too many requests in flight for this key (at most ${policy.concurrent} at once).`, 1, policy.concurrent, 0,
+      concurrencyHeaders(policy.concurrent, 1));
   }
   const release = () => { void store.release(auth.keyId).catch(() => {}); };
   let decision: Decision;

@@ -1,5 +1,5 @@
 import type Redis from "ioredis";
-import { DAY_MS, HOUR_MS, type Decision, type LimitState, type LimiterStore } from "./store";
+import { DAY_MS, HOUR_MS, windowFitsAtMs, type Decision, type LimitState, type LimiterStore } from "./store";
 import { decide } from "./memory-store";
 import type { KeyPolicy } from "./plans";
 
@@ -66,12 +66,12 @@ export class RedisStore implements LimiterStore {
       name: "minute", limit: policy.capacity, remaining: Math.floor(tokens), windowSeconds: 60,
       resetMs: nowMs + Math.ceil((policy.capacity - tokens) / ratePerMs),
     }];
-    const windows: { ok: boolean; name: "hour" | "day"; resetMs: number }[] = [];
+    const windows: { ok: boolean; name: "hour" | "day"; fitsAtMs: number }[] = [];
     const addWindow = (name: "hour" | "day", limit: number | null, ms: number, start: number, cur: number, prev: number, ok: number) => {
       if (limit === null) return;
       const used = prev * (1 - (nowMs % ms) / ms) + cur;
       limits.push({ name, limit, remaining: Math.max(0, Math.floor(limit - used)), windowSeconds: ms / 1000, resetMs: (start + 1) * ms });
-      windows.push({ ok: ok === 1, name, resetMs: (start + 1) * ms });
+      windows.push({ ok: ok === 1, name, fitsAtMs: windowFitsAtMs(prev, cur, nowMs, ms, limit) });
     };
     addWindow("hour", policy.perHour, HOUR_MS, hs, hc, hp, hourOk);
     addWindow("day", policy.perDay, DAY_MS, ds, dc, dp, dayOk);

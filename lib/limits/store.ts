@@ -43,3 +43,15 @@ export function slidingEstimate(previous: number, current: number, nowMs: number
   const elapsed = (nowMs % windowMs) / windowMs;
   return previous * (1 - elapsed) + current;
 }
+
+/**
+ * When a refused request would fit a sliding window again: the first instant the estimate leaves room for one.
+ * Not simply when the window rolls: the full window then becomes the previous one and still weighs almost whole,
+ * while a window refused only for last window's weight frees up long before it rolls.
+ */
+export function windowFitsAtMs(previous: number, current: number, nowMs: number, windowMs: number, limit: number): number {
+  const start = nowMs - (nowMs % windowMs);
+  // 1 ms of margin: the estimate at the exact instant may round a hair above the limit.
+  if (current + 1 <= limit) return start + Math.ceil(Math.max(0, 1 - (limit - 1 - current) / previous) * windowMs) + 1;
+  return start + windowMs + Math.ceil(Math.max(0, 1 - (limit - 1) / current) * windowMs) + 1;
+}

@@ -1,5 +1,4 @@
-import { Prisma } from "@/generated/prisma-sqlite";
-import { db } from "@/lib/db/client";
+import { db, dbNull } from "@/lib/db/client";
 import { now } from "@/lib/clock";
 import { isIdOf, newId } from "@/lib/ids";
 import { notFound } from "@/lib/api/errors";
@@ -53,8 +52,8 @@ export async function getFeatureOrThrow(auth: AuthContext, id: string) {
 export async function updateFeature(auth: AuthContext, id: string, patch: FeatureUpdate) {
   const current = await getFeatureOrThrow(auth, id);
   const { value, ...rest } = patch;
-  // A JSON column is cleared with DbNull; a plain null would mean "JSON null" to Prisma.
-  const data = { ...rest, ...(value === undefined ? {} : { value: value === null ? Prisma.DbNull : value }), updatedAt: now() };
+  // A JSON column is cleared with DbNull (lib/db/client.ts says which); a plain null would mean "JSON null".
+  const data = { ...rest, ...(value === undefined ? {} : { value: value === null ? dbNull : value }), updatedAt: now() };
   return serializeFeature(await db.feature.update({ where: { id: current.id }, data }));
 }
 

@@ -7,6 +7,21 @@ import type { AuthContext } from "@/lib/auth/auth-context";
 import type { ProductCreate, ProductUpdate } from "@/lib/schemas/product";
 import { getProductOrThrow } from "./get-product-or-throw";
 import { serializeProduct } from "./serialize";
+import { emitEvent, withEvents } from "@/lib/events/emit-event";
+
+type ProductView = ReturnType<typeof serializeProduct>;
+
+/** The values of `after`'s fields that differ in `before`: an update event's previousAttributes. */
+function changed(before: ProductView, after: ProductView): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(after) as (keyof ProductView)[]) {
+    if (k !== "updatedAt" && JSON.stringify(before[k]) !== JSON.stringify(after[k])) out[k] = before[k];
+  }
+  return out;
+}
+
+const eventOf = (auth: AuthContext, type: string, product: ProductView, previousAttributes?: Record<string, unknown>) =>
+  ({ businessId: auth.businessId, environment: auth.environment, type, data: { object: "product", ...product }, previousAttributes });
 import { searchable } from "./product-collection";
 
 const searchText = (name: string, description: string | null | undefined) => searchable(`${name}\n${description ?? ""}`);
@@ -16,37 +31,53 @@ export async function createProduct(auth: AuthContext, input: ProductCreate) {
     throw invalidField("business", "An API key can create products only for its own business.", `Omit 'business' or use '${auth.businessId}'.`);
   }
   const t = now();
-  const row = await db.product.create({
-    data: {
-      id: newId("product"), ...tenantWhere(auth),
-      name: input.name, type: input.type, description: input.description ?? null, isActive: input.isActive ?? true,
-      industries: input.industries ?? [], productCategories: input.productCategories ?? [], interfaces: input.interfaces ?? {},
-      searchText: searchText(input.name, input.description), createdAt: t, updatedAt: t,
-    },
+  return withEvents(async (tx) => {
+    const row = await tx.product.create({
+      data: {
+        id: newId("product"), ...tenantWhere(auth),
+        name: input.name, type: input.type, description: input.description ?? null, isActive: input.isActive ?? true,
+        industries: input.industries ?? [], productCategories: input.productCategories ?? [], interfaces: input.interfaces ?? {},
+        searchText: searchText(input.name, input.description), createdAt: t, updatedAt: t,
+      },
+    });
+    const product = serializeProduct(row);
+    await emitEvent(eventOf(auth, "product.created", product), tx);
+    return product;
   });
-  return serializeProduct(row);
 }
 
 export async function updateProduct(auth: AuthContext, id: string, patch: ProductUpdate) {
   const current = await getProductOrThrow(auth, id);
   const name = patch.name ?? current.name;
   const description = patch.description === undefined ? current.description : patch.description;
-  const row = await db.product.update({
-    where: { id: current.id },
-    data: { ...patch, searchText: searchText(name, description), updatedAt: now() },
+  return withEvents(async (tx) => {
+    const row = await tx.product.update({
+      where: { id: current.id },
+      data: { ...patch, searchText: searchText(name, description), updatedAt: now() },
+    });
+    const before = serializeProduct(current);
+    const after = serializeProduct(row);
+    await emitEvent(eventOf(auth, "product.updated", after, changed(before, after)), tx);
+    return after;
   });
-  return serializeProduct(row);
 }
 
 /** activate / deactivate: idempotent, a repeat changes nothing. */
 export async function setProductActive(auth: AuthContext, id: string, isActive: boolean) {
   const current = await getProductOrThrow(auth, id);
   if (current.isActive === isActive) return serializeProduct(current);
-  return serializeProduct(await db.product.update({ where: { id: current.id }, data: { isActive, updatedAt: now() } }));
+  return withEvents(async (tx) => {
+    const after = serializeProduct(await tx.product.update({ where: { id: current.id }, data: { isActive, updatedAt: now() } }));
+    await emitEvent(eventOf(auth, "product.updated", after, { isActive: current.isActive }), tx);
+    return after;
+  });
 }
 
 /** Deleting a product removes its features and prices with it (cascade). */
 export async function deleteProduct(auth: AuthContext, id: string) {
   const current = await getProductOrThrow(auth, id);
-  await db.product.delete({ where: { id: current.id } });
+  await withEvents(async (tx) => {
+    await tx.product.delete({ where: { id: current.id } });
+    await emitEvent(eventOf(auth, "product.deleted", serializeProduct(current)), tx);
+  });
 }

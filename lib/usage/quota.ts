@@ -7,6 +7,7 @@ import { limiterStore } from "@/lib/limits/limiter";
 import { DEFAULT_NOTIFY_AT, planLimits } from "@/lib/limits/plans";
 import type { AuthContext } from "@/lib/auth/auth-context";
 import { monthPeriod } from "./period";
+import { processSingleton } from "@/lib/process-state";
 
 // The monthly request quota of a project, per environment (test traffic has its own allowance and is never
 // billed). The running count lives in the limiter store (memory or Redis), seeded from the usage rollups when
@@ -37,7 +38,7 @@ export async function usedFromRollups(projectId: string, environment: string, st
   return r._sum.count ?? 0;
 }
 
-const notifyCache = new Map<string, { at: number; value: number[] }>();
+const notifyCache = processSingleton("quota-notify-at", () => new Map<string, { at: number; value: number[] }>());
 
 export async function notifyAtFor(projectId: string): Promise<number[]> {
   const cached = notifyCache.get(projectId);

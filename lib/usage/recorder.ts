@@ -5,6 +5,7 @@ import type { Prisma } from "@/generated/prisma-sqlite";
 import type { AuthContext } from "@/lib/auth/auth-context";
 import { addTo, merge, type Histogram } from "./histogram";
 import { redactBody, redactHeaders, redactText } from "./redact";
+import { processSingleton } from "@/lib/process-state";
 
 // Usage events, request logs and hourly rollups, recorded off the request's path: a request only appends to
 // in-memory queues; a timer writes them with createMany in batches. A graceful stop flushes everything
@@ -45,13 +46,16 @@ interface RollupCell {
   requestBytes: number; responseBytes: number; computeMs: number; cost: number;
 }
 
-let usageQueue: Prisma.UsageEventCreateManyInput[] = [];
-let logQueue: Prisma.RequestLogCreateManyInput[] = [];
-let rollups = new Map<string, RollupCell>();
-let eventTimer: NodeJS.Timeout | null = null;
-let rollupTimer: NodeJS.Timeout | null = null;
-let chain: Promise<void> = Promise.resolve();
-export const recorderStats = { recorded: 0, written: 0, dropped: 0, failedBatches: 0 };
+const S = processSingleton("usage-recorder", () => ({
+  usageQueue: [] as Prisma.UsageEventCreateManyInput[],
+  logQueue: [] as Prisma.RequestLogCreateManyInput[],
+  rollups: new Map<string, RollupCell>(),
+  eventTimer: null as NodeJS.Timeout | null,
+  rollupTimer: null as NodeJS.Timeout | null,
+  chain: Promise.resolve() as Promise<void>,
+  stats: { recorded: 0, written: 0, dropped: 0, failedBatches: 0 },
+}));
+export const recorderStats = S.stats;
 
 export function hourOf(at: Date): Date {
   return new Date(Math.floor(at.getTime() / 3_600_000) * 3_600_000);
@@ -61,14 +65,14 @@ function addRollup(r: RequestRecord, billable: boolean): void {
   const hour = hourOf(r.at);
   const principal = r.userId ?? r.auth.keyId;
   const key = [r.auth.projectId, r.auth.environment, hour.getTime(), r.endpoint, r.method, r.statusCode, r.errorType ?? "", r.auth.keyId, principal].join("|");
-  let cell = rollups.get(key);
+  let cell = S.rollups.get(key);
   if (!cell) {
     cell = {
       projectId: r.auth.projectId, environment: r.auth.environment, hour, endpoint: r.endpoint, method: r.method,
       statusCode: r.statusCode, errorType: r.errorType, apiKey: r.auth.keyId, principal,
       count: 0, billableCount: 0, latencySum: 0, latencyHist: {}, requestBytes: 0, responseBytes: 0, computeMs: 0, cost: 0,
     };
-    rollups.set(key, cell);
+    S.rollups.set(key, cell);
   }
   cell.count++;
   if (billable) cell.billableCount++;
@@ -80,22 +84,22 @@ function addRollup(r: RequestRecord, billable: boolean): void {
 }
 
 function schedule(): void {
-  if (!eventTimer) {
-    eventTimer = setTimeout(() => { eventTimer = null; void flushEvents(); }, EVENT_FLUSH_MS);
-    eventTimer.unref?.();
+  if (!S.eventTimer) {
+    S.eventTimer = setTimeout(() => { S.eventTimer = null; void flushEvents(); }, EVENT_FLUSH_MS);
+    S.eventTimer.unref?.();
   }
-  if (!rollupTimer) {
-    rollupTimer = setTimeout(() => { rollupTimer = null; void flushRollups(); }, ROLLUP_FLUSH_MS);
-    rollupTimer.unref?.();
+  if (!S.rollupTimer) {
+    S.rollupTimer = setTimeout(() => { S.rollupTimer = null; void flushRollups(); }, ROLLUP_FLUSH_MS);
+    S.rollupTimer.unref?.();
   }
 }
 
 export function recordRequest(r: RequestRecord): void {
-  recorderStats.recorded++;
+  S.stats.recorded++;
   // Test traffic is never billable; live traffic is when it succeeded.
   const billable = r.auth.environment === "production" && r.statusCode < 400;
-  if (usageQueue.length >= MAX_QUEUE) {
-    recorderStats.dropped++;
+  if (S.usageQueue.length >= MAX_QUEUE) {
+    S.stats.dropped++;
     return;
   }
   const base = {
@@ -103,16 +107,16 @@ export function recordRequest(r: RequestRecord): void {
     apiKey: r.auth.keyId, method: r.method, endpoint: r.endpoint, path: redactText(r.path).slice(0, 2000),
     statusCode: r.statusCode, latency: Math.round(r.latencyMs * 100) / 100, ip: r.ip, userAgent: r.userAgent?.slice(0, 500) ?? null,
   };
-  usageQueue.push({
+  S.usageQueue.push({
     ...base, id: newId("usage"), userId: r.userId ?? null, errorType: r.errorType, requestSize: r.requestBytes, responseSize: r.responseBytes,
     computeTime: Math.round(r.computeMs * 100) / 100, cost: null, billable, region: process.env.REGION ?? null,
   });
-  logQueue.push({
+  S.logQueue.push({
     ...base, id: r.requestId, requestHeaders: redactHeaders(r.requestHeaders), requestBody: redactBody(r.requestBody),
     responseHeaders: redactHeaders(Object.entries(r.responseHeaders)), responseBody: redactBody(r.responseBody),
   });
   addRollup(r, billable);
-  if (usageQueue.length >= BATCH) void flushEvents();
+  if (S.usageQueue.length >= BATCH) void flushEvents();
   else schedule();
 }
 
@@ -122,9 +126,9 @@ async function writeBatches<T>(rows: T[], write: (batch: T[]) => Promise<unknown
     const batch = rows.slice(i, i + BATCH);
     try {
       await write(batch);
-      recorderStats.written += batch.length;
+      S.stats.written += batch.length;
     } catch (e) {
-      recorderStats.failedBatches++;
+      S.stats.failedBatches++;
       console.error(`[usage] batch of ${batch.length} not written, will retry: ${(e as Error).message}`);
       requeue(rows.slice(i));
       schedule();
@@ -135,38 +139,38 @@ async function writeBatches<T>(rows: T[], write: (batch: T[]) => Promise<unknown
 }
 
 export function flushEvents(): Promise<void> {
-  chain = chain.then(async () => {
-    while (usageQueue.length || logQueue.length) {
-      const usage = usageQueue; usageQueue = [];
-      const logs = logQueue; logQueue = [];
-      const usageOk = await writeBatches(usage, (b) => db.usageEvent.createMany({ data: b }), (rest) => { usageQueue = rest.concat(usageQueue); });
-      const logsOk = await writeBatches(logs, (b) => db.requestLog.createMany({ data: b }), (rest) => { logQueue = rest.concat(logQueue); });
+  S.chain = S.chain.then(async () => {
+    while (S.usageQueue.length || S.logQueue.length) {
+      const usage = S.usageQueue; S.usageQueue = [];
+      const logs = S.logQueue; S.logQueue = [];
+      const usageOk = await writeBatches(usage, (b) => db.usageEvent.createMany({ data: b }), (rest) => { S.usageQueue = rest.concat(S.usageQueue); });
+      const logsOk = await writeBatches(logs, (b) => db.requestLog.createMany({ data: b }), (rest) => { S.logQueue = rest.concat(S.logQueue); });
       if (!usageOk || !logsOk) break; // the database refused: the timer tries again later
     }
   });
-  return chain;
+  return S.chain;
 }
 
 export function flushRollups(): Promise<void> {
-  chain = chain.then(async () => {
-    if (!rollups.size) return;
-    const cells = [...rollups.values()];
-    rollups = new Map();
+  S.chain = S.chain.then(async () => {
+    if (!S.rollups.size) return;
+    const cells = [...S.rollups.values()];
+    S.rollups = new Map();
     const rows = cells.map((c) => ({ ...c, id: newId("rollup"), latencyHist: c.latencyHist as Prisma.InputJsonValue }));
     await writeBatches(rows, (b) => db.usageRollup.createMany({ data: b }), (rest) => {
       for (const row of rest) {
         const { id: _id, ...cell } = row;
         const key = [cell.projectId, cell.environment, cell.hour.getTime(), cell.endpoint, cell.method, cell.statusCode, cell.errorType ?? "", cell.apiKey, cell.principal].join("|");
-        const existing = rollups.get(key);
+        const existing = S.rollups.get(key);
         if (existing) {
           existing.count += cell.count; existing.billableCount += cell.billableCount; existing.latencySum += cell.latencySum;
           merge(existing.latencyHist, cell.latencyHist as Histogram); existing.requestBytes += cell.requestBytes;
           existing.responseBytes += cell.responseBytes; existing.computeMs += cell.computeMs; existing.cost += cell.cost;
-        } else rollups.set(key, { ...cell, latencyHist: cell.latencyHist as Histogram });
+        } else S.rollups.set(key, { ...cell, latencyHist: cell.latencyHist as Histogram });
       }
     });
   });
-  return chain;
+  return S.chain;
 }
 
 /** Everything queued, written now (shutdown, tests, benchmarks). */
@@ -176,7 +180,7 @@ export async function flushUsage(): Promise<void> {
 }
 
 export function queuedCounts() {
-  return { usage: usageQueue.length, logs: logQueue.length, rollupCells: rollups.size };
+  return { usage: S.usageQueue.length, logs: S.logQueue.length, rollupCells: S.rollups.size };
 }
 
 onShutdown(flushUsage);

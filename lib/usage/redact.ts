@@ -15,10 +15,14 @@ export function redactText(text: string): string {
     .replace(SECRET_FIELDS, '$1"[REDACTED]"');
 }
 
+const TRUNCATED = "…[truncated]";
+
+/** At most `max` bytes, the marker included: a logged body is never larger than the limit it is cut to. */
 export function truncate(text: string, max = MAX_LOGGED_BYTES): string {
   if (Buffer.byteLength(text, "utf8") <= max) return text;
-  const cut = Buffer.from(text, "utf8").subarray(0, max).toString("utf8").replace(/\uFFFD$/, "");
-  return `${cut}…[truncated]`;
+  const room = max - Buffer.byteLength(TRUNCATED, "utf8");
+  const cut = Buffer.from(text, "utf8").subarray(0, room).toString("utf8").replace(/\uFFFD$/, "");
+  return `${cut}${TRUNCATED}`;
 }
 
 export function redactHeaders(headers: Iterable<[string, string]>): Record<string, string> {

@@ -4,6 +4,7 @@
 //   startRssSampler()  peak memory of a process and all its descendants, from /proc
 //   cpuTimeMs()        CPU time of a process tree (runLoad({cpuPid}) turns it into server CPU ms per request,
 //                      a figure far less sensitive than requests/s to other work on a shared machine)
+//   waitForIdle()      until a process tree stops using CPU (say, a server's queued writes are done)
 //   timeSequential()   wall time of N sequential requests on one keep-alive connection
 //   percentile(), median(), fmt helpers
 //
@@ -85,7 +86,7 @@ async function autocannonChild(opts) {
     rpsFromTotal: r.requests.total / durationS,
     p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, mean: r.latency.average, max: r.latency.max,
     total: r.requests.total, non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts, durationS,
-    connections: opts.connections,
+    connections: opts.connections, statusCodes: r.statusCodeStats ?? null,
   };
 }
 
@@ -155,6 +156,23 @@ export function processTree(rootPid) {
     stack.push(...(children.get(pid) ?? []));
   }
   return out;
+}
+
+/**
+ * Waits until the process tree has been (nearly) idle for two consecutive `intervalMs` windows, e.g. until a
+ * server has written what it queued during the previous load. Resolves to the milliseconds waited.
+ */
+export async function waitForIdle(rootPid, { intervalMs = 250, busyShare = 0.1, timeoutMs = 30_000 } = {}) {
+  const start = Date.now();
+  let quiet = 0;
+  let last = cpuTimeMs(rootPid);
+  while (quiet < 2 && Date.now() - start < timeoutMs) {
+    await new Promise((r) => setTimeout(r, intervalMs));
+    const now = cpuTimeMs(rootPid);
+    quiet = now - last <= intervalMs * busyShare ? quiet + 1 : 0;
+    last = now;
+  }
+  return Date.now() - start;
 }
 
 /**
