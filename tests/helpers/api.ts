@@ -35,8 +35,9 @@ export function client(key: string, base?: string) {
 
 let counter = 0;
 
-/** A new business with its default project and two full-access keys, written straight to the test database. */
-export async function seedBusiness(plan: Plan = "free") {
+/** A new business (enterprise plan unless told, so rate limits stay out of the way) with its default project and two
+ * full-access keys, written straight to the test database. */
+export async function seedBusiness(plan: Plan = "enterprise") {
   const seeded = await bootstrapBusiness(`Test business ${process.pid}-${++counter}`, plan);
   return { ...seeded, test: client(seeded.testKey), live: client(seeded.liveKey) };
 }
@@ -50,4 +51,45 @@ export function expectError(res: ApiResponse, status: number, code: string) {
     throw new Error(`error envelope without meta.requestId: ${res.text.slice(0, 300)}`);
   }
   return res.body.error as { type: string; code: string; message: string; field?: string; suggestion?: string; documentation?: string; [k: string]: unknown };
+}
+
+export type ApiClient = ReturnType<typeof client>;
+
+/** Creates a product through the API and returns its `data`; anything but a 201 fails the calling test. */
+export async function createProduct(api: ApiClient, body: Record<string, unknown> = {}) {
+  const res = await api.post("/v1/products", { name: "Product", type: "API", ...body });
+  if (res.status !== 201) throw new Error(`creating a product: expected 201, got ${res.status} ${res.text.slice(0, 300)}`);
+  return res.body.data as { id: string; name: string; type: string; createdAt: string; updatedAt: string; [k: string]: any };
+}
+
+/** Follows `pagination.nextCursor` from `path` to the end; returns every item id in order and the pages seen. */
+export async function collectAll(api: ApiClient, path: string, maxPages = 100) {
+  const ids: string[] = [];
+  const pages: any[] = [];
+  let url = path;
+  for (let i = 0; i < maxPages; i++) {
+    const res = await api.get(url);
+    if (res.status !== 200) throw new Error(`GET ${url}: expected 200, got ${res.status} ${res.text.slice(0, 300)}`);
+    pages.push(res.body);
+    ids.push(...res.body.data.map((p: { id: string }) => p.id));
+    if (!res.body.pagination.hasMore) return { ids, pages };
+    const sep = path.includes("?") ? "&" : "?";
+    url = `${path}${sep}cursor=${encodeURIComponent(res.body.pagination.nextCursor)}`;
+  }
+  throw new Error(`more than ${maxPages} pages at ${path}`);
+}
+
+/** The spec's error envelope, member by member: error {type, code, message, documentation} and meta {timestamp, requestId}. */
+export function assertErrorEnvelope(res: ApiResponse) {
+  const where = `${res.status} ${res.text.slice(0, 300)}`;
+  const e = res.body?.error;
+  if (!e || typeof e !== "object") throw new Error(`no error object: ${where}`);
+  for (const k of ["type", "code", "message", "documentation"]) {
+    if (typeof e[k] !== "string" || e[k] === "") throw new Error(`error.${k} missing: ${where}`);
+  }
+  if (!/^https?:\/\//.test(e.documentation)) throw new Error(`error.documentation is not a link: ${where}`);
+  const m = res.body.meta;
+  if (typeof m?.requestId !== "string" || !m.requestId.startsWith("req_")) throw new Error(`meta.requestId missing: ${where}`);
+  if (typeof m.timestamp !== "string" || Number.isNaN(Date.parse(m.timestamp))) throw new Error(`meta.timestamp missing: ${where}`);
+  return e as { type: string; code: string; message: string; documentation: string; field?: string; suggestion?: string };
 }
