@@ -1,0 +1,89 @@
+// The common security cases against every /v1 route of the route table: no key, unknown key, revoked key,
+// expired key, missing scope, another tenant's id and the wrong environment's id (tests/helpers/security.ts).
+// A new route needs a fixture here only when its path has a parameter or it reads a body; the suite says which.
+import { ROUTES } from "@/lib/api/route-table";
+import { createProduct, type ApiClient } from "../helpers/api";
+import { runCommonRouteTests, type Params } from "../helpers/security";
+
+async function created(api: ApiClient, path: string, body: Record<string, unknown>) {
+  const res = await api.post(path, body);
+  if (res.status !== 201) throw new Error(`POST ${path}: expected 201, got ${res.status} ${res.text.slice(0, 300)}`);
+  return res.body.data as { id: string };
+}
+
+const product = async (api: ApiClient): Promise<Params> => ({ id: (await createProduct(api, { name: "Security fixture" })).id });
+const feature = async (api: ApiClient): Promise<Params> => {
+  const p = await createProduct(api);
+  return { id: (await created(api, `/v1/products/${p.id}/features`, { name: "Fixture feature" })).id };
+};
+const price = async (api: ApiClient): Promise<Params> => {
+  const p = await createProduct(api);
+  return { id: (await created(api, `/v1/products/${p.id}/prices`, { name: "Fixture price", type: "usage", currency: "USD", amount: 1 })).id };
+};
+/** A request log of tenant A: logs are written off the request's path, so wait for one to appear. */
+const requestLog = async (api: ApiClient): Promise<Params> => {
+  await api.get("/v1/products?limit=1");
+  for (let i = 0; i < 40; i++) {
+    const res = await api.get("/v1/logs?limit=1");
+    if (res.status !== 200) throw new Error(`GET /v1/logs: expected 200, got ${res.status} ${res.text.slice(0, 300)}`);
+    if (res.body.data.length) return { id: res.body.data[0].id };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error("no request log appeared within 4 s");
+};
+// Webhooks point at a closed local port (WEBHOOK_ALLOW_PRIVATE=true in tests): every delivery fails fast.
+const WEBHOOK_BODY = { url: "http://127.0.0.1:9/hook", events: ["product.created"] };
+const webhook = async (api: ApiClient): Promise<Params> => ({ id: (await created(api, "/v1/webhooks", WEBHOOK_BODY)).id });
+const delivery = async (api: ApiClient): Promise<Params> => {
+  const { id } = await webhook(api);
+  const d = await created(api, `/v1/webhooks/${id}/test`, {}) as { id: string; eventId: string };
+  return { id, deliveryId: d.id, eventId: d.eventId };
+};
+/** A delivery that has failed an attempt, so that it may be retried. */
+const failedDelivery = async (api: ApiClient): Promise<Params> => {
+  const p = await delivery(api);
+  for (let i = 0; i < 50; i++) {
+    const res = await api.get(`/v1/webhooks/${p.id}/deliveries/${p.deliveryId}`);
+    if (res.status === 200 && ["failed", "retrying"].includes(res.body.data.status)) return p;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error("the test delivery did not fail within 5 s");
+};
+const event = async (api: ApiClient): Promise<Params> => ({ id: (await delivery(api)).eventId });
+const apiKey = async (api: ApiClient): Promise<Params> => ({ id: (await created(api, "/v1/api-keys", { name: "Fixture key", scopes: ["products:read"] })).id });
+
+runCommonRouteTests(ROUTES, {
+  params: {
+    "/v1/products/{id}": product,
+    "/v1/products/{id}/activate": product,
+    "/v1/products/{id}/deactivate": product,
+    "/v1/products/{id}/features": product,
+    "/v1/products/{id}/prices": product,
+    "/v1/features/{id}": feature,
+    "/v1/prices/{id}": price,
+    "/v1/api-keys/{id}": apiKey,
+    "/v1/api-keys/{id}/rotate": apiKey,
+    "/v1/logs/{id}": requestLog,
+    "/v1/webhooks/{id}": webhook,
+    "/v1/webhooks/{id}/test": webhook,
+    "/v1/webhooks/{id}/rotate-secret": webhook,
+    "/v1/webhooks/{id}/deliveries": webhook,
+    "/v1/webhooks/{id}/deliveries/{deliveryId}": delivery,
+    "/v1/webhooks/{id}/deliveries/{deliveryId}/retry": failedDelivery,
+    "/v1/events/{id}": event,
+  },
+  bodies: {
+    "POST /v1/products": { name: "Security product", type: "API" },
+    "PATCH /v1/products/{id}": { description: "patched" },
+    "POST /v1/products/{id}/features": { name: "Security feature" },
+    "PATCH /v1/features/{id}": { name: "Renamed feature" },
+    "POST /v1/products/{id}/prices": { name: "Security price", type: "usage", currency: "USD", amount: 2 },
+    "PATCH /v1/prices/{id}": { name: "Renamed price" },
+    "POST /v1/api-keys": { name: "Security key", scopes: ["products:read"] },
+    "PATCH /v1/api-keys/{id}": { name: "Renamed key" },
+    "POST /v1/api-keys/{id}/rotate": {},
+    "POST /v1/webhooks": WEBHOOK_BODY,
+    "PATCH /v1/webhooks/{id}": { description: "patched" },
+  },
+  publicRoutes: ["GET /v1/openapi.json"],
+});
