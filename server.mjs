@@ -4,10 +4,21 @@
 //  - a SIGTERM/SIGINT stops accepting, lets requests in flight finish, then runs the app's shutdown hooks
 //    (globalThis.__platformShutdown, registered by lib/shutdown.ts) before exiting.
 import { createServer } from "node:http";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import next from "next";
 
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? "0.0.0.0";
+
+// Portal sessions need a signing secret and the public address. Defaults suit one machine: a secret made once
+// into data/ (git-ignored), and this server's own address. Behind a proxy or on several machines, set both.
+if (!process.env.NEXTAUTH_SECRET) {
+  const file = "data/nextauth.secret";
+  if (!existsSync(file)) { mkdirSync("data", { recursive: true }); writeFileSync(file, randomBytes(32).toString("base64url"), { mode: 0o600 }); }
+  process.env.NEXTAUTH_SECRET = readFileSync(file, "utf8").trim();
+}
+process.env.NEXTAUTH_URL ??= process.env.PUBLIC_BASE_URL ?? `http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`;
 const app = next({ dev: false, hostname, port, dir: process.cwd(), conf: undefined });
 const handle = app.getRequestHandler();
 await app.prepare();

@@ -5,6 +5,7 @@ import { auditRoutes } from "@/lib/audit/routes";
 import { usageRoutes } from "@/lib/usage/routes";
 import { webhookRoutes } from "@/lib/webhooks/routes";
 import { eventRoutes } from "@/lib/events/routes";
+import { automationRoutes } from "@/lib/automation/routes";
 import { buildOpenApi } from "./openapi";
 import { defineRoute, type AnyRoute } from "./route";
 
@@ -17,7 +18,7 @@ const openApiRoute = defineRoute({
   handler: async ({ baseUrl }) => openApiDocument(baseUrl),
 });
 
-export const ROUTES: AnyRoute[] = [...productRoutes, ...apiKeyRoutes, ...auditRoutes, ...usageRoutes, ...webhookRoutes, ...eventRoutes, ...versionRoutes, openApiRoute];
+export const ROUTES: AnyRoute[] = [...productRoutes, ...apiKeyRoutes, ...auditRoutes, ...usageRoutes, ...webhookRoutes, ...eventRoutes, ...automationRoutes, ...versionRoutes, openApiRoute];
 
 let cachedDocument: { baseUrl: string; doc: Record<string, unknown> } | undefined;
 

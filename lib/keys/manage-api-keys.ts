@@ -15,7 +15,8 @@ import { createApiKey } from "./create-api-key";
 import { keyTypeOf } from "./key-format";
 import { serializeApiKey } from "./serialize-api-key";
 
-export interface Caller { auth: AuthContext; ip: string | null; userAgent: string | null }
+/** Who acts: an API key (the API) or a portal user (the portal passes actorType "user"). */
+export interface Caller { auth: AuthContext; ip: string | null; userAgent: string | null; actorType?: "api_key" | "user" }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const DEFAULT_ROTATION_GRACE_DAYS = 7;
@@ -45,7 +46,7 @@ export const API_KEY_COLLECTION: CollectionSpec = {
 
 function audit(caller: Caller, action: string, keyId: string, details?: Record<string, unknown>) {
   recordAudit({
-    businessId: caller.auth.businessId, environment: caller.auth.environment, actorType: "api_key", actorId: caller.auth.keyId,
+    businessId: caller.auth.businessId, environment: caller.auth.environment, actorType: caller.actorType ?? "api_key", actorId: caller.auth.keyId,
     action, targetType: "api_key", targetId: keyId, ip: caller.ip, userAgent: caller.userAgent, details,
   });
 }

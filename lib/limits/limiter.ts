@@ -1,3 +1,4 @@
+import type Redis from "ioredis";
 import { redis } from "@/lib/redis/client";
 import { MemoryStore } from "./memory-store";
 import { RedisStore } from "./redis-store";
@@ -17,10 +18,36 @@ function warn(e: unknown): void {
   console.warn(`[limits] Redis unavailable, using per-process limits: ${e instanceof Error ? e.message : e}`);
 }
 
+/**
+ * Resolves once the first connection is up, or has failed, or after 2 s. Without this wait a new process's first
+ * requests (sent while the client still connects, with no offline queue) would all take the memory fallback.
+ */
+function firstConnection(client: Redis): Promise<void> {
+  if (client.status === "ready") return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      client.off("ready", done);
+      client.off("error", done);
+      resolve();
+    };
+    const timer = setTimeout(done, 2000);
+    timer.unref?.();
+    client.once("ready", done);
+    client.once("error", done);
+  });
+}
+
 class FallbackStore implements LimiterStore {
   readonly kind = "redis" as const;
-  constructor(private readonly primary: LimiterStore, private readonly fallback: LimiterStore) {}
+  private readonly connected: Promise<void>;
+  /** Slots taken from the fallback while Redis was failing: they go back there, never to Redis. */
+  private readonly localSlots = new Map<string, number>();
+  constructor(private readonly primary: LimiterStore, private readonly fallback: LimiterStore, client: Redis) {
+    this.connected = firstConnection(client);
+  }
   private async call<T>(f: (s: LimiterStore) => Promise<T>): Promise<T> {
+    await this.connected;
     try {
       return await f(this.primary);
     } catch (e) {
@@ -29,8 +56,27 @@ class FallbackStore implements LimiterStore {
     }
   }
   consume: LimiterStore["consume"] = (...a) => this.call((s) => s.consume(...a));
-  acquire: LimiterStore["acquire"] = (...a) => this.call((s) => s.acquire(...a));
-  release: LimiterStore["release"] = (...a) => this.call((s) => s.release(...a));
+  acquire: LimiterStore["acquire"] = async (key, limit) => {
+    await this.connected;
+    try {
+      return await this.primary.acquire(key, limit);
+    } catch (e) {
+      warn(e);
+      const ok = await this.fallback.acquire(key, limit);
+      if (ok) this.localSlots.set(key, (this.localSlots.get(key) ?? 0) + 1);
+      return ok;
+    }
+  };
+  release: LimiterStore["release"] = async (key) => {
+    const local = this.localSlots.get(key) ?? 0;
+    if (local > 0) {
+      if (local === 1) this.localSlots.delete(key);
+      else this.localSlots.set(key, local - 1);
+      return this.fallback.release(key);
+    }
+    // A Redis slot whose release fails expires with its counter (a minute after the key's last admission).
+    await this.primary.release(key).catch(warn);
+  };
   incrementCounter: LimiterStore["incrementCounter"] = (...a) => this.call((s) => s.incrementCounter(...a));
   setOnce: LimiterStore["setOnce"] = (...a) => this.call((s) => s.setOnce(...a));
 }
@@ -40,7 +86,7 @@ const selected = processSingleton("limiter-store", () => ({ store: undefined as 
 export function limiterStore(): LimiterStore {
   if (selected.store) return selected.store;
   const client = redis("limits");
-  return (selected.store = client ? new FallbackStore(new RedisStore(client), memory) : memory);
+  return (selected.store = client ? new FallbackStore(new RedisStore(client), memory, client) : memory);
 }
 
 /** For tests and benchmarks: use this store. */

@@ -43,10 +43,18 @@ redis.call('PEXPIRE', KEYS[1], math.ceil(cap / rate) + 60000)
 return {allowed, string.format('%.6f', tokens), bucketOk, hourOk, dayOk, hs, hc, hp, ds, dc, dp}
 `;
 
+// Only an admitted slot renews the counter's minute: a slot whose release was lost (a Redis timeout) then frees
+// itself a minute after the last admission, even while refused clients keep retrying.
 const ACQUIRE = `
 local n = redis.call('INCR', KEYS[1])
-redis.call('PEXPIRE', KEYS[1], 60000)
 if n > tonumber(ARGV[1]) then redis.call('DECR', KEYS[1]); return 0 end
+redis.call('PEXPIRE', KEYS[1], 60000)
+return 1
+`;
+
+// Never below zero: a release without its slot (the counter expired meanwhile) must not make a spare one.
+const RELEASE = `
+if tonumber(redis.call('GET', KEYS[1]) or '0') > 0 then redis.call('DECR', KEYS[1]) end
 return 1
 `;
 
@@ -83,7 +91,7 @@ export class RedisStore implements LimiterStore {
   }
 
   async release(key: string): Promise<void> {
-    await this.redis.decr(`${this.prefix}cc:${key}`);
+    await this.redis.eval(RELEASE, 1, `${this.prefix}cc:${key}`);
   }
 
   async incrementCounter(key: string, by: number, init: () => Promise<number>, ttlMs: number): Promise<number> {

@@ -90,3 +90,13 @@ export async function usageMetrics(auth: AuthContext, period: Period, range?: { 
     series,
   };
 }
+
+/** Requests per API key over the last `days` days (the keys view's usage column). */
+export async function requestsByKey(auth: AuthContext, days = 30): Promise<Record<string, number>> {
+  const since = new Date(Math.floor((now().getTime() - days * 86_400_000) / HOUR) * HOUR);
+  const rows = await db.usageRollup.groupBy({
+    by: ["apiKey"], _sum: { count: true },
+    where: { projectId: auth.projectId, environment: auth.environment, hour: { gte: since } },
+  });
+  return Object.fromEntries(rows.map((r) => [r.apiKey, r._sum.count ?? 0]));
+}

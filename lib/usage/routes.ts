@@ -7,6 +7,7 @@ import { tenantWhere } from "@/lib/api/tenant";
 import type { CollectionQuery, CollectionSpec } from "@/lib/api/collection-query";
 import { IdParams, Timestamp } from "@/lib/schemas/common";
 import type { RequestLog as LogRow, UsageEvent as UsageRow } from "@/generated/prisma-sqlite";
+import type { AuthContext } from "@/lib/auth/auth-context";
 import { usageMetrics, type Period } from "./metrics";
 import { usageQuota } from "./quota";
 
@@ -55,6 +56,32 @@ export function serializeLog(l: LogRow, withBodies: boolean) {
   };
 }
 
+export function listUsageEvents(auth: AuthContext, query: CollectionQuery) {
+  return listCollection({
+    spec: USAGE_COLLECTION, query, baseWhere: { projectId: auth.projectId, ...tenantWhere(auth) },
+    findMany: (args) => db.usageEvent.findMany(args as Parameters<typeof db.usageEvent.findMany>[0]) as Promise<Record<string, unknown>[]>,
+    count: (args) => db.usageEvent.count(args as Parameters<typeof db.usageEvent.count>[0]),
+    serialize: (row) => serializeUsage(row as UsageRow),
+  });
+}
+
+export function listLogs(auth: AuthContext, query: CollectionQuery) {
+  return listCollection({
+    spec: LOG_COLLECTION, query, baseWhere: { projectId: auth.projectId, ...tenantWhere(auth) },
+    findMany: (args) => db.requestLog.findMany(args as Parameters<typeof db.requestLog.findMany>[0]) as Promise<Record<string, unknown>[]>,
+    count: (args) => db.requestLog.count(args as Parameters<typeof db.requestLog.count>[0]),
+    serialize: (row) => serializeLog(row as LogRow, false),
+  });
+}
+
+export async function getLogOrThrow(auth: AuthContext, id: string) {
+  const row = /^req_[0-9A-HJKMNP-TV-Z]{26}$/.test(id)
+    ? await db.requestLog.findFirst({ where: { id, projectId: auth.projectId, ...tenantWhere(auth) } })
+    : null;
+  if (!row) throw notFound("request log", id);
+  return serializeLog(row, true);
+}
+
 const UsageEvent = z.object({
   id: z.string(), timestamp: Timestamp, apiKey: z.string(), userId: z.string().nullable(), method: z.string(), endpoint: z.string(),
   path: z.string(), statusCode: z.number(), errorType: z.string().nullable(), latency: z.number(), requestSize: z.number(),
@@ -97,12 +124,7 @@ export const usageRoutes = [
   defineRoute({
     method: "GET", path: "/v1/usage", summary: "List usage events (one per authenticated request)", tag: "Usage", scope: "usage:read",
     collection: USAGE_COLLECTION, response: { kind: "collection", schema: UsageEvent },
-    handler: ({ auth, query }) => listCollection({
-      spec: USAGE_COLLECTION, query: query as CollectionQuery, baseWhere: { projectId: auth.projectId, ...tenantWhere(auth) },
-      findMany: (args) => db.usageEvent.findMany(args as Parameters<typeof db.usageEvent.findMany>[0]) as Promise<Record<string, unknown>[]>,
-      count: (args) => db.usageEvent.count(args as Parameters<typeof db.usageEvent.count>[0]),
-      serialize: (row) => serializeUsage(row as UsageRow),
-    }),
+    handler: ({ auth, query }) => listUsageEvents(auth, query as CollectionQuery),
   }),
   defineRoute({
     method: "GET", path: "/v1/usage/metrics", summary: "Usage metrics and a time series for a period (hour, day, week, month)", tag: "Usage", scope: "usage:read",
@@ -124,22 +146,11 @@ export const usageRoutes = [
   defineRoute({
     method: "GET", path: "/v1/logs", summary: "List request logs (headers; bodies on the single log)", tag: "Logs", scope: "logs:read",
     collection: LOG_COLLECTION, response: { kind: "collection", schema: RequestLog },
-    handler: ({ auth, query }) => listCollection({
-      spec: LOG_COLLECTION, query: query as CollectionQuery, baseWhere: { projectId: auth.projectId, ...tenantWhere(auth) },
-      findMany: (args) => db.requestLog.findMany(args as Parameters<typeof db.requestLog.findMany>[0]) as Promise<Record<string, unknown>[]>,
-      count: (args) => db.requestLog.count(args as Parameters<typeof db.requestLog.count>[0]),
-      serialize: (row) => serializeLog(row as LogRow, false),
-    }),
+    handler: ({ auth, query }) => listLogs(auth, query as CollectionQuery),
   }),
   defineRoute({
     method: "GET", path: "/v1/logs/{id}", summary: "Retrieve a request log with request and response headers and bodies", tag: "Logs", scope: "logs:read",
     params: IdParams, response: { kind: "single", status: 200, schema: RequestLog },
-    handler: async ({ auth, params }) => {
-      const row = /^req_[0-9A-HJKMNP-TV-Z]{26}$/.test(params.id)
-        ? await db.requestLog.findFirst({ where: { id: params.id, projectId: auth.projectId, ...tenantWhere(auth) } })
-        : null;
-      if (!row) throw notFound("request log", params.id);
-      return serializeLog(row, true);
-    },
+    handler: ({ auth, params }) => getLogOrThrow(auth, params.id),
   }),
 ];

@@ -60,7 +60,7 @@ async function validateTarget(url: string) {
 
 function validateEvents(events: string[]) {
   const bad = events.find((e) => !isValidPattern(e));
-  if (bad) throw invalidField("events", `'${bad.slice(0, 100)}' is not an event name or pattern.`, `Use '*', a pattern such as 'product.*', or one of: ${EVENT_TYPES.join(", ")}.`);
+  if (bad !== undefined) throw invalidField("events", `'${bad.slice(0, 100)}' is not an event name or pattern.`, `Use '*', a pattern such as 'product.*', or one of: ${EVENT_TYPES.join(", ")}.`);
   return [...new Set(events)];
 }
 
@@ -137,9 +137,17 @@ export async function deleteWebhook(auth: AuthContext, id: string) {
 export async function rotateWebhookSecret(auth: AuthContext, id: string) {
   const current = await getWebhookOrThrow(auth, id);
   const t = now();
-  const row = await db.webhook.update({
-    where: { id: current.id },
-    data: { secret: generateSecret(), previousSecret: current.secret, previousSecretExpiresAt: new Date(t.getTime() + SECRET_OVERLAP_MS), updatedAt: t },
+  // A write to the endpoint like any other, so it emits resource.updated (with masked secrets only).
+  const row = await withEvents(async (tx) => {
+    const w = await tx.webhook.update({
+      where: { id: current.id },
+      data: { secret: generateSecret(), previousSecret: current.secret, previousSecretExpiresAt: new Date(t.getTime() + SECRET_OVERLAP_MS), updatedAt: t },
+    });
+    await emitEvent({
+      businessId: auth.businessId, environment: auth.environment, type: "resource.updated", data: resourceData(w),
+      previousAttributes: { secret: serializeWebhook(current).secret },
+    }, tx);
+    return w;
   });
   return { ...serializeWebhook(row, true), previousSecretExpiresAt: row.previousSecretExpiresAt!.toISOString() };
 }

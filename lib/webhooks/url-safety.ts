@@ -10,7 +10,9 @@ for (const [net, bits] of [["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], 
   ["172.16.0.0", 12], ["192.0.0.0", 24], ["192.168.0.0", 16], ["198.18.0.0", 15], ["224.0.0.0", 4], ["240.0.0.0", 4]] as const) {
   PRIVATE.addSubnet(net, bits, "ipv4");
 }
-for (const [net, bits] of [["::", 128], ["::1", 128], ["fc00::", 7], ["fe80::", 10], ["ff00::", 8], ["::ffff:0:0", 96]] as const) {
+// No ::ffff:0:0/96 rule: BlockList already checks IPv4-mapped IPv6 addresses against the IPv4 rules, and it also
+// checks every IPv4 address against that rule, so it would refuse the whole public IPv4 internet.
+for (const [net, bits] of [["::", 128], ["::1", 128], ["fc00::", 7], ["fe80::", 10], ["ff00::", 8]] as const) {
   PRIVATE.addSubnet(net, bits, "ipv6");
 }
 

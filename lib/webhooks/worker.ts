@@ -3,6 +3,7 @@ import { db } from "@/lib/db/client";
 import { now } from "@/lib/clock";
 import type { Prisma } from "@/generated/prisma-sqlite";
 import { emitEvent, onDeliveriesCreated } from "@/lib/events/emit-event";
+import { TEST_EVENT_TYPE } from "@/lib/events/event-types";
 import { signatureHeaders } from "./signing";
 import { postWebhook, type AttemptResult } from "./send";
 import { checkUrlTarget } from "./url-safety";
@@ -12,12 +13,17 @@ import { processSingleton } from "@/lib/process-state";
 // holds (lockedUntil in the past), so several processes never send one delivery at once, and a crashed
 // process's deliveries become due again when its lease ends. Retries follow contract.md: after failed attempt
 // n the next is due after 60, 300, 1500, 7200 s (a longer Retry-After from the receiver wins); after the 5th
-// the delivery has failed. A 410 disables the endpoint; so do 5 days of nothing but failures.
+// the delivery has failed. A 410 disables the endpoint; so do 5 days of nothing but failures. Each claimed delivery
+// is sent as soon as a slot is free, without waiting for the others: a receiver that hangs holds one slot for the
+// 10 s timeout, never the whole worker.
 
 export const RETRY_DELAYS_S = [60, 300, 1500, 7200];
 export const MAX_ATTEMPTS = 5;
 const LEASE_MS = 60_000;
 const DISABLE_AFTER_MS = 5 * 86_400_000;
+// A receiver's Retry-After may lengthen a wait up to a day; a larger value (or 10^20) must not push nextRetry
+// beyond what a Date can hold, which would make the attempt impossible to record and repeat it forever.
+const MAX_RETRY_AFTER_S = 86_400;
 const BATCH = Number(process.env.WEBHOOK_BATCH ?? 50);
 const CONCURRENCY = Number(process.env.WEBHOOK_CONCURRENCY ?? 16);
 const POLL_MS = Number(process.env.WEBHOOK_POLL_MS ?? 1000);
@@ -26,10 +32,10 @@ const workerId = randomUUID();
 type Delivery = Awaited<ReturnType<typeof db.webhookDelivery.findMany>>[number];
 
 /** Claims up to BATCH due deliveries for this worker. */
-export async function claimDue(at = now()): Promise<Delivery[]> {
+export async function claimDue(at = now(), max = BATCH): Promise<Delivery[]> {
   const candidates = await db.webhookDelivery.findMany({
     where: { status: { in: ["pending", "retrying"] }, nextRetry: { lte: at }, OR: [{ lockedUntil: null }, { lockedUntil: { lt: at } }] },
-    orderBy: { nextRetry: "asc" }, take: BATCH, select: { id: true },
+    orderBy: { nextRetry: "asc" }, take: max, select: { id: true },
   });
   if (!candidates.length) return [];
   const token = `${workerId}:${randomUUID()}`;
@@ -46,7 +52,7 @@ function attemptEntry(d: Delivery, r: AttemptResult, at: Date) {
 
 export function nextDelay(attempts: number, retryAfterSeconds: number | null): number {
   const base = RETRY_DELAYS_S[Math.min(attempts, RETRY_DELAYS_S.length) - 1] ?? RETRY_DELAYS_S[RETRY_DELAYS_S.length - 1];
-  return Math.max(base, retryAfterSeconds ?? 0);
+  return Math.max(base, Math.min(retryAfterSeconds ?? 0, MAX_RETRY_AFTER_S));
 }
 
 async function disableEndpoint(webhookId: string, reason: string) {
@@ -65,8 +71,11 @@ async function disableEndpoint(webhookId: string, reason: string) {
 export async function deliver(d: Delivery): Promise<void> {
   const webhook = await db.webhook.findUnique({ where: { id: d.webhookId } });
   const at = now();
-  if (!webhook) {
-    await db.webhookDelivery.update({ where: { id: d.id }, data: { status: "failed", lastError: "endpoint deleted", lockedUntil: null, lockedBy: null, nextRetry: null } });
+  // A disabled endpoint (by its owner, a 410 or 5 days of failures) gets nothing more but the test events sent
+  // to it on purpose; its due deliveries fail, and a manual retry after re-enabling sends them.
+  const skipped = !webhook ? "endpoint deleted" : !webhook.isActive && d.eventType !== TEST_EVENT_TYPE ? "endpoint disabled" : null;
+  if (!webhook || skipped) {
+    await db.webhookDelivery.update({ where: { id: d.id }, data: { status: "failed", lastError: skipped, lockedUntil: null, lockedBy: null, nextRetry: null, updatedAt: at } });
     return;
   }
   const secrets = [webhook.secret];
@@ -115,37 +124,30 @@ function redactSignature(headers: Record<string, string>): Prisma.InputJsonValue
   return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, /signature/i.test(k) ? `${v.slice(0, 16)}…` : v]));
 }
 
-/** Claims and sends until nothing is due; returns how many attempts were made. */
-export async function runDueDeliveries(): Promise<number> {
-  let total = 0;
-  for (;;) {
-    const claimed = await claimDue();
-    if (!claimed.length) return total;
-    let next = 0;
-    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, claimed.length) }, async () => {
-      while (next < claimed.length) {
-        const d = claimed[next++];
-        try {
-          await deliver(d);
-        } catch (e) {
-          console.error(`[webhooks] delivery ${d.id} attempt failed to record`, e);
-        }
-      }
-    }));
-    total += claimed.length;
+const S = processSingleton("webhook-worker", () => ({ claiming: false, again: false, inFlight: 0, timer: null as NodeJS.Timeout | null }));
+
+/** Claims due deliveries while slots are free and starts each at once; a finished one frees its slot and wakes this. */
+async function fillSlots(): Promise<void> {
+  while (S.inFlight < CONCURRENCY) {
+    const claimed = await claimDue(now(), Math.min(BATCH, CONCURRENCY - S.inFlight));
+    if (!claimed.length) return;
+    for (const d of claimed) {
+      S.inFlight++;
+      deliver(d)
+        .catch((e) => console.error(`[webhooks] delivery ${d.id} attempt failed to record`, e))
+        .finally(() => { S.inFlight--; wakeWorker(); });
+    }
   }
 }
 
-const S = processSingleton("webhook-worker", () => ({ running: false, again: false, timer: null as NodeJS.Timeout | null }));
-
-/** Starts a pass now (or right after the current one). */
+/** Looks for due deliveries now (or right after the current look). */
 export function wakeWorker(): void {
-  if (S.running) { S.again = true; return; }
-  S.running = true;
-  void runDueDeliveries()
-    .catch((e) => console.error("[webhooks] worker pass failed", e))
+  if (S.claiming) { S.again = true; return; }
+  S.claiming = true;
+  void fillSlots()
+    .catch((e) => console.error("[webhooks] claiming deliveries failed", e))
     .finally(() => {
-      S.running = false;
+      S.claiming = false;
       if (S.again) { S.again = false; wakeWorker(); }
     });
 }

@@ -1,0 +1,138 @@
+"use server";
+// The portal's writes. Each validates with the API's own zod schema and calls the same domain function the
+// API does, as the signed-in user. Server actions only accept same-origin POSTs (Next checks Origin against
+// Host), which is the portal's CSRF protection; the /v1 API never reads the session cookie.
+import { cookies, headers } from "next/headers";
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { db } from "@/lib/db/client";
+import { now } from "@/lib/clock";
+import { newId } from "@/lib/ids";
+import { ApiError } from "@/lib/api/errors";
+import { zodToApiError } from "@/lib/api/zod-errors";
+import { grants } from "@/lib/auth/scopes";
+import { ApiKeyCreate } from "@/lib/schemas/api-key";
+import { WebhookCreate } from "@/lib/schemas/webhook";
+import { createKeyForCaller, revokeApiKey, rotateApiKey } from "@/lib/keys/manage-api-keys";
+import { createWebhook, deleteWebhook, retryDelivery, rotateWebhookSecret, sendTestEvent, updateWebhook } from "@/lib/webhooks/manage-webhooks";
+import { forgetNotifyAt } from "@/lib/usage/quota";
+import { clientIp } from "@/lib/auth/client-ip";
+import { ENV_COOKIE, ROLES, requirePortalContext, type PortalContext } from "@/lib/portal/portal-context";
+
+export interface ActionResult<T = unknown> { ok: boolean; data?: T; error?: { message: string; field?: string; code?: string } }
+
+async function caller(ctx: PortalContext) {
+  const h = await headers();
+  return { auth: ctx.auth, ip: clientIp(h), userAgent: h.get("user-agent"), actorType: "user" as const };
+}
+
+/** Runs a write for the signed-in user, answering with the API's error message instead of throwing. */
+async function act<T>(scope: string, work: (ctx: PortalContext) => Promise<T>, paths: string[] = []): Promise<ActionResult<T>> {
+  const ctx = await requirePortalContext();
+  if (!grants(ctx.auth.scopes, scope)) return { ok: false, error: { message: `Your role (${ctx.role}) cannot do this.`, code: "INSUFFICIENT_SCOPE" } };
+  try {
+    const data = await work(ctx);
+    for (const p of paths) revalidatePath(p);
+    return { ok: true, data };
+  } catch (e) {
+    const err = e instanceof z.ZodError ? zodToApiError(e, "body") : e;
+    if (err instanceof ApiError) return { ok: false, error: { message: err.message, field: err.field, code: err.code } };
+    console.error("portal action failed", e);
+    return { ok: false, error: { message: "Something went wrong. Try again." } };
+  }
+}
+
+export async function setEnvironmentAction(environment: "test" | "production") {
+  await requirePortalContext();
+  (await cookies()).set(ENV_COOKIE, environment === "production" ? "production" : "test", { path: "/", httpOnly: true, sameSite: "lax" });
+  revalidatePath("/portal", "layout");
+}
+
+export async function createKeyAction(input: unknown) {
+  return act("api_keys:write", async (ctx) => createKeyForCaller(await caller(ctx), ApiKeyCreate.parse(input)), ["/portal/keys"]);
+}
+
+export async function rotateKeyAction(id: string) {
+  return act("api_keys:write", async (ctx) => rotateApiKey(await caller(ctx), id), ["/portal/keys"]);
+}
+
+export async function revokeKeyAction(id: string) {
+  return act("api_keys:delete", async (ctx) => revokeApiKey(await caller(ctx), id), ["/portal/keys"]);
+}
+
+/** A short-lived test key for the docs' try-it console: one hour, the user's own scopes. */
+export async function issueTryItKeyAction() {
+  return act("api_keys:write", async (ctx) => {
+    if (ctx.environment !== "test") throw new ApiError({ status: 400, type: "validation_error", code: "INVALID_FIELD", message: "Switch to test data to try the API from the docs." });
+    const key = await createKeyForCaller(await caller(ctx), { name: "API reference (try-it)", scopes: ctx.auth.scopes, expiresInDays: undefined, expiresAt: new Date(now().getTime() + 3_600_000).toISOString() });
+    return { key: key.key, expiresAt: key.expiresAt };
+  });
+}
+
+export async function createWebhookAction(input: unknown) {
+  return act("webhooks:write", async (ctx) => createWebhook(ctx.auth, WebhookCreate.parse(input)), ["/portal/webhooks"]);
+}
+
+export async function setWebhookActiveAction(id: string, isActive: boolean) {
+  return act("webhooks:write", async (ctx) => updateWebhook(ctx.auth, id, { isActive }), ["/portal/webhooks"]);
+}
+
+export async function deleteWebhookAction(id: string) {
+  return act("webhooks:delete", async (ctx) => deleteWebhook(ctx.auth, id), ["/portal/webhooks"]);
+}
+
+export async function sendTestAction(id: string) {
+  return act("webhooks:write", async (ctx) => sendTestEvent(ctx.auth, id), ["/portal/webhooks"]);
+}
+
+export async function rotateWebhookSecretAction(id: string) {
+  return act("webhooks:write", async (ctx) => rotateWebhookSecret(ctx.auth, id), ["/portal/webhooks"]);
+}
+
+export async function retryDeliveryAction(webhookId: string, deliveryId: string) {
+  return act("webhooks:write", async (ctx) => retryDelivery(ctx.auth, webhookId, deliveryId), ["/portal/webhooks"]);
+}
+
+const Settings = z.strictObject({
+  businessName: z.string().trim().min(1, "Name your business.").max(200),
+  projectName: z.string().trim().min(1, "Name your project.").max(200),
+  retentionDays: z.coerce.number().int("Use whole days.").min(1, "At least 1 day.").max(365, "At most 365 days."),
+  quotaNotifyAt: z.string().transform((s, c) => {
+    const list = s.split(",").map((x) => x.trim()).filter(Boolean).map(Number);
+    if (!list.length || list.some((n) => !Number.isInteger(n) || n < 1 || n > 100)) {
+      c.addIssue({ code: "custom", message: "List whole percentages from 1 to 100, such as 80, 95, 100." });
+      return z.NEVER;
+    }
+    return [...new Set(list)].sort((a, b) => a - b);
+  }),
+});
+
+export async function updateSettingsAction(input: unknown) {
+  return act("*", async (ctx) => {
+    const s = Settings.parse(input);
+    await db.$transaction([
+      db.business.update({ where: { id: ctx.business.id }, data: { name: s.businessName, updatedAt: now() } }),
+      db.project.update({ where: { id: ctx.project.id }, data: { name: s.projectName, retentionDays: s.retentionDays, quotaNotifyAt: s.quotaNotifyAt, updatedAt: now() } }),
+    ]);
+    forgetNotifyAt(ctx.project.id);
+    return s;
+  }, ["/portal", "/portal/settings"]);
+}
+
+const Member = z.strictObject({
+  email: z.string().trim().toLowerCase().pipe(z.email("Enter a valid e-mail address.")),
+  role: z.enum(ROLES),
+});
+
+/** Adds a person by e-mail; someone new can then sign in with a magic link. */
+export async function addMemberAction(input: unknown) {
+  return act("*", async (ctx) => {
+    const m = Member.parse(input);
+    const t = now();
+    const user = await db.user.upsert({ where: { email: m.email }, update: {}, create: { id: newId("user"), email: m.email, createdAt: t, updatedAt: t } });
+    const existing = await db.membership.findUnique({ where: { userId_businessId: { userId: user.id, businessId: ctx.business.id } } });
+    if (existing) throw new ApiError({ status: 409, type: "conflict_error", code: "ALREADY_EXISTS", field: "email", message: `${m.email} is already a member.` });
+    await db.membership.create({ data: { id: newId("membership"), userId: user.id, businessId: ctx.business.id, role: m.role, createdAt: t } });
+    return m;
+  }, ["/portal/settings"]);
+}

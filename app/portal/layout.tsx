@@ -1,0 +1,46 @@
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { requirePortalContext } from "@/lib/portal/portal-context";
+import { developerPortalConfig, DEVELOPER_VIEWS } from "@/lib/apps/developer-app";
+import { PortalNav } from "@/components/portal/portal-nav";
+import { EnvironmentSwitch } from "@/components/portal/environment-switch";
+import { SignOutButton } from "@/components/portal/sign-out-button";
+import { QueryProvider } from "@/components/portal/query-provider";
+import { Badge } from "@/components/ui/primitives";
+
+export const dynamic = "force-dynamic";
+
+export default async function PortalLayout({ children }: { children: ReactNode }) {
+  const ctx = await requirePortalContext();
+  const config = developerPortalConfig();
+  const hidden: Record<string, boolean> = {
+    "/keys": !config.config.showAPIKeys, "/webhooks": !config.config.showWebhooks, "/usage": !config.config.showUsage,
+    "/logs": !config.config.showLogs, "/docs": !config.config.showDocs,
+  };
+  const items = DEVELOPER_VIEWS.filter((v) => !hidden[v.path]).map((v) => ({ href: `/portal${v.path}`, label: v.name }));
+  return (
+    <QueryProvider>
+      <div className="min-h-screen">
+        <header className="border-b border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
+          <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-3 px-4 py-3">
+            <div className="flex min-w-0 items-center gap-3">
+              <Link href="/portal" className="font-bold text-slate-900 no-underline dark:text-white">{config.name}</Link>
+              <span className="truncate text-sm text-slate-500 dark:text-slate-400">{ctx.business.name} · {ctx.project.name}</span>
+              <Badge tone="info">{ctx.business.plan}</Badge>
+            </div>
+            <div className="flex items-center gap-3">
+              <EnvironmentSwitch environment={ctx.environment} />
+              <span className="hidden text-sm text-slate-600 sm:inline dark:text-slate-300">{ctx.user.email}</span>
+              <SignOutButton />
+            </div>
+          </div>
+          {ctx.environment === "test" ? <p className="bg-amber-50 px-4 py-1 text-center text-xs text-amber-900 dark:bg-amber-950 dark:text-amber-100">You are viewing test data. Test traffic is never billed.</p> : null}
+        </header>
+        <div className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-6 md:flex-row">
+          <PortalNav items={items} />
+          <main id="main" className="min-w-0 flex-1">{children}</main>
+        </div>
+      </div>
+    </QueryProvider>
+  );
+}

@@ -1,0 +1,4 @@
+// GET, PATCH, DELETE /v1/tasks/{id}: retrieve, update and delete a task
+import { serve } from "@/lib/api/serve";
+
+export const { GET, POST, PATCH, PUT, DELETE } = serve("/v1/tasks/{id}");

@@ -1,0 +1,49 @@
+"use client";
+import dynamic from "next/dynamic";
+import { useEffect, useState } from "react";
+import "@scalar/api-reference-react/style.css";
+import { issueTryItKeyAction } from "@/app/portal/actions";
+
+// Scalar renders the OpenAPI document with a try-it console. It runs in the browser only (no SSR) and loads no
+// outside fonts. Try-it calls this deployment with a one-hour test key made for this browser session.
+const ApiReferenceReact = dynamic(() => import("@scalar/api-reference-react").then((m) => m.ApiReferenceReact), {
+  ssr: false,
+  loading: () => <p className="p-4 text-sm text-slate-500">Loading the API reference…</p>,
+});
+
+const STORE = "platform.tryItKey";
+
+export function ApiReference({ specUrl, enableTryIt, environment }: { specUrl: string; enableTryIt: boolean; environment: string }) {
+  const [token, setToken] = useState<string | null>(null);
+  const [note, setNote] = useState<string | null>(null);
+  useEffect(() => {
+    if (!enableTryIt) return;
+    if (environment !== "test") { setNote("Switch to test data to try requests from here with a test key."); return; }
+    const saved = JSON.parse(sessionStorage.getItem(STORE) ?? "null") as { key: string; expiresAt: string } | null;
+    if (saved && Date.parse(saved.expiresAt) - Date.now() > 5 * 60_000) { setToken(saved.key); return; }
+    void issueTryItKeyAction().then((r) => {
+      if (r.ok && r.data) {
+        sessionStorage.setItem(STORE, JSON.stringify(r.data));
+        setToken(r.data.key);
+      } else setNote(r.error?.message ?? "Could not make a test key for try-it.");
+    });
+  }, [enableTryIt, environment]);
+  const ready = !enableTryIt || token !== null || note !== null;
+  return (
+    <div>
+      {note ? <p role="status" className="mb-3 rounded bg-amber-50 p-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100">{note}</p> : null}
+      {token ? <p className="mb-3 text-xs text-slate-500" data-testid="try-it-key">Try-it uses a test key valid for one hour: <code>{token.slice(0, 12)}…</code></p> : null}
+      <div className="overflow-hidden rounded-lg border border-slate-200 dark:border-slate-800" data-testid="api-reference">
+        {ready ? (
+          <ApiReferenceReact configuration={{
+            url: specUrl,
+            withDefaultFonts: false,
+            hideClientButton: !enableTryIt,
+            servers: [{ url: typeof window === "undefined" ? "" : window.location.origin }],
+            ...(token ? { authentication: { preferredSecurityScheme: "bearerAuth", securitySchemes: { bearerAuth: { token } } } } : {}),
+          } as never} />
+        ) : <p className="p-4 text-sm text-slate-500">Preparing a test key for try-it…</p>}
+      </div>
+    </div>
+  );
+}

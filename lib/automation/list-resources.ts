@@ -1,0 +1,27 @@
+import { db } from "@/lib/db/client";
+import { listCollection } from "@/lib/api/list-collection";
+import { tenantWhere } from "@/lib/api/tenant";
+import type { CollectionQuery } from "@/lib/api/collection-query";
+import type { AuthContext } from "@/lib/auth/auth-context";
+import type { AutomationResource as Row } from "@/generated/prisma-sqlite";
+import type { KindDef } from "./kinds";
+import { serializeResource } from "./serialize-resource";
+
+/** `fields` always keeps `$id` and `$type` (as it keeps `id`): a record must say what it is. */
+export function withIdentity(fields: CollectionQuery["fields"]): CollectionQuery["fields"] {
+  if (!fields) return fields;
+  const names = new Set(fields.names);
+  for (const k of ["$id", "$type"]) if (fields.mode === "include") names.add(k); else names.delete(k);
+  return { mode: fields.mode, names };
+}
+
+export function listResources(auth: AuthContext, def: KindDef, query: CollectionQuery) {
+  return listCollection({
+    spec: def.collection,
+    query: { ...query, fields: withIdentity(query.fields) },
+    baseWhere: { ...tenantWhere(auth), kind: def.kind },
+    findMany: (args) => db.automationResource.findMany(args as Parameters<typeof db.automationResource.findMany>[0]) as Promise<Record<string, unknown>[]>,
+    count: (args) => db.automationResource.count(args as Parameters<typeof db.automationResource.count>[0]),
+    serialize: (row) => serializeResource(def, row as unknown as Row),
+  });
+}
