@@ -46,7 +46,7 @@ export function UsageCharts({ initial, periods, initialPeriod, showCosts }: { in
         <div className="h-64">
           <ResponsiveContainer width="100%" height="100%">
             <LineChart data={series}><CartesianGrid strokeDasharray="3 3" opacity={0.3} /><XAxis dataKey="label" fontSize={11} /><YAxis unit=" ms" fontSize={11} /><Tooltip /><Legend />
-              <Line type="monotone" dataKey="p50Latency" name="p50" stroke="#6366f1" dot={false} connectNulls /><Line type="monotone" dataKey="p99Latency" name="p99" stroke="#f59e0b" dot={false} connectNulls /></LineChart>
+              <Line type="monotone" dataKey="p50Latency" name="p50" stroke="#6366f1" dot={{ r: 2 }} connectNulls /><Line type="monotone" dataKey="p99Latency" name="p99" stroke="#f59e0b" dot={{ r: 2 }} connectNulls /></LineChart>
           </ResponsiveContainer>
         </div>
       </Card>
