@@ -72,10 +72,14 @@ test("every path of the route table has a route file (else it would answer 404)"
   assert.deepEqual(orphans, [], `route-table paths without a route file: ${orphans.join(", ")}`);
 });
 
-test("every route except openapi.json requires a valid scope, and the document says which", () => {
+// Documentation is public: the OpenAPI document and the automation resources' JSON Schemas. Nothing else is.
+const PUBLIC_PATHS = new Set(["/v1/openapi.json", "/v1/schemas", "/v1/schemas/{kind}"]);
+
+test("every route but the public documentation requires a valid scope, and the document says which", () => {
   for (const route of ROUTES) {
     const op = doc.paths[route.path][route.method.toLowerCase()];
-    if (route.path === "/v1/openapi.json") {
+    if (PUBLIC_PATHS.has(route.path)) {
+      assert.equal(route.method, "GET", `${route.path} is public, so it must only read`);
       assert.equal(route.auth, "none");
       assert.deepEqual(op.security, []);
       continue;
