@@ -52,6 +52,17 @@ const failedDelivery = async (api: ApiClient): Promise<Params> => {
 const event = async (api: ApiClient): Promise<Params> => ({ id: (await delivery(api)).eventId });
 const apiKey = async (api: ApiClient): Promise<Params> => ({ id: (await created(api, "/v1/api-keys", { name: "Fixture key", scopes: ["products:read"] })).id });
 
+const AGENT_BODY = { name: "Security agent", role: "Checks access", systemPrompt: "Be careful.", model: { provider: "openai", model: "gpt-4o" } };
+const WORKFLOW_BODY = { name: "Security workflow", description: "", steps: [{ id: "a", name: "A", type: "agent", config: {} }] };
+const FUNCTION_BODY = { name: "security", description: "", runtime: "nodejs20", entrypoint: "index.handler", source: { type: "inline", value: "export default () => 1" } };
+const TOOL_BODY = { name: "security", description: "", parameters: [] };
+const TASK_BODY = { title: "Security task", priority: 2 };
+const EXECUTION_BODY = { input: {} };
+const teamBody = async (api: ApiClient) => ({ name: "Security team", purpose: "p", agents: [(await created(api, "/v1/agents", AGENT_BODY)).id], orchestration: "sequential", communication: "broadcast" });
+const triggerBody = async (api: ApiClient) => ({ name: "Security trigger", type: "manual", config: {}, target: { type: "workflow", id: (await created(api, "/v1/workflows", WORKFLOW_BODY)).id } });
+const made = (path: string, body: Record<string, unknown> | ((api: ApiClient) => Promise<Record<string, unknown>>)) =>
+  async (api: ApiClient): Promise<Params> => ({ id: (await created(api, path, typeof body === "function" ? await body(api) : body)).id });
+
 runCommonRouteTests(ROUTES, {
   params: {
     "/v1/products/{id}": product,
@@ -71,6 +82,14 @@ runCommonRouteTests(ROUTES, {
     "/v1/webhooks/{id}/deliveries/{deliveryId}": delivery,
     "/v1/webhooks/{id}/deliveries/{deliveryId}/retry": failedDelivery,
     "/v1/events/{id}": event,
+    "/v1/agents/{id}": made("/v1/agents", AGENT_BODY),
+    "/v1/agent-teams/{id}": made("/v1/agent-teams", teamBody),
+    "/v1/workflows/{id}": made("/v1/workflows", WORKFLOW_BODY),
+    "/v1/functions/{id}": made("/v1/functions", FUNCTION_BODY),
+    "/v1/triggers/{id}": made("/v1/triggers", triggerBody),
+    "/v1/tools/{id}": made("/v1/tools", TOOL_BODY),
+    "/v1/tasks/{id}": made("/v1/tasks", TASK_BODY),
+    "/v1/executions/{id}": made("/v1/executions", EXECUTION_BODY),
   },
   bodies: {
     "POST /v1/products": { name: "Security product", type: "API" },
@@ -84,6 +103,15 @@ runCommonRouteTests(ROUTES, {
     "POST /v1/api-keys/{id}/rotate": {},
     "POST /v1/webhooks": WEBHOOK_BODY,
     "PATCH /v1/webhooks/{id}": { description: "patched" },
+    "POST /v1/agents": AGENT_BODY, "PATCH /v1/agents/{id}": { timeout: 60 },
+    "POST /v1/agent-teams": (_: Params, api: ApiClient) => teamBody(api), "PATCH /v1/agent-teams/{id}": { maxIterations: 3 },
+    "POST /v1/workflows": WORKFLOW_BODY, "PATCH /v1/workflows/{id}": { active: false },
+    "POST /v1/functions": FUNCTION_BODY, "PATCH /v1/functions/{id}": { memory: 256 },
+    "POST /v1/triggers": (_: Params, api: ApiClient) => triggerBody(api), "PATCH /v1/triggers/{id}": { enabled: false },
+    "POST /v1/tools": TOOL_BODY, "PATCH /v1/tools/{id}": { dangerous: true },
+    "POST /v1/tasks": TASK_BODY, "PATCH /v1/tasks/{id}": { status: "in_progress" },
+    "POST /v1/executions": EXECUTION_BODY, "PATCH /v1/executions/{id}": { status: "running" },
   },
-  publicRoutes: ["GET /v1/openapi.json"],
+  // Documentation: the OpenAPI document and the automation resources' JSON Schemas.
+  publicRoutes: ["GET /v1/openapi.json", "GET /v1/schemas", "GET /v1/schemas/{kind}"],
 });

@@ -15,7 +15,7 @@ export interface RouteFixtures {
   /** Path pattern → makes, as tenant A in the test environment, real resources for every parameter of the path. */
   params: Record<string, (api: ApiClient) => Promise<Params>>;
   /** "METHOD /path/{id}" → a valid body, for every route that reads one. */
-  bodies: Record<string, unknown | ((params: Params) => unknown)>;
+  bodies: Record<string, unknown | ((params: Params, api: ApiClient) => unknown)>;
   /** "METHOD /path" of the routes meant to answer without a key; any other `auth: "none"` route fails. */
   publicRoutes: string[];
 }
@@ -79,7 +79,8 @@ async function prepare(route: AnyRoute, fixtures: RouteFixtures, api: ApiClient)
   if (route.body) {
     if (!(label(route) in fixtures.bodies)) throw new Error(`no fixture body for ${label(route)}: add one to the body fixtures of the security suite`);
     const b = fixtures.bodies[label(route)];
-    body = typeof b === "function" ? (b as (p: Params) => unknown)(params) : b;
+    // A body may need records of its own first (a team names agents that exist): a function may create them.
+    body = typeof b === "function" ? await (b as (p: Params, api: ApiClient) => unknown)(params, api) : b;
   }
   return { url, body, params };
 }
