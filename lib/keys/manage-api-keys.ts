@@ -14,6 +14,12 @@ import type { ApiKeyCreate, ApiKeyUpdate } from "@/lib/schemas/api-key";
 import { createApiKey } from "./create-api-key";
 import { keyTypeOf } from "./key-format";
 import { serializeApiKey } from "./serialize-api-key";
+import { emitEvent } from "@/lib/events/emit-event";
+
+/** resource.* events for keys (contract.md); the data is the masked key record, never the secret. */
+function keyEvent(caller: Caller, type: string, row: Parameters<typeof serializeApiKey>[0], previousAttributes?: Record<string, unknown>) {
+  return emitEvent({ businessId: caller.auth.businessId, environment: caller.auth.environment, type, data: { object: "api_key", ...serializeApiKey(row) }, previousAttributes });
+}
 
 /** Who acts: an API key (the API) or a portal user (the portal passes actorType "user"). */
 export interface Caller { auth: AuthContext; ip: string | null; userAgent: string | null; actorType?: "api_key" | "user" }
@@ -118,6 +124,7 @@ export async function createKeyForCaller(caller: Caller, input: ApiKeyCreate) {
     rotation: input.rotation ?? null, createdBy: auth.keyId,
   });
   audit(caller, "api_key.created", row.id, { name: row.name, scopes, environment: row.environment });
+  await keyEvent(caller, "resource.created", row);
   return serializeApiKey(row, key);
 }
 
@@ -141,6 +148,8 @@ export async function updateApiKey(caller: Caller, id: string, patch: ApiKeyUpda
   const row = await db.apiKey.update({ where: { id: current.id }, data });
   announceKeyChange(row.id);
   audit(caller, "api_key.updated", row.id, { fields: Object.keys(patch) });
+  const before = serializeApiKey(current) as Record<string, unknown>;
+  await keyEvent(caller, "resource.updated", row, Object.fromEntries(Object.keys(patch).filter((k) => k in before).map((k) => [k, before[k]])));
   return serializeApiKey(row);
 }
 
@@ -148,9 +157,10 @@ export async function updateApiKey(caller: Caller, id: string, patch: ApiKeyUpda
 export async function revokeApiKey(caller: Caller, id: string) {
   const current = await getApiKeyOrThrow(caller.auth, id);
   if (current.revokedAt) return;
-  await db.apiKey.update({ where: { id: current.id }, data: { revokedAt: now(), updatedAt: now() } });
+  const revoked = await db.apiKey.update({ where: { id: current.id }, data: { revokedAt: now(), updatedAt: now() } });
   announceKeyChange(current.id);
   audit(caller, "api_key.revoked", current.id, { name: current.name });
+  await keyEvent(caller, "resource.deleted", revoked);
 }
 
 /**
@@ -177,8 +187,10 @@ export async function rotateApiKey(caller: Caller, id: string, gracePeriodDays?:
     restrictions: (current.restrictions as KeyRestrictions | null) ?? null, metadata: (current.metadata as Record<string, string> | null) ?? null,
     rotation: (current.rotation as Record<string, unknown> | null) ?? null, createdBy: caller.auth.keyId, rotatedFromId: current.id,
   });
-  await db.apiKey.update({ where: { id: current.id }, data: { expiresAt: oldExpiry, updatedAt: t } });
+  const old = await db.apiKey.update({ where: { id: current.id }, data: { expiresAt: oldExpiry, updatedAt: t } });
   announceKeyChange(current.id);
   audit(caller, "api_key.rotated", current.id, { newKeyId: row.id, oldKeyExpiresAt: oldExpiry.toISOString(), gracePeriodDays: graceDays });
+  await keyEvent(caller, "resource.created", row);
+  await keyEvent(caller, "resource.updated", old, { expiresAt: current.expiresAt?.toISOString() ?? null });
   return { ...serializeApiKey(row, key), rotatedFrom: { id: current.id, expiresAt: oldExpiry.toISOString() } };
 }
