@@ -7,7 +7,7 @@ import { processSingleton } from "@/lib/process-state";
 
 // The store in use: Redis when REDIS_URL is set, else memory. When Redis fails (down, slow, unreachable) a call
 // falls back to this process's memory store and logs a warning at most every 10 s: the API fails OPEN to
-// per-process limits rather than refusing service or hanging (commands time out after 300 ms).
+// per-process limits rather than refusing service or hanging (commands time out after 1 s).
 
 const memory = processSingleton("limiter-memory", () => new MemoryStore());
 const warnings = processSingleton("limiter-warnings", () => ({ last: 0 }));

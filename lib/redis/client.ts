@@ -24,7 +24,7 @@ export function redis(name = "main"): Redis | null {
       maxRetriesPerRequest: 1,
       connectTimeout: 2000,
       // A request never waits long on Redis: the callers fall back instead.
-      commandTimeout: name === "subscriber" ? undefined : 300,
+      commandTimeout: name === "subscriber" ? undefined : 1000,
       retryStrategy: (times) => Math.min(times * 200, 2000),
     });
     client.on("error", (e) => {
