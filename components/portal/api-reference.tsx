@@ -38,6 +38,10 @@ export function ApiReference({ specUrl, enableTryIt, environment }: { specUrl: s
           <ApiReferenceReact configuration={{
             url: specUrl,
             withDefaultFonts: false,
+            // Offline and self-contained: no AI agent or MCP generator that would send the document elsewhere.
+            showDeveloperTools: "never",
+            agent: { disabled: true },
+            mcp: { disabled: true },
             hideClientButton: !enableTryIt,
             servers: [{ url: typeof window === "undefined" ? "" : window.location.origin }],
             ...(token ? { authentication: { preferredSecurityScheme: "bearerAuth", securitySchemes: { bearerAuth: { token } } } } : {}),

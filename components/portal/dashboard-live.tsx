@@ -22,7 +22,7 @@ export function DashboardLive({ initial, showAPIMetrics, showErrors }: { initial
             <Stat label="Requests" value={m.totalRequests.toLocaleString()} />
             <Stat label="Success rate" value={`${m.successRate}%`} hint="2xx responses" />
             <Stat label="Latency p50 / p99" value={`${ms(m.p50Latency)} / ${ms(m.p99Latency)}`} />
-            <Stat label="Active keys" value={m.activeAPIKeys} hint={`${m.uniqueUsers} distinct callers`} />
+            <Stat label="Active keys" value={m.activeAPIKeys} hint={`${m.uniqueUsers} distinct ${m.uniqueUsers === 1 ? "caller" : "callers"}`} />
           </div>
         </section>
       ) : null}

@@ -112,7 +112,7 @@ export function KeysManager({ keys, usage, props, environment, resources, canWri
               </thead>
               <tbody>
                 {keys.map((k) => (
-                  <tr key={k.id} className="border-t border-slate-100 align-top dark:border-slate-800" data-testid={`key-row-${k.name}`}>
+                  <tr key={k.id} className="border-t border-slate-100 align-middle dark:border-slate-800" data-testid={`key-row-${k.name}`}>
                     <td className="py-2 pr-3 font-medium">{k.name}</td>
                     <td className="pr-3 font-mono text-xs">{k.key}</td>
                     {props.showScopes ? <td className="pr-3 text-xs">{k.scopes.join(", ")}</td> : null}

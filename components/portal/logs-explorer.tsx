@@ -49,7 +49,7 @@ export function LogsExplorer({ props, selectedId }: { props: { showRequestHeader
   return (
     <div className="grid gap-6 xl:grid-cols-2">
       <Card title="Requests">
-        <form role="search" className="grid gap-3 sm:grid-cols-3" onSubmit={(e) => {
+        <form role="search" className="grid gap-3 sm:grid-cols-3 sm:items-end" onSubmit={(e) => {
           e.preventDefault();
           const f = new FormData(e.currentTarget);
           setCursor(null);
@@ -64,7 +64,7 @@ export function LogsExplorer({ props, selectedId }: { props: { showRequestHeader
           {list.isLoading ? <p className="text-sm text-slate-500">Loading…</p> : list.error ? <p role="alert" className="text-sm text-red-600">{(list.error as Error).message}</p>
             : !list.data?.data.length ? <EmptyState title="No requests match">Requests made with this project&apos;s keys show up here within a second.</EmptyState> : (
             <>
-              <p className="text-xs text-slate-500">{list.data.pagination.total.toLocaleString()} requests</p>
+              <p className="text-xs text-slate-500">{list.data.pagination.total.toLocaleString()} {list.data.pagination.total === 1 ? "request" : "requests"}</p>
               <ul className="mt-2 divide-y divide-slate-100 dark:divide-slate-800">
                 {list.data.data.map((r) => (
                   <li key={r.id}>
