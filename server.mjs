@@ -35,10 +35,16 @@ async function shutdown(signal) {
   if (stopping) return;
   stopping = true;
   console.log(`${signal}: finishing requests in flight`);
-  server.close();
-  server.closeIdleConnections?.();
   const force = setTimeout(() => process.exit(1), 10_000);
   force.unref();
+  // close() stops accepting and resolves once every request in flight has been answered (idle keep-alive
+  // connections are closed at once); only then are the queued usage events, logs and audit entries flushed.
+  const closed = new Promise((resolve) => server.close(resolve));
+  // A keep-alive connection goes idle once its last response is sent; close those as they appear.
+  const sweep = setInterval(() => server.closeIdleConnections?.(), 100);
+  server.closeIdleConnections?.();
+  await closed;
+  clearInterval(sweep);
   try {
     await globalThis.__platformShutdown?.();
   } catch (e) {

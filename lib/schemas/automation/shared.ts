@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { cronProblem } from "@/lib/automation/cron";
 
-// Building blocks of the automation schemas: free-form JSON that cannot pollute a prototype or nest without
-// end, text and id fields, and the three derived shapes of every kind (update body, stored record).
+// Building blocks of the automation schemas: the document guard (no prototype keys, bounded nesting), free-form
+// JSON, text, number and id fields, and the shapes derived from each kind's own (update body, stored record).
 
-/** Keys refused in every free-form map: they change an object's prototype when code assigns or merges them. */
+/** Keys refused anywhere in a document: they change an object's prototype when code assigns or merges them. */
 export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
 /** Levels of nesting allowed in a document (the document itself is level 1). */
 export const MAX_JSON_DEPTH = 32;
