@@ -17,6 +17,8 @@
 // Writes bench-results/webhooks.json. Always stops the server and the receiver and drops the database.
 // Environment: BENCH_EVENTS (2000), BENCH_ENDPOINTS (10), BENCH_EVENT_RATE (40), BENCH_TIMEOUT_S (150), and the
 // worker's own WEBHOOK_CONCURRENCY / WEBHOOK_BATCH / WEBHOOK_POLL_MS, passed through to the server.
+// BENCH_WORKER_PROCESS=1 runs the delivery worker in a second server process (the API server with
+// WEBHOOK_WORKER=false, the worker polling every 100 ms) on the same database, so API and delivery use two cores.
 import { execFileSync, fork } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -81,12 +83,14 @@ async function main() {
   const elapsed = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
 
   let server;
+  let workerServer;
   let database;
   let receiver;
   let cleaning;
   const cleanup = () => (cleaning ??= (async () => {
     if (receiver && receiver.exitCode === null) receiver.kill("SIGKILL");
     if (server) await server.stop().catch((e) => console.error(`stopping the server: ${e.message}`));
+    if (workerServer) await workerServer.stop().catch((e) => console.error(`stopping the worker: ${e.message}`));
     if (database) await database.drop().catch((e) => console.error(`dropping the database: ${e.message}`));
   })());
   for (const sig of ["SIGINT", "SIGTERM"]) {
@@ -126,7 +130,9 @@ async function main() {
       receiver.send(what);
     });
 
-    server = await startServer({ env });
+    const split = process.env.BENCH_WORKER_PROCESS === "1";
+    server = await startServer({ env: split ? { ...env, WEBHOOK_WORKER: "false" } : env });
+    if (split) workerServer = await startServer({ env: { ...env, WEBHOOK_POLL_MS: "100" } });
     const pid = server.child.pid;
     const worker = { concurrency: process.env.WEBHOOK_CONCURRENCY ?? "(default)", batch: process.env.WEBHOOK_BATCH ?? "(default)", pollMs: process.env.WEBHOOK_POLL_MS ?? "(default)" };
     log(`server on ${server.url} (pid ${pid}), receiver on 127.0.0.1:${receiverPort} (pid ${receiver.pid}), worker ${JSON.stringify(worker)} (${elapsed()})`);
@@ -154,7 +160,8 @@ async function main() {
     sqlite.pragma("busy_timeout = 2000");
     const backlogQuery = sqlite.prepare(`SELECT COUNT(*) AS n FROM "WebhookDelivery" WHERE "status" IN ('pending', 'retrying')`);
     const timeline = [];
-    const startCpu = { server: cpuTimeMs(pid), receiver: cpuTimeMs(receiver.pid), self: process.cpuUsage() };
+    const serverCpu = () => cpuTimeMs(pid) + (workerServer ? cpuTimeMs(workerServer.child.pid) : 0);
+    const startCpu = { server: serverCpu(), receiver: cpuTimeMs(receiver.pid), self: process.cpuUsage() };
     const startMs = Date.now();
     let created = 0;
     let createErrors = 0;
@@ -201,7 +208,7 @@ async function main() {
     }
     await new Promise((r) => setTimeout(r, 1500)); // room for late duplicates
     clearInterval(sampler);
-    const endCpu = { server: cpuTimeMs(pid), receiver: cpuTimeMs(receiver.pid), self: process.cpuUsage(startCpu.self) };
+    const endCpu = { server: serverCpu(), receiver: cpuTimeMs(receiver.pid), self: process.cpuUsage(startCpu.self) };
     const statusRows = sqlite.prepare(`SELECT "status", COUNT(*) AS n, MAX("attempts") AS maxAttempts FROM "WebhookDelivery" GROUP BY "status"`).all();
     sqlite.close();
     const { got: all } = await ask("dump");
@@ -238,13 +245,13 @@ async function main() {
     const sortedCreate = createLatencies.sort((a, b) => a - b);
 
     console.log("");
-    console.log(`Webhook benchmark (SQLite, ${ENDPOINTS} endpoints x ${created} product.created events = ${expected} deliveries; events ${RATE > 0 ? `paced at ${RATE}/s` : "in a burst"}; ${os.cpus().length} cores, load ${loadBefore[0].toFixed(2)} -> ${loadAfter[0].toFixed(2)})`);
+    console.log(`Webhook benchmark (SQLite, ${ENDPOINTS} endpoints x ${created} product.created events = ${expected} deliveries; events ${RATE > 0 ? `paced at ${RATE}/s` : "in a burst"}; ${workerServer ? "worker in a second process" : "worker in the API server"}; ${os.cpus().length} cores, load ${loadBefore[0].toFixed(2)} -> ${loadAfter[0].toFixed(2)})`);
     console.log(`events created:       ${created} in ${(createdMs / 1000).toFixed(1)} s (${(created / (createdMs / 1000)).toFixed(0)}/s), POST /v1/products p50 ${round(percentile(sortedCreate, 50), 0)} ms, p99 ${round(percentile(sortedCreate, 99), 0)} ms${createErrors ? `, ${createErrors} failed` : ""}`);
     console.log(`deliveries/s:         ${dps.toFixed(0)}  (${unique} received in ${spanS.toFixed(1)} s from the first event's createdAt to the last receipt; best 5 s window ${round(peak5s, 0)}/s) (goal >= ${GOALS.deliveriesPerSecond}: ${met.deliveriesPerSecond ? "met" : "NOT met"})`);
     console.log(`worker alone:         ${Number.isFinite(drain) ? `${drain.toFixed(0)} deliveries/s after the last event was created` : "(no samples after the last event was created)"}`);
     console.log(`latency p50 / p99:    ${round(p50, 0)} ms / ${round(p99, 0)} ms  from event createdAt to receipt (max ${round(latencies.at(-1), 0)} ms) (goal p99 < ${GOALS.p99Ms} ms: ${met.p99 ? "met" : "NOT met"})`);
     console.log(`duplicates:           ${duplicates}  (${got.length} requests for ${unique} webhook-ids; ${expected - unique} missing) (goal 0 and none missing: ${met.duplicates ? "met" : "NOT met"})`);
-    console.log(`CPU during the run:   server ${cpu.serverS} s (${(cpu.serverS / (spanMs / 1000)).toFixed(2)} cores), receiver ${cpu.receiverS} s, this process ${cpu.benchS} s; server CPU per delivery ${((cpu.serverS * 1000) / Math.max(1, unique)).toFixed(2)} ms`);
+    console.log(`CPU during the run:   server${workerServer ? "s (API + worker)" : ""} ${cpu.serverS} s (${(cpu.serverS / (spanMs / 1000)).toFixed(2)} cores), receiver ${cpu.receiverS} s, this process ${cpu.benchS} s; server CPU per delivery ${((cpu.serverS * 1000) / Math.max(1, unique)).toFixed(2)} ms`);
     console.log(`delivery rows:        ${statusRows.map((r) => `${r.status} ${r.n} (max attempts ${r.maxAttempts})`).join(", ")}`);
     const step = Math.max(1, Math.ceil(timeline.length / 12));
     console.log(`backlog (s: created events / received deliveries / deliveries due):`);
@@ -254,7 +261,7 @@ async function main() {
       date: new Date().toISOString(),
       commit: (() => { try { return execFileSync("git", ["rev-parse", "HEAD"], { encoding: "utf8" }).trim(); } catch { return null; } })(),
       machine: { cpus: os.cpus().length, node: process.version, loadavgBefore: loadBefore, loadavgAfter: loadAfter },
-      config: { database: "sqlite", endpoints: ENDPOINTS, events: EVENTS, eventRate: RATE || "burst", worker, distDir: process.env.NEXT_DIST_DIR ?? ".next" },
+      config: { database: "sqlite", endpoints: ENDPOINTS, events: EVENTS, eventRate: RATE || "burst", worker, workerProcess: Boolean(workerServer), distDir: process.env.NEXT_DIST_DIR ?? ".next" },
       results: {
         created, createErrors, createSeconds: round(createdMs / 1000, 1), expected, received: unique, requests: got.length, duplicates,
         deliveriesPerSecond: round(dps, 0), best5sPerSecond: round(peak5s, 0), drainPerSecond: round(drain, 0), spanSeconds: round(spanS, 1),

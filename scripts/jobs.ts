@@ -1,8 +1,15 @@
-// `npm run jobs`: the periodic jobs once (`--loop` to keep running every JOBS_INTERVAL_MS, default 10 minutes).
+// `npm run jobs`: the periodic jobs once. `--loop` keeps running them every JOBS_INTERVAL_MS (default 10 minutes)
+// and delivers webhooks too, for deployments whose servers run with JOBS_IN_SERVER=false and WEBHOOK_WORKER=false.
 import { runJobsOnce } from "@/lib/jobs/scheduler";
+import { wakeWorker } from "@/lib/webhooks/worker";
 import { db } from "@/lib/db/client";
 
 const loop = process.argv.includes("--loop");
+if (loop) {
+  // The delivery worker ignores WEBHOOK_WORKER here: this process is where it is meant to run.
+  setInterval(wakeWorker, Number(process.env.WEBHOOK_POLL_MS ?? 1000)).unref();
+  wakeWorker();
+}
 const interval = Number(process.env.JOBS_INTERVAL_MS ?? 10 * 60_000);
 do {
   await runJobsOnce();

@@ -35,7 +35,8 @@ export async function startServer({ env = {}, port, quiet = true } = {}) {
     url, port, child,
     stderr: () => stderr,
     stop: () => new Promise((resolve) => {
-      if (child.exitCode !== null) return resolve();
+      // A process ended by a signal has exitCode null and signalCode set: it is gone all the same.
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
       child.once("exit", () => resolve());
       child.kill("SIGTERM");
       setTimeout(() => child.kill("SIGKILL"), 5000).unref();
