@@ -3,7 +3,8 @@
 //   2. API integration tests (tests/api) against the real built server on a fresh database
 //   3. browser tests (e2e/) in Debian's Chromium via Playwright
 // Ends with the line `N passed, N failed`.
-// Options: --only unit|api|e2e (repeatable), --db sqlite|postgres (the integration database), --redis (REDIS_URL for the server).
+// Options: --only unit|api|e2e (repeatable), --db sqlite|postgres (the integration database); REDIS_URL passes through.
+// Words after the options pick test files by a part of their path.
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { parseArgs } from "node:util";
@@ -11,13 +12,16 @@ import { prepare } from "./lib/prepare.mjs";
 // server.mjs and test-database.mjs need installed packages: imported after prepare().
 let startServer, createTestDatabase;
 
-const { values } = parseArgs({ options: { only: { type: "string", multiple: true }, db: { type: "string", default: "sqlite" } } });
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { only: { type: "string", multiple: true }, db: { type: "string", default: "sqlite" } } });
 const wanted = new Set(values.only ?? ["unit", "api", "e2e"]);
 const totals = { passed: 0, failed: 0 };
 
+// Positional arguments narrow a run to the test files whose path contains one of them
+// (`node scripts/test.mjs --only api oauth billing`); without them every file runs.
 function files(dir, suffix) {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith(suffix)).sort().map((f) => `${dir}/${f}`);
+  return readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith(suffix)).sort().map((f) => `${dir}/${f}`)
+    .filter((f) => positionals.length === 0 || positionals.some((p) => f.includes(p)));
 }
 
 /** Runs a command, echoing its output, and reads node's TAP totals (`# pass N`, `# fail N`). */
@@ -76,7 +80,7 @@ async function e2e() {
   const report = "test-results/e2e-report.json";
   rmSync(report, { force: true });
   const code = await new Promise((resolve) => {
-    const child = spawn("node_modules/.bin/playwright", ["test"], {
+    const child = spawn("node_modules/.bin/playwright", ["test", ...(positionals.length ? specs : [])], {
       stdio: "inherit",
       env: { ...process.env, DATABASE_URL: database.url, KEY_HASH_SECRET, PLAYWRIGHT_JSON_OUTPUT_NAME: report },
     });
