@@ -8,6 +8,8 @@ const name = process.argv[2];
 if (!name || !/^[a-z0-9_]+$/.test(name)) { console.error("usage: npm run db:migrate:new -- <snake_case_name>"); process.exit(2); }
 execFileSync("node", ["scripts/prisma-generate.mjs"], { stdio: "inherit" });
 
+// The SQLite diff opens data/migrate-diff.db, and the folder is absent on a fresh clone.
+mkdirSync("data", { recursive: true });
 const stamp = new Date().toISOString().replace(/\D/g, "").slice(0, 14);
 for (const [provider, schema, dir, config] of [
   ["sqlite", "prisma/schema.prisma", "prisma/migrations", "prisma.sqlite.config.ts"],

@@ -13,7 +13,7 @@ import { zodToApiError } from "@/lib/api/zod-errors";
 import { grants } from "@/lib/auth/scopes";
 import { ApiKeyCreate } from "@/lib/schemas/api-key";
 import { WebhookCreate } from "@/lib/schemas/webhook";
-import { createKeyForCaller, revokeApiKey, rotateApiKey } from "@/lib/keys/manage-api-keys";
+import { createKeyForCaller, revealApiKey, revokeApiKey, rotateApiKey } from "@/lib/keys/manage-api-keys";
 import { createWebhook, deleteWebhook, retryDelivery, rotateWebhookSecret, sendTestEvent, updateWebhook } from "@/lib/webhooks/manage-webhooks";
 import { forgetNotifyAt } from "@/lib/usage/quota";
 import { clientIp } from "@/lib/auth/client-ip";
@@ -54,6 +54,10 @@ export async function createKeyAction(input: unknown) {
 
 export async function rotateKeyAction(id: string) {
   return act("api_keys:write", async (ctx) => rotateApiKey(await caller(ctx), id), ["/portal/keys"]);
+}
+
+export async function revealKeyAction(id: string) {
+  return act("api_keys:write", async (ctx) => revealApiKey(await caller(ctx), id), ["/portal/keys"]);
 }
 
 export async function revokeKeyAction(id: string) {

@@ -1,13 +1,13 @@
 "use client";
 import { useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
-import { createKeyAction, revokeKeyAction, rotateKeyAction } from "@/app/portal/actions";
+import { createKeyAction, revealKeyAction, revokeKeyAction, rotateKeyAction } from "@/app/portal/actions";
 import { Badge, Button, Card, EmptyState, Field, Input } from "@/components/ui/primitives";
 import { CopyButton } from "@/components/ui/copy-button";
 
 export interface KeyView {
   id: string; name: string; key: string; status: "active" | "expired" | "revoked"; scopes: string[]; createdAt: string;
-  lastUsed: string | null; expiresAt: string | null; rotatedFromId: string | null;
+  lastUsed: string | null; expiresAt: string | null; rotatedFromId: string | null; secretPending?: boolean;
 }
 
 interface Props {
@@ -59,6 +59,16 @@ export function KeysManager({ keys, usage, props, environment, resources, canWri
       const r = await rotateKeyAction(k.id);
       if (!r.ok) return setError(r.error ?? { message: "Could not rotate the key." });
       setSecret({ title: `Rotated "${k.name}"`, value: r.data!.key, note: `The old key keeps working until ${new Date(r.data!.rotatedFrom.expiresAt).toLocaleString()}.` });
+      router.refresh();
+    });
+  }
+
+  /** A key made by automatic rotation: its value is shown once, here or through the API. */
+  function reveal(k: KeyView) {
+    start(async () => {
+      const r = await revealKeyAction(k.id);
+      if (!r.ok) return setError(r.error ?? { message: "Could not show the key." });
+      setSecret({ title: `"${k.name}", made by automatic rotation`, value: r.data!.key, note: "Replace the old key with this one before the old key expires." });
       router.refresh();
     });
   }
@@ -121,6 +131,7 @@ export function KeysManager({ keys, usage, props, environment, resources, canWri
                     <td className="pr-3 text-xs">{date(k.lastUsed)}</td>
                     <td className="pr-3 text-xs">{date(k.expiresAt)}</td>
                     <td className="space-x-1 whitespace-nowrap py-1">
+                      {canWrite && k.secretPending && k.status === "active" ? <Button onClick={() => reveal(k)} disabled={pending} aria-label={`Reveal ${k.name}`}>Reveal</Button> : null}
                       {canWrite && k.status === "active" && props.enableRotation ? <Button variant="secondary" onClick={() => rotate(k)} disabled={pending} aria-label={`Rotate ${k.name}`}>Rotate</Button> : null}
                       {canWrite && k.status !== "revoked" ? <Button variant="danger" onClick={() => revoke(k)} disabled={pending} aria-label={`Revoke ${k.name}`}>Revoke</Button> : null}
                     </td>

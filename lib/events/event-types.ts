@@ -5,6 +5,7 @@ export const EVENT_TYPES = [
   "subscription.created", "subscription.updated", "subscription.canceled", "subscription.renewed",
   "usage.threshold_reached",
   "resource.created", "resource.updated", "resource.deleted",
+  "api_key.expiring", "api_key.rotated",
   "payment.succeeded", "payment.failed",
   "api.quota_exceeded", "api.rate_limited",
   "enrichment.completed",

@@ -14,18 +14,15 @@ import type { ApiKeyCreate, ApiKeyUpdate } from "@/lib/schemas/api-key";
 import { createApiKey } from "./create-api-key";
 import { keyTypeOf } from "./key-format";
 import { serializeApiKey } from "./serialize-api-key";
-import { emitEvent } from "@/lib/events/emit-event";
+import { keyEvent } from "./key-events";
+import { rotateKeyRow } from "./rotate-api-key";
+import { open } from "./secret-box";
 
-/** resource.* events for keys (contract.md); the data is the masked key record, never the secret. */
-function keyEvent(caller: Caller, type: string, row: Parameters<typeof serializeApiKey>[0], previousAttributes?: Record<string, unknown>) {
-  return emitEvent({ businessId: caller.auth.businessId, environment: caller.auth.environment, type, data: { object: "api_key", ...serializeApiKey(row) }, previousAttributes });
-}
 
 /** Who acts: an API key (the API) or a portal user (the portal passes actorType "user"). */
 export interface Caller { auth: AuthContext; ip: string | null; userAgent: string | null; actorType?: "api_key" | "user" }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-export const DEFAULT_ROTATION_GRACE_DAYS = 7;
 
 export const API_KEY_COLLECTION: CollectionSpec = {
   filters: {
@@ -46,7 +43,7 @@ export const API_KEY_COLLECTION: CollectionSpec = {
   },
   sortable: ["createdAt", "name", "id"],
   fields: ["name", "key", "type", "prefix", "environment", "status", "projectId", "createdBy", "createdAt", "lastUsed", "expiresAt",
-    "revokedAt", "scopes", "permissions", "rateLimit", "restrictions", "metadata", "rotation", "rotatedFromId"],
+    "revokedAt", "scopes", "permissions", "rateLimit", "restrictions", "metadata", "rotation", "rotatedFromId", "rotatedAt", "secretPending"],
   search: (terms) => ({ AND: terms.map((t) => ({ name: { contains: t } })) }),
 };
 
@@ -124,7 +121,7 @@ export async function createKeyForCaller(caller: Caller, input: ApiKeyCreate) {
     rotation: input.rotation ?? null, createdBy: auth.keyId,
   });
   audit(caller, "api_key.created", row.id, { name: row.name, scopes, environment: row.environment });
-  await keyEvent(caller, "resource.created", row);
+  await keyEvent(null, row, "resource.created");
   return serializeApiKey(row, key);
 }
 
@@ -149,7 +146,7 @@ export async function updateApiKey(caller: Caller, id: string, patch: ApiKeyUpda
   announceKeyChange(row.id);
   audit(caller, "api_key.updated", row.id, { fields: Object.keys(patch) });
   const before = serializeApiKey(current) as Record<string, unknown>;
-  await keyEvent(caller, "resource.updated", row, Object.fromEntries(Object.keys(patch).filter((k) => k in before).map((k) => [k, before[k]])));
+  await keyEvent(null, row, "resource.updated", undefined, Object.fromEntries(Object.keys(patch).filter((k) => k in before).map((k) => [k, before[k]])));
   return serializeApiKey(row);
 }
 
@@ -160,37 +157,35 @@ export async function revokeApiKey(caller: Caller, id: string) {
   const revoked = await db.apiKey.update({ where: { id: current.id }, data: { revokedAt: now(), updatedAt: now() } });
   announceKeyChange(current.id);
   audit(caller, "api_key.revoked", current.id, { name: current.name });
-  await keyEvent(caller, "resource.deleted", revoked);
+  await keyEvent(null, revoked, "resource.deleted");
 }
 
-/**
- * The spec's rotation: a new key named after the old one plus a rotated marker, with the same environment and
- * permissions; the old key keeps working for the grace period (default 7 days) and then expires.
- */
+/** POST /v1/api-keys/{id}/rotate: rotation by hand (see rotate-api-key.ts). */
 export async function rotateApiKey(caller: Caller, id: string, gracePeriodDays?: number) {
   const current = await getApiKeyOrThrow(caller.auth, id);
   // Rotation hands the caller a new key with the old one's scopes: the same rule as creating one.
   assertGrantable(caller.auth, current.scopes as string[]);
-  const t = now();
   if (current.revokedAt) throw stateConflict("A revoked key cannot be rotated.", { currentState: "revoked" });
-  if (current.expiresAt && current.expiresAt <= t) throw stateConflict("An expired key cannot be rotated.", { currentState: "expired" });
-  const rotation = (current.rotation as { gracePeriod?: number } | null) ?? null;
-  const graceDays = gracePeriodDays ?? rotation?.gracePeriod ?? DEFAULT_ROTATION_GRACE_DAYS;
-  const graceEnd = new Date(t.getTime() + graceDays * DAY_MS);
-  const oldExpiry = current.expiresAt && current.expiresAt < graceEnd ? current.expiresAt : graceEnd;
-  // The new key lives as long as the old one was meant to.
-  const lifetime = current.expiresAt ? current.expiresAt.getTime() - current.createdAt.getTime() : null;
-  const { row, key } = await createApiKey({
-    businessId: current.businessId, projectId: current.projectId, type: keyTypeOf(current.environment as "test" | "production"),
-    name: `${current.name.replace(/ \(rotated\)$/, "")} (rotated)`.slice(0, 100), scopes: current.scopes as string[],
-    expiresAt: lifetime ? new Date(t.getTime() + lifetime) : null, rateLimit: current.rateLimit,
-    restrictions: (current.restrictions as KeyRestrictions | null) ?? null, metadata: (current.metadata as Record<string, string> | null) ?? null,
-    rotation: (current.rotation as Record<string, unknown> | null) ?? null, createdBy: caller.auth.keyId, rotatedFromId: current.id,
-  });
-  const old = await db.apiKey.update({ where: { id: current.id }, data: { expiresAt: oldExpiry, updatedAt: t } });
-  announceKeyChange(current.id);
-  audit(caller, "api_key.rotated", current.id, { newKeyId: row.id, oldKeyExpiresAt: oldExpiry.toISOString(), gracePeriodDays: graceDays });
-  await keyEvent(caller, "resource.created", row);
-  await keyEvent(caller, "resource.updated", old, { expiresAt: current.expiresAt?.toISOString() ?? null });
-  return { ...serializeApiKey(row, key), rotatedFrom: { id: current.id, expiresAt: oldExpiry.toISOString() } };
+  if (current.expiresAt && current.expiresAt <= now()) throw stateConflict("An expired key cannot be rotated.", { currentState: "expired" });
+  const rotated = await rotateKeyRow(current, { graceDays: gracePeriodDays, createdBy: caller.auth.keyId });
+  if (!rotated) throw stateConflict("This key is being rotated already.");
+  audit(caller, "api_key.rotated", current.id, { newKeyId: rotated.row.id, oldKeyExpiresAt: rotated.rotatedFrom.expiresAt, gracePeriodDays: rotated.graceDays });
+  return { ...serializeApiKey(rotated.row, rotated.key), rotatedFrom: rotated.rotatedFrom };
+}
+
+/**
+ * POST /v1/api-keys/{id}/reveal: the value of a key made by automatic rotation, shown once and then erased
+ * (a conditional update, so two callers racing get it once between them).
+ */
+export async function revealApiKey(caller: Caller, id: string) {
+  const current = await getApiKeyOrThrow(caller.auth, id);
+  assertGrantable(caller.auth, current.scopes as string[]);
+  const value = current.pendingSecret ? open(current.pendingSecret) : null;
+  const taken = value ? await db.apiKey.updateMany({ where: { id: current.id, pendingSecret: current.pendingSecret }, data: { pendingSecret: null, updatedAt: now() } }) : { count: 0 };
+  if (!value || taken.count === 0) {
+    throw stateConflict("This key's value cannot be shown: it was shown once already, or the key was not made by automatic rotation.",
+      { currentState: "secret_not_pending" });
+  }
+  audit(caller, "api_key.revealed", current.id, { name: current.name });
+  return serializeApiKey({ ...current, pendingSecret: null }, value);
 }

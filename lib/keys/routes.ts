@@ -2,7 +2,7 @@ import { defineRoute } from "@/lib/api/route";
 import { IdParams } from "@/lib/schemas/common";
 import { ApiKey, ApiKeyCreate, ApiKeyRotate, ApiKeyUpdate } from "@/lib/schemas/api-key";
 import type { CollectionQuery } from "@/lib/api/collection-query";
-import { API_KEY_COLLECTION, createKeyForCaller, getApiKeyOrThrow, listApiKeys, revokeApiKey, rotateApiKey, updateApiKey } from "./manage-api-keys";
+import { API_KEY_COLLECTION, createKeyForCaller, getApiKeyOrThrow, listApiKeys, revealApiKey, revokeApiKey, rotateApiKey, updateApiKey } from "./manage-api-keys";
 import { serializeApiKey } from "./serialize-api-key";
 
 const tag = "API keys";
@@ -38,5 +38,10 @@ export const apiKeyRoutes = [
     method: "POST", path: "/v1/api-keys/{id}/rotate", summary: "Rotate an API key: a new key now, the old one expires after the grace period", tag, scope: "api_keys:write",
     params: IdParams, body: ApiKeyRotate, response: { kind: "single", status: 201, schema: RotatedKey },
     handler: ({ auth, params, body, client }) => rotateApiKey({ auth, ...client }, params.id, body.gracePeriodDays),
+  }),
+  defineRoute({
+    method: "POST", path: "/v1/api-keys/{id}/reveal", summary: "Show once the value of a key made by automatic rotation (secretPending: true)", tag, scope: "api_keys:write",
+    params: IdParams, response: { kind: "single", status: 200, schema: ApiKey },
+    handler: ({ auth, params, client }) => revealApiKey({ auth, ...client }, params.id),
   }),
 ];

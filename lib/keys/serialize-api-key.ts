@@ -49,5 +49,8 @@ export function serializeApiKey(row: ApiKeyRow, fullKey?: string) {
     metadata: (row.metadata as Record<string, string> | null) ?? null,
     rotation: (row.rotation as Record<string, unknown> | null) ?? null,
     rotatedFromId: row.rotatedFromId,
+    rotatedAt: row.rotatedAt?.toISOString() ?? null,
+    // A key made by automatic rotation whose value nobody has seen yet: POST /v1/api-keys/{id}/reveal shows it once.
+    secretPending: row.pendingSecret !== null,
   };
 }

@@ -19,10 +19,13 @@ export const PermissionsObject = z.strictObject({
 }).meta({ id: "KeyPermissions" });
 
 export const RotationSettings = z.strictObject({
-  strategy: z.enum(["manual", "automatic"]).default("manual"),
-  maxAge: z.number().int().min(1).max(3650).optional().meta({ description: "Days before an expiry warning" }),
+  strategy: z.enum(["manual", "automatic"]).default("manual")
+    .meta({ description: "automatic: the scheduled job rotates the key gracePeriod days before it is due; manual: notices only" }),
+  maxAge: z.number().int().min(1).max(3650).optional()
+    .meta({ description: "Days after creation at which the key is due for rotation (notices and automatic rotation count down to it, or to expiresAt if sooner)" }),
   gracePeriod: z.number().int().min(0).max(90).optional().meta({ description: "Days both keys work after a rotation (default 7)" }),
-  notificationDays: z.array(z.number().int().min(1).max(365)).max(10).optional(),
+  notificationDays: z.array(z.number().int().min(1).max(365)).max(10).optional()
+    .meta({ description: "Days before the due date on which an api_key.expiring event is sent (default [7, 1])" }),
 }).meta({ id: "KeyRotationSettings" });
 
 const expiresAt = z.iso.datetime({ offset: true }).nullable().optional()
@@ -79,6 +82,8 @@ export const ApiKey = z.object({
   metadata: z.record(z.string(), z.string()).nullable(),
   rotation: RotationSettings.nullable(),
   rotatedFromId: z.string().nullable(),
+  rotatedAt: z.string().nullable().meta({ description: "When this key was rotated (by hand or automatically); null if never" }),
+  secretPending: z.boolean().meta({ description: "True for a key made by automatic rotation whose value has not been revealed yet (POST /v1/api-keys/{id}/reveal)" }),
 }).meta({ id: "ApiKey" });
 
 export type ApiKeyCreate = z.infer<typeof ApiKeyCreate>;

@@ -4,6 +4,8 @@
 import { ROUTES } from "@/lib/api/route-table";
 import { createProduct, type ApiClient } from "../helpers/api";
 import { runCommonRouteTests, type Params } from "../helpers/security";
+import { apiKeyRow } from "../helpers/db";
+import { rotateKeyRow } from "@/lib/keys/rotate-api-key";
 
 async function created(api: ApiClient, path: string, body: Record<string, unknown>) {
   const res = await api.post(path, body);
@@ -51,6 +53,12 @@ const failedDelivery = async (api: ApiClient): Promise<Params> => {
 };
 const event = async (api: ApiClient): Promise<Params> => ({ id: (await delivery(api)).eventId });
 const apiKey = async (api: ApiClient): Promise<Params> => ({ id: (await created(api, "/v1/api-keys", { name: "Fixture key", scopes: ["products:read"] })).id });
+/** A key made by automatic rotation, its value still sealed: rotated here as the scheduled job would. */
+const autoRotatedKey = async (api: ApiClient): Promise<Params> => {
+  const { id } = await apiKey(api);
+  const rotated = await rotateKeyRow((await apiKeyRow(id))!, { createdBy: null, automatic: true });
+  return { id: rotated!.row.id };
+};
 
 const AGENT_BODY = { name: "Security agent", role: "Checks access", systemPrompt: "Be careful.", model: { provider: "openai", model: "gpt-4o" } };
 const WORKFLOW_BODY = { name: "Security workflow", description: "", steps: [{ id: "a", name: "A", type: "agent", config: {} }] };
@@ -74,6 +82,7 @@ runCommonRouteTests(ROUTES, {
     "/v1/prices/{id}": price,
     "/v1/api-keys/{id}": apiKey,
     "/v1/api-keys/{id}/rotate": apiKey,
+    "/v1/api-keys/{id}/reveal": autoRotatedKey,
     "/v1/logs/{id}": requestLog,
     "/v1/webhooks/{id}": webhook,
     "/v1/webhooks/{id}/test": webhook,
