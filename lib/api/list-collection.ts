@@ -4,13 +4,24 @@ import type { CollectionResult } from "./route";
 
 type Where = Record<string, unknown>;
 
+/**
+ * Where the rows come from: a Prisma model delegate as it is (`db.product`, `db.apiKey`, …). The arguments are
+ * built from the collection spec, which only names the model's own columns, so they are typed loosely here
+ * once rather than cast at every call.
+ */
+export interface CollectionSource {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  findMany(args: any): Promise<unknown[]>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  count(args: any): Promise<number>;
+}
+
 interface ListOptions<Row> {
   spec: CollectionSpec;
   query: CollectionQuery;
   /** Tenant scope: business, environment, parent resource. */
   baseWhere: Where;
-  findMany: (args: { where: Where; orderBy: Where[]; take: number; skip: number }) => Promise<Row[]>;
-  count: (args: { where: Where }) => Promise<number>;
+  from: CollectionSource;
   serialize: (row: Row) => Record<string, unknown>;
 }
 
@@ -55,22 +66,22 @@ function keysetWhere(query: CollectionQuery, spec: CollectionSpec): Where | null
   return { AND: [{ [lead.field]: { [lead.dir === "asc" ? "gte" : "lte"]: typed[0] } }, { OR: ors }] };
 }
 
-export async function listCollection<Row extends Record<string, unknown>>(o: ListOptions<Row>): Promise<CollectionResult> {
+export async function listCollection<Row>(o: ListOptions<Row>): Promise<CollectionResult> {
   const { query } = o;
   const filtered: Where = { AND: [o.baseWhere, ...query.filters] };
   const keyset = keysetWhere(query, o.spec);
   const [rows, total] = await Promise.all([
-    o.findMany({
+    o.from.findMany({
       where: keyset ? { AND: [filtered, keyset] } : filtered,
       orderBy: query.sort.map((s) => ({ [s.field]: s.dir })),
       take: query.limit + 1,
       skip: query.cursor ? 0 : query.offset,
     }),
-    o.count({ where: filtered }),
-  ]);
+    o.from.count({ where: filtered }),
+  ]) as [Row[], number];
   const hasMore = rows.length > query.limit;
   const page = hasMore ? rows.slice(0, query.limit) : rows;
-  const last = page.at(-1);
+  const last = page.at(-1) as Record<string, unknown> | undefined;
   return {
     data: page.map((row) => pickFields(o.serialize(row), query.fields)),
     pagination: {

@@ -37,9 +37,8 @@ export const auditRoutes = [
     collection: AUDIT_COLLECTION, response: { kind: "collection", schema: AuditLog },
     handler: ({ auth, query }) => listCollection({
       spec: AUDIT_COLLECTION, query: query as CollectionQuery, baseWhere: tenantWhere(auth),
-      findMany: (args) => db.auditLog.findMany(args as Parameters<typeof db.auditLog.findMany>[0]) as Promise<Record<string, unknown>[]>,
-      count: (args) => db.auditLog.count(args as Parameters<typeof db.auditLog.count>[0]),
-      serialize: (row) => serializeAudit(row as AuditRow),
+      from: db.auditLog,
+      serialize: (row: AuditRow) => serializeAudit(row),
     }),
   }),
 ];

@@ -20,8 +20,7 @@ export function listResources(auth: AuthContext, def: KindDef, query: Collection
     spec: def.collection,
     query: { ...query, fields: withIdentity(query.fields) },
     baseWhere: { ...tenantWhere(auth), kind: def.kind },
-    findMany: (args) => db.automationResource.findMany(args as Parameters<typeof db.automationResource.findMany>[0]) as Promise<Record<string, unknown>[]>,
-    count: (args) => db.automationResource.count(args as Parameters<typeof db.automationResource.count>[0]),
-    serialize: (row) => serializeResource(def, row as unknown as Row),
+    from: db.automationResource,
+    serialize: (row: Row) => serializeResource(def, row),
   });
 }

@@ -24,9 +24,8 @@ export const eventRoutes = [
     collection: EVENT_COLLECTION, response: { kind: "collection", schema: Event },
     handler: ({ auth, query }) => listCollection({
       spec: EVENT_COLLECTION, query: query as CollectionQuery, baseWhere: tenantWhere(auth),
-      findMany: (args) => db.event.findMany(args as Parameters<typeof db.event.findMany>[0]) as Promise<Record<string, unknown>[]>,
-      count: (args) => db.event.count(args as Parameters<typeof db.event.count>[0]),
-      serialize: (row) => serializeEvent(row as EventRow),
+      from: db.event,
+      serialize: (row: EventRow) => serializeEvent(row),
     }),
   }),
   defineRoute({

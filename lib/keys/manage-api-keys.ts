@@ -85,9 +85,8 @@ function parseExpiry(expiresAt: string | null | undefined, expiresInDays: number
 export async function listApiKeys(auth: AuthContext, query: CollectionQuery) {
   return listCollection({
     spec: API_KEY_COLLECTION, query, baseWhere: tenantWhere(auth),
-    findMany: (args) => db.apiKey.findMany(args as Parameters<typeof db.apiKey.findMany>[0]) as Promise<Record<string, unknown>[]>,
-    count: (args) => db.apiKey.count(args as Parameters<typeof db.apiKey.count>[0]),
-    serialize: (row) => serializeApiKey(row as Parameters<typeof serializeApiKey>[0]),
+    from: db.apiKey,
+    serialize: (row: Parameters<typeof serializeApiKey>[0]) => serializeApiKey(row),
   });
 }
 

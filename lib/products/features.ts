@@ -24,9 +24,8 @@ export async function listFeatures(auth: AuthContext, productId: string, query: 
   const product = await getProductOrThrow(auth, productId);
   return listCollection({
     spec: FEATURE_COLLECTION, query, baseWhere: { productId: product.id, ...tenantWhere(auth) },
-    findMany: (args) => db.feature.findMany(args as Parameters<typeof db.feature.findMany>[0]) as Promise<Record<string, unknown>[]>,
-    count: (args) => db.feature.count(args as Parameters<typeof db.feature.count>[0]),
-    serialize: (row) => serializeFeature(row as Parameters<typeof serializeFeature>[0]),
+    from: db.feature,
+    serialize: (row: Parameters<typeof serializeFeature>[0]) => serializeFeature(row),
   });
 }
 

@@ -12,8 +12,7 @@ export function listProducts(auth: AuthContext, query: CollectionQuery) {
     spec: PRODUCT_COLLECTION,
     query,
     baseWhere: tenantWhere(auth),
-    findMany: (args) => db.product.findMany({ ...args, include } as Parameters<typeof db.product.findMany>[0]) as Promise<Record<string, unknown>[]>,
-    count: (args) => db.product.count(args as Parameters<typeof db.product.count>[0]),
-    serialize: (row) => serializeProduct(row as Parameters<typeof serializeProduct>[0]),
+    from: { findMany: (args) => db.product.findMany({ ...args, include }), count: (args) => db.product.count(args) },
+    serialize: (row: Parameters<typeof serializeProduct>[0]) => serializeProduct(row),
   });
 }

@@ -26,9 +26,8 @@ export async function listPrices(auth: AuthContext, productId: string, query: Co
   const product = await getProductOrThrow(auth, productId);
   return listCollection({
     spec: PRICE_COLLECTION, query, baseWhere: { productId: product.id, ...tenantWhere(auth) },
-    findMany: (args) => db.price.findMany(args as Parameters<typeof db.price.findMany>[0]) as Promise<Record<string, unknown>[]>,
-    count: (args) => db.price.count(args as Parameters<typeof db.price.count>[0]),
-    serialize: (row) => serializePrice(row as Parameters<typeof serializePrice>[0]),
+    from: db.price,
+    serialize: (row: Parameters<typeof serializePrice>[0]) => serializePrice(row),
   });
 }
 

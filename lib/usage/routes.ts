@@ -59,18 +59,16 @@ export function serializeLog(l: LogRow, withBodies: boolean) {
 export function listUsageEvents(auth: AuthContext, query: CollectionQuery) {
   return listCollection({
     spec: USAGE_COLLECTION, query, baseWhere: { projectId: auth.projectId, ...tenantWhere(auth) },
-    findMany: (args) => db.usageEvent.findMany(args as Parameters<typeof db.usageEvent.findMany>[0]) as Promise<Record<string, unknown>[]>,
-    count: (args) => db.usageEvent.count(args as Parameters<typeof db.usageEvent.count>[0]),
-    serialize: (row) => serializeUsage(row as UsageRow),
+    from: db.usageEvent,
+    serialize: (row: UsageRow) => serializeUsage(row),
   });
 }
 
 export function listLogs(auth: AuthContext, query: CollectionQuery) {
   return listCollection({
     spec: LOG_COLLECTION, query, baseWhere: { projectId: auth.projectId, ...tenantWhere(auth) },
-    findMany: (args) => db.requestLog.findMany(args as Parameters<typeof db.requestLog.findMany>[0]) as Promise<Record<string, unknown>[]>,
-    count: (args) => db.requestLog.count(args as Parameters<typeof db.requestLog.count>[0]),
-    serialize: (row) => serializeLog(row as LogRow, false),
+    from: db.requestLog,
+    serialize: (row: LogRow) => serializeLog(row, false),
   });
 }
 

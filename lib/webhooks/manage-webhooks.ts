@@ -74,9 +74,8 @@ export async function getWebhookOrThrow(auth: AuthContext, id: string) {
 export function listWebhooks(auth: AuthContext, query: CollectionQuery) {
   return listCollection({
     spec: WEBHOOK_COLLECTION, query, baseWhere: tenantWhere(auth),
-    findMany: (args) => db.webhook.findMany(args as Parameters<typeof db.webhook.findMany>[0]) as Promise<Record<string, unknown>[]>,
-    count: (args) => db.webhook.count(args as Parameters<typeof db.webhook.count>[0]),
-    serialize: (row) => serializeWebhook(row as WebhookRow),
+    from: db.webhook,
+    serialize: (row: WebhookRow) => serializeWebhook(row),
   });
 }
 
@@ -168,9 +167,8 @@ export async function listDeliveries(auth: AuthContext, webhookId: string, query
   const w = await getWebhookOrThrow(auth, webhookId);
   return listCollection({
     spec: DELIVERY_COLLECTION, query, baseWhere: { webhookId: w.id, ...tenantWhere(auth) },
-    findMany: (args) => db.webhookDelivery.findMany(args as Parameters<typeof db.webhookDelivery.findMany>[0]) as Promise<Record<string, unknown>[]>,
-    count: (args) => db.webhookDelivery.count(args as Parameters<typeof db.webhookDelivery.count>[0]),
-    serialize: (row) => serializeDelivery(row as DeliveryRow),
+    from: db.webhookDelivery,
+    serialize: (row: DeliveryRow) => serializeDelivery(row),
   });
 }
 
