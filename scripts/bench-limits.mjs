@@ -221,7 +221,7 @@ async function main() {
         const cpu0 = cpuTimeMs(s1.child.pid) + cpuTimeMs(s2.child.pid);
         const r = await burst([s1.url, s2.url], { n: BURST, connections: BURST_CONN, key, path: burstPath });
         const cpuMs = cpuTimeMs(s1.child.pid) + cpuTimeMs(s2.child.pid) - cpu0;
-        // The limiter falls back to per-process memory when a Redis command fails or takes > 300 ms (fail open):
+        // The limiter falls back to per-process memory when a Redis command fails or takes > 1 s (fail open):
         // its warnings on the servers' stderr say whether that happened during the burst.
         const fallbackWarnings = [s1, s2].map((s) => (s.stderr().match(/\[limits\] Redis unavailable[^\n]*/g) ?? []));
         out.redis = exactness({ n: BURST, ...r, serverCpuMsPerRequest: cpuMs / BURST, fallbackWarnings }, policy);
@@ -254,7 +254,7 @@ async function main() {
     const ex = (label, r) => {
       if (!r) return;
       if (r.skipped) return console.log(`${label}: skipped (${r.skipped})`);
-      if (r.fallbackWarnings?.some((w) => w.length)) console.log(`${label}: NOTE the limiter fell back to per-process memory (Redis failed or slower than 300 ms): ${r.fallbackWarnings.map((w, i) => `server ${i + 1}: ${w.length} warning(s)${w[0] ? ` e.g. "${w[0].slice(0, 160)}"` : ""}`).join("; ")} (warnings are rate limited to one per 10 s per process)`);
+      if (r.fallbackWarnings?.some((w) => w.length)) console.log(`${label}: NOTE the limiter fell back to per-process memory (Redis failed or slower than 1 s): ${r.fallbackWarnings.map((w, i) => `server ${i + 1}: ${w.length} warning(s)${w[0] ? ` e.g. "${w[0].slice(0, 160)}"` : ""}`).join("; ")} (warnings are rate limited to one per 10 s per process)`);
       console.log(`${label}: ${r.ok} x 200, ${r.limited} x 429${r.other ? `, ${r.other} other ${JSON.stringify(r.statuses)}` : ""} of ${r.n} in ${r.elapsedS.toFixed(2)} s; allowance ${r.expected} = ${policy.capacity} + floor(${policy.refillPerMinute}/min x ${r.elapsedS.toFixed(2)} s / 60); ${r.diff === 0 ? "exact" : r.diff > 0 ? `${r.diff} OVER` : `${-r.diff} UNDER`} (${met(r.exact)}; goal: 200s = allowance, or one fewer); 429 reasons ${JSON.stringify(r.reasons429)}; server CPU ${r.serverCpuMsPerRequest.toFixed(2)} ms/request`);
     };
     ex("(a) memory store, 1 server", out.memory);

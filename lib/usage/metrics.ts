@@ -2,12 +2,13 @@ import { db } from "@/lib/db/client";
 import { now } from "@/lib/clock";
 import type { AuthContext } from "@/lib/auth/auth-context";
 import { addTo, percentile, type Histogram } from "./histogram";
-import { dimensionSums, distinctCounts, histogramSums } from "./rollup-sums";
+import { distinctCounts } from "./rollup-sums";
+import { bucketSums } from "./bucket-cache";
 import { usageQuota } from "./quota";
 
 // UsageMetrics from the hourly rollups: a month is at most ~720 hours of rows per dimension, so the answer
-// does not depend on how many raw events there are; the database adds the rows up (rollup-sums.ts), so neither
-// does the time it takes depend much on how many rollup rows there are.
+// does not depend on how many raw events there are. The database adds the rollup rows up (rollup-sums.ts) and
+// the sums of closed buckets are kept in memory (bucket-cache.ts), so a month costs about as much as a day.
 
 export const PERIODS = { hour: 3_600_000, day: 86_400_000, week: 7 * 86_400_000, month: 30 * 86_400_000 } as const;
 export type Period = keyof typeof PERIODS;
@@ -35,8 +36,11 @@ export async function usageMetrics(auth: AuthContext, period: Period, range?: { 
   const firstHour = new Date(Math.floor(from.getTime() / HOUR) * HOUR);
   const bucketMs = BUCKET_MS[period];
   // The database sums the rollups (lib/usage/rollup-sums.ts); only per-bucket totals come back.
-  const scope = { projectId: auth.projectId, environment: auth.environment, firstHour, to, bucketSeconds: bucketMs / 1000 };
-  const [dims, distinct, hists, quota] = await Promise.all([dimensionSums(scope), distinctCounts(scope), histogramSums(scope), usageQuota(auth)]);
+  // Closed buckets come from memory (bucket-cache.ts); distinct keys and users cannot be added up per bucket.
+  const scope = { projectId: auth.projectId, environment: auth.environment, firstHour, to };
+  const [{ dims, hist: hists }, distinct, quota] = await Promise.all([
+    bucketSums({ ...scope, bucketMs, nowMs: now().getTime() }), distinctCounts({ ...scope, bucketSeconds: bucketMs / 1000 }), usageQuota(auth),
+  ]);
 
   const total = emptyAcc();
   const buckets = new Map<number, Acc>();

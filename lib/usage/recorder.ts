@@ -8,9 +8,9 @@ import { redactBody, redactHeaders, redactText } from "./redact";
 import { processSingleton } from "@/lib/process-state";
 
 // Usage events, request logs and hourly rollups, recorded off the request's path: a request only appends to
-// in-memory queues; a timer writes them in batches of one multi-row insert each (lib/db/bulk-insert.ts: Prisma's
-// createMany cost ~0.6 ms of CPU a row, which capped ingestion near 1,600 events/s). A graceful stop flushes everything
-// (lib/shutdown.ts). If the database refuses a batch, it stays queued and is retried; the queue is bounded,
+// in-memory queues; a timer writes them in batches, one raw insert each (lib/db/bulk-insert.ts: Prisma's
+// createMany cost ~0.6 ms of CPU a row, which capped ingestion near 1,600 events/s). A graceful stop flushes
+// everything (lib/shutdown.ts). If the database refuses a batch, it stays queued and is retried; the queue is bounded,
 // and what overflows is counted and reported rather than growing memory without end.
 
 export interface RequestRecord {
