@@ -71,6 +71,8 @@ const S = processSingleton("usage-recorder", () => ({
   eventTimer: null as NodeJS.Timeout | null,
   rollupTimer: null as NodeJS.Timeout | null,
   chain: Promise.resolve() as Promise<void>,
+  /** An event flush queued on the chain and not started yet: one is enough, it writes whatever is queued then. */
+  pendingEvents: null as Promise<void> | null,
   stats: { recorded: 0, written: 0, dropped: 0, failedBatches: 0 },
 }));
 export const recorderStats = S.stats;
@@ -157,7 +159,9 @@ async function writeBatches<T>(rows: T[], write: (batch: T[]) => Promise<unknown
 }
 
 export function flushEvents(): Promise<void> {
-  S.chain = S.chain.then(async () => {
+  if (S.pendingEvents) return S.pendingEvents;
+  S.pendingEvents = S.chain = S.chain.then(async () => {
+    S.pendingEvents = null;
     while (S.usageQueue.length || S.logQueue.length) {
       const usage = S.usageQueue; S.usageQueue = [];
       const logs = S.logQueue; S.logQueue = [];
