@@ -8,14 +8,11 @@ import { directSqlite, statement, toSqliteDate } from "./sqlite-direct";
 //   inside one transaction (BEGIN IMMEDIATE; a busy database is retried after a pause, never waited on). Values
 //   are stored exactly as Prisma's adapter stores them (dates as ISO 8601 with "+00:00", booleans as 0/1, JSON
 //   as its text), so Prisma reads the rows back unchanged (tests/api/usage-bulk-insert.test.ts).
-// - PostgreSQL: one multi-row INSERT through Prisma's raw query, every parameter cast to its column's type
-//   (a multi-row VALUES list would otherwise resolve untyped parameters to text).
+// - PostgreSQL: one INSERT ... SELECT FROM unnest(<one array per column>) through Prisma's raw query, each array
+//   cast to its column's type.
 
 export type ColumnType = "text" | "int" | "float" | "bool" | "date" | "json";
 export type Columns = Record<string, ColumnType>;
-
-/** SQLite's largest number of parameters in one statement is 32,766; PostgreSQL's is 65,535. */
-const PG_MAX_PARAMS = 60_000;
 
 const PG_CAST: Record<ColumnType, string> = {
   text: "text", int: "integer", float: "double precision", bool: "boolean", date: "timestamp(3)", json: "jsonb",
@@ -29,11 +26,6 @@ function sqliteValue(type: ColumnType, v: unknown): unknown {
     case "json": return JSON.stringify(v);
     default: return v;
   }
-}
-
-function pgValue(type: ColumnType, v: unknown): unknown {
-  if (v === null || v === undefined) return null;
-  return type === "json" ? JSON.stringify(v) : v;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -56,24 +48,25 @@ async function insertSqlite(s: NonNullable<ReturnType<typeof directSqlite>>, tab
   }
 }
 
+/** PostgreSQL's text form of a timestamp(3) (UTC, as Prisma stores it). */
+const pgTimestamp = (d: Date) => d.toISOString().replace("T", " ").replace("Z", "");
+
 async function insertPostgres(table: string, columns: Columns, rows: Record<string, unknown>[]): Promise<void> {
+  // One array parameter per column and unnest() to turn them into rows: the statement has as many parameters as
+  // the table has columns whatever the batch size, so neither Prisma nor PostgreSQL handles thousands of them.
   const names = Object.keys(columns);
-  const perStatement = Math.max(1, Math.floor(PG_MAX_PARAMS / names.length));
-  for (let i = 0; i < rows.length; i += perStatement) {
-    const chunk = rows.slice(i, i + perStatement);
-    const params: unknown[] = [];
-    const tuples = chunk.map((row) => `(${names.map((c) => {
-      params.push(pgValue(columns[c], row[c]));
-      return `$${params.length}::${PG_CAST[columns[c]]}`;
-    }).join(", ")})`);
-    await db.$executeRawUnsafe(`INSERT INTO "${table}" (${names.map((c) => `"${c}"`).join(", ")}) VALUES ${tuples.join(", ")}`, ...params);
-  }
+  const arrays = names.map((c) => rows.map((row) => {
+    const v = row[c];
+    if (v === null || v === undefined) return null;
+    if (columns[c] === "date") return pgTimestamp(v as Date);
+    return columns[c] === "json" ? JSON.stringify(v) : v;
+  }));
+  const list = names.map((c) => `"${c}"`).join(", ");
+  const unnest = names.map((c, i) => `$${i + 1}::${PG_CAST[columns[c]]}[]`).join(", ");
+  await db.$executeRawUnsafe(`INSERT INTO "${table}" (${list}) SELECT * FROM unnest(${unnest})`, ...arrays);
 }
 
-/**
- * Inserts `rows` (objects keyed by column name; missing values are NULL) into `table`: one transaction on SQLite,
- * one statement per 60,000 parameters on PostgreSQL (the recorder's batches of 500 rows are always one).
- */
+/** Inserts `rows` (objects keyed by column name; missing values are NULL) into `table`, in one transaction. */
 export async function bulkInsert(table: string, columns: Columns, rows: Record<string, unknown>[]): Promise<void> {
   if (rows.length === 0) return;
   const sqlite = directSqlite();

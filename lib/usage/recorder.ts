@@ -1,4 +1,5 @@
 import { bulkInsert, type Columns } from "@/lib/db/bulk-insert";
+import { databaseProvider } from "@/lib/db/client";
 import { newId } from "@/lib/ids";
 import { onShutdown } from "@/lib/shutdown";
 import type { Prisma } from "@/generated/prisma-sqlite";
@@ -38,6 +39,9 @@ export interface RequestRecord {
 const EVENT_FLUSH_MS = Number(process.env.USAGE_FLUSH_MS ?? 500);
 const ROLLUP_FLUSH_MS = Number(process.env.ROLLUP_FLUSH_MS ?? 5000);
 const BATCH = 500;
+// Rows per insert. On SQLite an insert blocks the event loop while it runs, so batches stay small; PostgreSQL
+// works in its own process, and each statement's commit is its biggest cost, so there they are larger.
+const WRITE_BATCH = databaseProvider() === "postgresql" ? 2000 : BATCH;
 const MAX_QUEUE = 200_000;
 
 interface RollupCell {
@@ -142,8 +146,8 @@ export function recordRequest(r: RequestRecord): void {
 
 /** Writes rows in batches; on the first failure puts the rest back for a later retry and answers false. */
 async function writeBatches<T>(rows: T[], write: (batch: T[]) => Promise<unknown>, requeue: (batch: T[]) => void): Promise<boolean> {
-  for (let i = 0; i < rows.length; i += BATCH) {
-    const batch = rows.slice(i, i + BATCH);
+  for (let i = 0; i < rows.length; i += WRITE_BATCH) {
+    const batch = rows.slice(i, i + WRITE_BATCH);
     try {
       await write(batch);
       S.stats.written += batch.length;
@@ -165,8 +169,11 @@ export function flushEvents(): Promise<void> {
     while (S.usageQueue.length || S.logQueue.length) {
       const usage = S.usageQueue; S.usageQueue = [];
       const logs = S.logQueue; S.logQueue = [];
-      const usageOk = await writeBatches(usage, (b) => bulkInsert("UsageEvent", USAGE_COLUMNS, b), (rest) => { S.usageQueue = rest.concat(S.usageQueue); });
-      const logsOk = await writeBatches(logs, (b) => bulkInsert("RequestLog", LOG_COLUMNS, b), (rest) => { S.logQueue = rest.concat(S.logQueue); });
+      // Both tables at once: on PostgreSQL that is two connections working side by side.
+      const [usageOk, logsOk] = await Promise.all([
+        writeBatches(usage, (b) => bulkInsert("UsageEvent", USAGE_COLUMNS, b), (rest) => { S.usageQueue = rest.concat(S.usageQueue); }),
+        writeBatches(logs, (b) => bulkInsert("RequestLog", LOG_COLUMNS, b), (rest) => { S.logQueue = rest.concat(S.logQueue); }),
+      ]);
       if (!usageOk || !logsOk) break; // the database refused: the timer tries again later
     }
   });
