@@ -13,20 +13,31 @@ import { processSingleton } from "@/lib/process-state";
 // as 0/1, Json as its text (the helpers below convert both ways).
 
 export interface DirectSqlite { file: string; conn: Database.Database; statements: Map<string, Database.Statement> }
-const direct = processSingleton("sqlite-direct", () => ({ current: null as DirectSqlite | null }));
+// Opened once per process for the database `db` was opened on (DATABASE_URL at start), like the Prisma client.
+const direct = processSingleton("sqlite-direct", () => ({ opened: false, current: null as DirectSqlite | null }));
 
 export function directSqlite(): DirectSqlite | null {
-  if (databaseProvider() !== "sqlite") return null;
-  const file = path.resolve(databaseUrl().slice("file:".length));
-  if (direct.current?.file === file) return direct.current;
+  if (direct.opened) return direct.current;
+  const url = databaseUrl();
+  if (databaseProvider(url) !== "sqlite") {
+    direct.opened = true;
+    return null;
+  }
+  const file = path.resolve(url.slice("file:".length));
   const conn = new Database(file);
   // No busy wait: better-sqlite3 waits synchronously, which would stall the event loop, and with it an
   // interactive Prisma transaction of this very process that holds the write lock. Writers retry a busy
   // database asynchronously instead (bulk-insert.ts); WAL readers are never blocked.
   conn.pragma("busy_timeout = 0");
-  conn.pragma("journal_mode = WAL");
+  try {
+    conn.pragma("journal_mode = WAL");
+  } catch {
+    // Busy at this instant: the mode is a property of the file, and Prisma's connection sets it as well.
+  }
   conn.pragma("synchronous = NORMAL");
-  return (direct.current = { file, conn, statements: new Map() });
+  direct.current = { file, conn, statements: new Map() };
+  direct.opened = true;
+  return direct.current;
 }
 
 /** A prepared statement, compiled once per connection. */
