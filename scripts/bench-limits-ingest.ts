@@ -2,7 +2,8 @@
 //   node_modules/.bin/tsx --conditions=react-server scripts/bench-limits-ingest.ts
 // with DATABASE_URL (fresh SQLite), BENCH_BUSINESS_ID, BENCH_PROJECT_ID. Offers BENCH_INGEST_RATE synthetic
 // requests/s to recordRequest for BENCH_INGEST_SECONDS (in 10 ms ticks, the recorder's own timers writing
-// meanwhile, as in the server), samples queuedCounts() each second, then flushUsage() and counts the rows.
+// meanwhile, as in the server), samples queuedCounts() each second (at the start of a tick), then flushUsage() and
+// counts the rows.
 // Prints one JSON line.
 import { performance } from "node:perf_hooks";
 import { recordRequest, flushUsage, queuedCounts, recorderStats } from "@/lib/usage/recorder";
@@ -44,12 +45,14 @@ async function main() {
   await new Promise<void>((resolve) => {
     const tick = () => {
       const elapsed = performance.now() - start;
-      const due = Math.min(Math.floor((elapsed / 1000) * RATE), RATE * SECONDS);
-      while (seq < due) one();
+      // Sampled before this tick's requests are offered: the backlog is what the writer left since the last tick,
+      // not the burst a late tick (on a busy machine) is about to add in one go.
       if (elapsed >= nextSample) {
         samples.push({ t: Math.round(elapsed), offered: seq, writtenRows: recorderStats.written, ...queuedCounts() });
         nextSample += 1000;
       }
+      const due = Math.min(Math.floor((elapsed / 1000) * RATE), RATE * SECONDS);
+      while (seq < due) one();
       if (seq >= RATE * SECONDS || elapsed > MAX_OFFER_S * 1000) return resolve();
       setTimeout(tick, TICK_MS);
     };

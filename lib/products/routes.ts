@@ -32,6 +32,8 @@ export const productRoutes = [
     params: IdParams, query: GetQuery, response: { kind: "single", status: 200, schema: Product },
     handler: async ({ auth, params, query }) => {
       const { fields, expand } = query as z.infer<typeof GetQuery>;
+      // The hot read: nothing to pick or expand.
+      if (!fields && !expand) return serializeProduct(await getProductOrThrow(auth, params.id));
       // The same parser as the collection, so `fields` and `expand` mean one thing everywhere.
       const parsed = parseCollectionQuery(new URLSearchParams({ ...(fields ? { fields } : {}), ...(expand ? { expand } : {}) }), PRODUCT_COLLECTION);
       const product = await getProductOrThrow(auth, params.id, { expandBusiness: parsed.expand.has("business") });

@@ -1,11 +1,14 @@
 import { db } from "@/lib/db/client";
 import { now } from "@/lib/clock";
 import type { AuthContext } from "@/lib/auth/auth-context";
-import { merge, percentile, type Histogram } from "./histogram";
+import { addTo, percentile, type Histogram } from "./histogram";
+import { distinctCounts } from "./rollup-sums";
+import { bucketSums } from "./bucket-cache";
 import { usageQuota } from "./quota";
 
 // UsageMetrics from the hourly rollups: a month is at most ~720 hours of rows per dimension, so the answer
-// does not depend on how many raw events there are.
+// does not depend on how many raw events there are. The database adds the rollup rows up (rollup-sums.ts) and
+// the sums of closed buckets are kept in memory (bucket-cache.ts), so a month costs about as much as a day.
 
 export const PERIODS = { hour: 3_600_000, day: 86_400_000, week: 7 * 86_400_000, month: 30 * 86_400_000 } as const;
 export type Period = keyof typeof PERIODS;
@@ -31,44 +34,46 @@ export async function usageMetrics(auth: AuthContext, period: Period, range?: { 
   const from = range?.from ?? new Date(to.getTime() - PERIODS[period]);
   // Rollups are hourly: the window starts at the hour that holds `from`.
   const firstHour = new Date(Math.floor(from.getTime() / HOUR) * HOUR);
-  const rows = await db.usageRollup.findMany({
-    where: { projectId: auth.projectId, environment: auth.environment, hour: { gte: firstHour, lte: to } },
-    select: { hour: true, endpoint: true, method: true, statusCode: true, errorType: true, apiKey: true, principal: true, count: true,
-      billableCount: true, latencySum: true, latencyHist: true, requestBytes: true, responseBytes: true, computeMs: true, cost: true },
-  });
+  const bucketMs = BUCKET_MS[period];
+  // The database sums the rollups (lib/usage/rollup-sums.ts); only per-bucket totals come back.
+  // Closed buckets come from memory (bucket-cache.ts); distinct keys and users cannot be added up per bucket.
+  const scope = { projectId: auth.projectId, environment: auth.environment, firstHour, to };
+  const [{ dims, hist: hists }, distinct, quota] = await Promise.all([
+    bucketSums({ ...scope, bucketMs, nowMs: now().getTime() }), distinctCounts({ ...scope, bucketSeconds: bucketMs / 1000 }), usageQuota(auth),
+  ]);
 
   const total = emptyAcc();
-  const bucketMs = BUCKET_MS[period];
   const buckets = new Map<number, Acc>();
+  const bucketAt = (seconds: number) => {
+    let b = buckets.get(seconds * 1000);
+    if (!b) buckets.set(seconds * 1000, (b = emptyAcc()));
+    return b;
+  };
   const errorsByType: Record<string, number> = {};
   const errorsByEndpoint: Record<string, number> = {};
   const byEndpoint: Record<string, number> = {};
-  const keys = new Set<string>();
-  const principals = new Set<string>();
   let bandwidth = 0, compute = 0, billable = 0, cost = 0;
 
-  for (const r of rows) {
+  for (const r of dims) {
     const ok = r.statusCode >= 200 && r.statusCode < 300;
     const failed = r.statusCode >= 400;
-    const hist = r.latencyHist as Histogram;
-    for (const acc of [total, (() => {
-      const start = Math.floor(r.hour.getTime() / bucketMs) * bucketMs;
-      let b = buckets.get(start);
-      if (!b) buckets.set(start, (b = emptyAcc()));
-      return b;
-    })()]) {
-      acc.count += r.count; acc.latencySum += r.latencySum; merge(acc.hist, hist);
+    for (const acc of [total, bucketAt(r.bucket)]) {
+      acc.count += r.count; acc.latencySum += r.latencySum;
       if (ok) acc.ok += r.count;
       if (failed) acc.failed += r.count;
     }
     const route = `${r.method} ${r.endpoint}`;
     byEndpoint[route] = (byEndpoint[route] ?? 0) + r.count;
     if (failed) {
-      errorsByType[r.errorType ?? `http_${r.statusCode}`] = (errorsByType[r.errorType ?? `http_${r.statusCode}`] ?? 0) + r.count;
+      const type = r.errorType ?? `http_${r.statusCode}`;
+      errorsByType[type] = (errorsByType[type] ?? 0) + r.count;
       errorsByEndpoint[route] = (errorsByEndpoint[route] ?? 0) + r.count;
     }
-    keys.add(r.apiKey); principals.add(r.principal);
-    bandwidth += r.requestBytes + r.responseBytes; compute += r.computeMs; billable += r.billableCount; cost += r.cost;
+    bandwidth += r.bytes; compute += r.computeMs; billable += r.billable; cost += r.cost;
+  }
+  for (const h of hists) {
+    addTo(total.hist, Number(h.latency), h.count);
+    addTo(bucketAt(h.bucket).hist, Number(h.latency), h.count);
   }
 
   const series = [];
@@ -77,7 +82,6 @@ export async function usageMetrics(auth: AuthContext, period: Period, range?: { 
     series.push({ start: new Date(start).toISOString(), end: new Date(start + bucketMs).toISOString(), ...s });
   }
   const t = summarize(total);
-  const quota = await usageQuota(auth);
   return {
     period, from: from.toISOString(), to: to.toISOString(),
     totalRequests: t.requests, successfulRequests: t.successful, failedRequests: t.failed,
@@ -85,7 +89,7 @@ export async function usageMetrics(auth: AuthContext, period: Period, range?: { 
     averageLatency: t.averageLatency, p50Latency: t.p50Latency, p95Latency: t.p95Latency, p99Latency: t.p99Latency,
     errorsByType, errorsByEndpoint, requestsByEndpoint: byEndpoint,
     bandwidthUsed: bandwidth, computeTime: round2(compute), storageUsed: null,
-    uniqueUsers: principals.size, activeAPIKeys: keys.size, billableRequests: billable,
+    uniqueUsers: distinct.principals, activeAPIKeys: distinct.keys, billableRequests: billable,
     quotaUsed: quota.percentage, billingAmount: round2(cost),
     series,
   };

@@ -184,3 +184,29 @@ test("bad metrics input is a 400 envelope", async () => {
   const unknown = await biz.test.get("/v1/usage/metrics?window=day");
   assert.equal(unknown.status, 400, "an unknown parameter is refused");
 });
+
+test("a repeated month query (closed days answered from memory) agrees on closed days and adds the open day's new traffic", async () => {
+  const biz = await seedBusiness();
+  const now = hourOf(Date.now()).getTime();
+  await seedRollups([
+    { projectId: biz.projectId, hour: new Date(now - 3 * 86_400_000), count: 40, latencyHist: { "7": 40 }, latencySum: 280 },
+    { projectId: biz.projectId, hour: new Date(now - 10 * 86_400_000), count: 60, statusCode: 404, errorType: "not_found_error", latencyHist: { "70": 60 }, latencySum: 4200 },
+  ]);
+  const first = await biz.test.get("/v1/usage/metrics?period=month");
+  assert.equal(first.status, 200, first.text.slice(0, 300));
+  const a = first.body.data;
+  assert.ok(a.totalRequests >= 100, `${a.totalRequests}`);
+  for (let i = 0; i < 3; i++) assert.equal((await biz.test.get("/v1/products")).status, 200);
+  // The first metrics call and the three reads land in today's (open) bucket.
+  const b = await poll(async () => {
+    const d = (await biz.test.get("/v1/usage/metrics?period=month")).body?.data;
+    return d && d.totalRequests >= a.totalRequests + 4 ? d : null;
+  }, 5_000, 200);
+  assert.ok(b, "the open day's new requests did not reach the metrics within 5 s");
+  const closed = (s: { start: string }[]) => s.filter((x) => Date.parse(x.start) + 86_400_000 <= now - 3_600_000);
+  assert.ok(closed(a.series).length >= 29);
+  assert.deepEqual(closed(b.series), closed(a.series), "closed days are unchanged");
+  assert.equal(b.series.reduce((s: number, x: { requests: number }) => s + x.requests, 0), b.totalRequests, "the series adds up to the total");
+  assert.equal(b.errorsByType.not_found_error, 60);
+  assert.equal(b.series.find((x: { requests: number; p50Latency: number }) => x.requests === 60)?.p50Latency, 70);
+});
