@@ -8,6 +8,7 @@ import { postWebhook, type AttemptResult } from "./send";
 import { checkUrlTarget } from "./url-safety";
 import { claimBatch, recordAttempts, type AttemptRecord, type ClaimedDelivery } from "./delivery-store";
 import { processSingleton } from "@/lib/process-state";
+import { onShutdown } from "@/lib/shutdown";
 
 // The delivery worker. It claims a batch of due deliveries with a lease: one UPDATE … RETURNING that only takes
 // rows nobody holds (lockedUntil in the past; on PostgreSQL FOR UPDATE SKIP LOCKED), so several processes never
@@ -158,7 +159,7 @@ function redactSignature(headers: Record<string, string>): Record<string, string
   return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, /signature/i.test(k) ? `${v.slice(0, 16)}…` : v]));
 }
 
-const S = processSingleton("webhook-worker", () => ({ claiming: false, again: false, inFlight: 0, timer: null as NodeJS.Timeout | null }));
+const S = processSingleton("webhook-worker", () => ({ claiming: false, again: false, inFlight: 0, timer: null as NodeJS.Timeout | null, stopping: false }));
 
 /**
  * Claims due deliveries while slots are free and starts each at once. A finished delivery wakes this once half the
@@ -180,6 +181,7 @@ async function fillSlots(): Promise<void> {
 
 /** Looks for due deliveries now (or right after the current look). */
 export function wakeWorker(): void {
+  if (S.stopping) return;
   if (S.claiming) { S.again = true; return; }
   S.claiming = true;
   void fillSlots()
@@ -189,6 +191,22 @@ export function wakeWorker(): void {
       if (S.again) { S.again = false; wakeWorker(); }
     });
 }
+
+/**
+ * On SIGTERM (lib/shutdown.ts): claim nothing more, let the attempts in flight finish (they answer within the
+ * 10 s attempt timeout; the server waits at most 10 s in all, so 8 here) and write every queued record, so that a
+ * graceful restart sends nothing twice. What is cut off is sent again after its lease, as after a crash.
+ */
+async function stopWorker(): Promise<void> {
+  S.stopping = true;
+  if (S.timer) { clearInterval(S.timer); S.timer = null; }
+  const deadline = Date.now() + 8_000;
+  while ((S.inFlight > 0 || R.queue.length || R.flushing) && Date.now() < deadline) {
+    if (R.queue.length && !R.flushing) await flushRecords();
+    else await new Promise((r) => setTimeout(r, 10));
+  }
+}
+onShutdown(stopWorker);
 
 export function startWorker(pollMs = POLL_MS): void {
   if (S.timer || process.env.WEBHOOK_WORKER === "false") return;
