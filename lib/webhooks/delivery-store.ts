@@ -85,6 +85,37 @@ export async function claimBatch(at: Date, max: number, token: string, leaseUnti
   }));
 }
 
+/** What the worker needs of an endpoint to send to it. */
+export interface EndpointRow {
+  id: string;
+  url: string;
+  secret: string;
+  previousSecret: string | null;
+  previousSecretExpiresAt: Date | null;
+  isActive: boolean;
+  headers: unknown;
+  failingSince: Date | null;
+}
+
+const asDate = (v: unknown) => (v === null || v === undefined ? null : v instanceof Date ? v : new Date(String(v)));
+
+/** The endpoints of a claimed batch, one statement (a Prisma findMany cost more than the claim itself). */
+export async function readEndpoints(ids: string[]): Promise<Map<string, EndpointRow>> {
+  if (!ids.length) return new Map();
+  const list = ids.map((_, i) => (pg() ? `$${i + 1}` : "?")).join(", ");
+  const rows = await db.$queryRawUnsafe<Record<string, unknown>[]>(
+    `SELECT "id", "url", "secret", "previousSecret", "previousSecretExpiresAt", "isActive", "headers", "failingSince" FROM "Webhook" WHERE "id" IN (${list})`,
+    ...ids,
+  );
+  return new Map(rows.map((r) => [String(r.id), {
+    id: String(r.id), url: String(r.url), secret: String(r.secret), previousSecret: r.previousSecret == null ? null : String(r.previousSecret),
+    previousSecretExpiresAt: asDate(r.previousSecretExpiresAt),
+    // SQLite keeps booleans as 0/1; depending on the path they come back as numbers, bigints or booleans.
+    isActive: r.isActive === true || Number(r.isActive) === 1,
+    headers: parseJson(r.headers), failingSince: asDate(r.failingSince),
+  }]));
+}
+
 /** A JSON column as a raw query hands it back: parsed by the driver (PostgreSQL) or as its text (SQLite). */
 function parseJson(v: unknown): unknown {
   if (v === null || v === undefined) return null;

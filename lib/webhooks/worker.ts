@@ -6,7 +6,7 @@ import { TEST_EVENT_TYPE } from "@/lib/events/event-types";
 import { signatureHeaders } from "./signing";
 import { postWebhook, type AttemptResult } from "./send";
 import { checkUrlTarget } from "./url-safety";
-import { claimBatch, recordAttempts, type AttemptRecord, type ClaimedDelivery } from "./delivery-store";
+import { claimBatch, readEndpoints, recordAttempts, type AttemptRecord, type ClaimedDelivery, type EndpointRow } from "./delivery-store";
 import { processSingleton } from "@/lib/process-state";
 import { onShutdown } from "@/lib/shutdown";
 
@@ -59,12 +59,11 @@ async function disableEndpoint(webhookId: string, reason: string) {
   });
 }
 
-type WebhookRow = NonNullable<Awaited<ReturnType<typeof db.webhook.findUnique>>>;
+type WebhookRow = EndpointRow;
 
 /** The endpoints of a claimed batch, in one query rather than one per delivery. */
-async function endpointsOf(claimed: ClaimedDelivery[]): Promise<Map<string, WebhookRow>> {
-  const rows = await db.webhook.findMany({ where: { id: { in: [...new Set(claimed.map((d) => d.webhookId))] } } });
-  return new Map(rows.map((w) => [w.id, w]));
+function endpointsOf(claimed: ClaimedDelivery[]): Promise<Map<string, WebhookRow>> {
+  return readEndpoints([...new Set(claimed.map((d) => d.webhookId))]);
 }
 
 // Finished attempts wait here up to FLUSH_MS (or until FLUSH_MAX of them) and are recorded with one statement.

@@ -17,6 +17,7 @@ let db: Client["db"];
 let databaseProvider: Client["databaseProvider"];
 let claimBatch: Store["claimBatch"];
 let recordAttempts: Store["recordAttempts"];
+let readEndpoints: Store["readEndpoints"];
 let database: { url: string; drop(): Promise<void> };
 
 before(async () => {
@@ -24,7 +25,7 @@ before(async () => {
   // The client reads DATABASE_URL when first imported: imported only now, it is this database's.
   process.env.DATABASE_URL = database.url;
   ({ db, databaseProvider } = await import("@/lib/db/client"));
-  ({ claimBatch, recordAttempts } = await import("@/lib/webhooks/delivery-store"));
+  ({ claimBatch, recordAttempts, readEndpoints } = await import("@/lib/webhooks/delivery-store"));
 });
 
 after(async () => {
@@ -153,4 +154,28 @@ test("records are written in one batch, only under the lease that sent them, and
     assert.equal(rawWritten.nextRetry, new Date(T + 200_123 + 1_500_000).toISOString().replace("Z", "+00:00"));
     assert.match(rawWritten.updatedAt, shape);
   }
+});
+
+test("endpoints read in raw SQL carry what Prisma reads: booleans, dates, JSON headers, nulls", async () => {
+  const base = { businessId: "biz_store", projectId: "proj_store", environment: "test", events: ["product.*"], createdAt: at(0), updatedAt: at(0) };
+  const full = { ...base, id: newId("webhook"), url: "https://example.com/a", secret: "whsec_new", previousSecret: "whsec_old",
+    previousSecretExpiresAt: new Date(T + 86_400_123), isActive: false, headers: { "X-Team": "payments", "X-Quote": "a\"b" }, failingSince: new Date(T - 3_600_007) };
+  const bare = { ...base, id: newId("webhook"), url: "https://example.com/b", secret: "whsec_only" };
+  await db.webhook.createMany({ data: [full, bare] });
+  const got = await readEndpoints([full.id, bare.id, "wh_missing"]);
+  assert.equal(got.size, 2);
+  for (const id of [full.id, bare.id]) {
+    const viaPrisma = await db.webhook.findUniqueOrThrow({ where: { id } });
+    const raw = got.get(id)!;
+    assert.deepEqual(raw, {
+      id, url: viaPrisma.url, secret: viaPrisma.secret, previousSecret: viaPrisma.previousSecret, previousSecretExpiresAt: viaPrisma.previousSecretExpiresAt,
+      isActive: viaPrisma.isActive, headers: viaPrisma.headers, failingSince: viaPrisma.failingSince,
+    });
+  }
+  assert.equal(got.get(full.id)!.isActive, false);
+  assert.equal(got.get(bare.id)!.isActive, true);
+  assert.equal(got.get(full.id)!.previousSecretExpiresAt!.getTime(), T + 86_400_123);
+  assert.deepEqual(got.get(full.id)!.headers, { "X-Team": "payments", "X-Quote": "a\"b" });
+  assert.equal(got.get(bare.id)!.headers, null);
+  assert.equal(got.get(bare.id)!.failingSince, null);
 });
