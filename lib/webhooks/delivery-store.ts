@@ -1,6 +1,6 @@
 import { db, databaseProvider } from "@/lib/db/client";
 
-// The worker's two hot statements in SQL of their own, for SQLite (3.35+: RETURNING, UPDATE … FROM) and
+// The worker's hot statements (claim, endpoints of a batch, record) in SQL of their own, for SQLite (3.35+: RETURNING, UPDATE … FROM) and
 // PostgreSQL. Each Prisma model query costs ~0.65 ms of CPU whatever it does (stack.md); at a few hundred
 // deliveries a second that was most of the worker's CPU. Here a claim is one statement for a whole batch, and
 // the results of many finished attempts are recorded with one statement. Dates are passed as Date parameters,

@@ -179,3 +179,40 @@ test("endpoints read in raw SQL carry what Prisma reads: booleans, dates, JSON h
   assert.equal(got.get(bare.id)!.headers, null);
   assert.equal(got.get(bare.id)!.failingSince, null);
 });
+
+test("an event and its deliveries, written in raw SQL by emitEvent, read back through Prisma with the same dates and JSON", async () => {
+  const { emitEvent } = await import("@/lib/events/emit-event");
+  const businessId = `biz_${randomUUID()}`;
+  const base = { businessId, projectId: "proj_store", environment: "live", secret: "whsec_x", createdAt: at(0), updatedAt: at(0) };
+  const subscribed = { ...base, id: newId("webhook"), url: "https://example.com/p", events: ["product.*"] };
+  const other = { ...base, id: newId("webhook"), url: "https://example.com/o", events: ["payment.failed"] };
+  const paused = { ...base, id: newId("webhook"), url: "https://example.com/x", events: ["*"], isActive: false };
+  await db.webhook.createMany({ data: [subscribed, other, paused] });
+  const data = { object: "product", id: "prod_1", name: "Quote \" and ünïcode", tags: ["a", "b"], nested: { n: 1.5, none: null } };
+  const row = await emitEvent({ businessId, environment: "live", type: "product.updated", data, previousAttributes: { name: "Old" } });
+
+  const stored = await db.event.findUniqueOrThrow({ where: { id: row.id } });
+  assert.deepEqual(stored, row);
+  assert.deepEqual(stored.data, data);
+  assert.deepEqual(stored.previousAttributes, { name: "Old" });
+  assert.equal(await db.event.count({ where: { id: row.id, createdAt: { equals: row.createdAt } } }), 1);
+  const deliveries = await db.webhookDelivery.findMany({ where: { eventId: row.id } });
+  assert.deepEqual(deliveries.map((d) => d.webhookId), [subscribed.id], "only the active endpoint subscribed to product.*");
+  const [d] = deliveries;
+  assert.equal(d.status, "pending");
+  assert.equal(d.attempts, 0);
+  assert.equal(d.nextRetry!.getTime(), row.createdAt.getTime());
+  assert.equal(d.createdAt.getTime(), row.createdAt.getTime());
+  assert.equal(d.url, subscribed.url);
+  assert.deepEqual(JSON.parse(d.requestBody), { id: row.id, type: "product.updated", createdAt: row.createdAt.toISOString(), timestamp: row.createdAt.toISOString(), apiVersion: "v1", data, previousAttributes: { name: "Old" } });
+  // Due now by Prisma's own date filter, as the worker's claim will see it.
+  assert.equal(await db.webhookDelivery.count({ where: { eventId: row.id, status: "pending", nextRetry: { lte: row.createdAt } } }), 1);
+
+  if (databaseProvider() === "sqlite") {
+    const [texts] = await db.$queryRawUnsafe<{ e: string; n: string; c: string }[]>(
+      `SELECT CAST(e."createdAt" AS TEXT) AS "e", CAST(d."nextRetry" AS TEXT) AS "n", CAST(d."createdAt" AS TEXT) AS "c" FROM "Event" e JOIN "WebhookDelivery" d ON d."eventId" = e."id" WHERE e."id" = ?`, row.id,
+    );
+    const iso = row.createdAt.toISOString().replace("Z", "+00:00");
+    assert.deepEqual(texts, { e: iso, n: iso, c: iso });
+  }
+});
