@@ -5,6 +5,13 @@ import { wakeWorker } from "@/lib/webhooks/worker";
 import { db } from "@/lib/db/client";
 
 const loop = process.argv.includes("--loop");
+// Stopped with SIGTERM/SIGINT, the worker finishes its attempts in flight and writes their results first.
+for (const sig of ["SIGTERM", "SIGINT"] as const) {
+  process.once(sig, () => {
+    const g = globalThis as unknown as { __platformShutdown?: () => Promise<void> };
+    void (g.__platformShutdown?.() ?? Promise.resolve()).finally(() => process.exit(0));
+  });
+}
 if (loop) {
   // The delivery worker ignores WEBHOOK_WORKER here: this process is where it is meant to run.
   setInterval(wakeWorker, Number(process.env.WEBHOOK_POLL_MS ?? 1000)).unref();

@@ -1,11 +1,40 @@
 "use client";
 import { useState } from "react";
-import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import dynamic from "next/dynamic";
 import type { usageMetrics } from "@/lib/usage/metrics";
 import { Card, Stat } from "@/components/ui/primitives";
 import { usePortalData } from "./use-portal-data";
 
 type Metrics = Awaited<ReturnType<typeof usageMetrics>>;
+
+/**
+ * What stands in for a plot until its code has loaded: the plot's own box (the parent's h-64), faint grid lines and
+ * the outline of `shape` (bars or a line), still, or gently pulsing when the reader allows motion.
+ */
+function PlotPlaceholder({ shape }: { shape: "bars" | "line" }) {
+  const heights = [35, 55, 40, 70, 50, 85, 60, 45, 75, 65, 50, 80];
+  return (
+    <div role="status" aria-label="Loading chart" className="flex h-full flex-col gap-2 pb-6 pl-8 pr-2 pt-2 motion-safe:animate-pulse">
+      <div className="relative flex-1 border-b border-l border-slate-200 dark:border-slate-700">
+        {[25, 50, 75].map((y) => <div key={y} className="absolute inset-x-0 border-t border-dashed border-slate-100 dark:border-slate-800" style={{ top: `${y}%` }} />)}
+        {shape === "bars" ? (
+          <div className="absolute inset-0 flex items-end gap-[3%] px-[2%]">
+            {heights.map((h, i) => <div key={i} className="flex-1 rounded-t-sm bg-slate-200 dark:bg-slate-800" style={{ height: `${h}%` }} />)}
+          </div>
+        ) : (
+          <svg className="absolute inset-0 h-full w-full text-slate-200 dark:text-slate-800" viewBox="0 0 100 100" preserveAspectRatio="none" aria-hidden="true">
+            <polyline fill="none" stroke="currentColor" strokeWidth="2" vectorEffect="non-scaling-stroke" points={heights.map((h, i) => `${(i * 100) / (heights.length - 1)},${100 - h}`).join(" ")} />
+          </svg>
+        )}
+      </div>
+      <span className="sr-only">Loading chart…</span>
+    </div>
+  );
+}
+
+// Recharts stays out of the route's first load: each plot's code comes after first paint (one chunk for both).
+const RequestsPlot = dynamic(() => import("./usage-charts-plots").then((m) => m.RequestsPlot), { ssr: false, loading: () => <PlotPlaceholder shape="bars" /> });
+const LatencyPlot = dynamic(() => import("./usage-charts-plots").then((m) => m.LatencyPlot), { ssr: false, loading: () => <PlotPlaceholder shape="line" /> });
 
 function label(iso: string, period: string) {
   const d = new Date(iso);
@@ -36,18 +65,12 @@ export function UsageCharts({ initial, periods, initialPeriod, showCosts }: { in
       </div>
       <Card title="Requests and errors">
         <div className="h-64" data-testid="requests-chart">
-          <ResponsiveContainer width="100%" height="100%">
-            <BarChart data={series}><CartesianGrid strokeDasharray="3 3" opacity={0.3} /><XAxis dataKey="label" fontSize={11} /><YAxis allowDecimals={false} fontSize={11} /><Tooltip /><Legend />
-              <Bar dataKey="ok" name="Successful" stackId="a" fill="#6366f1" /><Bar dataKey="errors" name="Errors" stackId="a" fill="#ef4444" /></BarChart>
-          </ResponsiveContainer>
+          <RequestsPlot series={series} />
         </div>
       </Card>
       <Card title="Latency">
         <div className="h-64">
-          <ResponsiveContainer width="100%" height="100%">
-            <LineChart data={series}><CartesianGrid strokeDasharray="3 3" opacity={0.3} /><XAxis dataKey="label" fontSize={11} /><YAxis unit=" ms" fontSize={11} /><Tooltip /><Legend />
-              <Line type="monotone" dataKey="p50Latency" name="p50" stroke="#6366f1" dot={{ r: 2 }} connectNulls /><Line type="monotone" dataKey="p99Latency" name="p99" stroke="#f59e0b" dot={{ r: 2 }} connectNulls /></LineChart>
-          </ResponsiveContainer>
+          <LatencyPlot series={series} />
         </div>
       </Card>
     </div>

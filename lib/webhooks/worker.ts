@@ -1,17 +1,19 @@
 import { randomUUID } from "node:crypto";
 import { db } from "@/lib/db/client";
 import { now } from "@/lib/clock";
-import type { Prisma } from "@/generated/prisma-sqlite";
 import { emitEvent, onDeliveriesCreated } from "@/lib/events/emit-event";
 import { TEST_EVENT_TYPE } from "@/lib/events/event-types";
 import { signatureHeaders } from "./signing";
 import { postWebhook, type AttemptResult } from "./send";
 import { checkUrlTarget } from "./url-safety";
+import { claimBatch, readEndpoints, recordAttempts, type AttemptRecord, type ClaimedDelivery, type EndpointRow } from "./delivery-store";
 import { processSingleton } from "@/lib/process-state";
+import { onShutdown } from "@/lib/shutdown";
 
-// The delivery worker. It claims due deliveries with a lease: one UPDATE that only succeeds on rows nobody
-// holds (lockedUntil in the past), so several processes never send one delivery at once, and a crashed
-// process's deliveries become due again when its lease ends. Retries follow contract.md: after failed attempt
+// The delivery worker. It claims a batch of due deliveries with a lease: one UPDATE … RETURNING that only takes
+// rows nobody holds (lockedUntil in the past; on PostgreSQL FOR UPDATE SKIP LOCKED), so several processes never
+// send one delivery at once, and a crashed process's deliveries become due again when its lease ends. Results are
+// recorded in batches, each row only while its lease token still holds (delivery-store.ts). Retries follow contract.md: after failed attempt
 // n the next is due after 60, 300, 1500, 7200 s (a longer Retry-After from the receiver wins); after the 5th
 // the delivery has failed. A 410 disables the endpoint; so do 5 days of nothing but failures. Each claimed delivery
 // is sent as soon as a slot is free, without waiting for the others: a receiver that hangs holds one slot for the
@@ -31,31 +33,12 @@ const CONCURRENCY = Number(process.env.WEBHOOK_CONCURRENCY ?? 32);
 const POLL_MS = Number(process.env.WEBHOOK_POLL_MS ?? 1000);
 const workerId = randomUUID();
 
-type Delivery = Awaited<ReturnType<typeof db.webhookDelivery.findMany>>[number];
-
-/** Claims up to BATCH due deliveries for this worker. */
-export async function claimDue(at = now(), max = BATCH): Promise<Delivery[]> {
-  // One query per status: with `status IN (...)` SQLite sorts every due row to find the first few (a temporary
-  // B-tree over the whole backlog on every claim); per status the (status, nextRetry) index yields them in order.
-  const due = (status: string) => db.webhookDelivery.findMany({
-    where: { status, nextRetry: { lte: at }, OR: [{ lockedUntil: null }, { lockedUntil: { lt: at } }] },
-    orderBy: { nextRetry: "asc" }, take: max, select: { id: true, nextRetry: true },
-  });
-  const candidates = [...await due("pending"), ...await due("retrying")]
-    .sort((a, b) => a.nextRetry!.getTime() - b.nextRetry!.getTime()).slice(0, max);
-  if (!candidates.length) return [];
-  const token = `${workerId}:${randomUUID()}`;
-  const ids = candidates.map((c) => c.id);
-  await db.webhookDelivery.updateMany({
-    where: { id: { in: ids }, status: { in: ["pending", "retrying"] }, OR: [{ lockedUntil: null }, { lockedUntil: { lt: at } }] },
-    data: { lockedBy: token, lockedUntil: new Date(at.getTime() + LEASE_MS) },
-  });
-  // By id (the primary key) and token: lockedBy alone has no index, and scanning the whole outbox on every claim
-  // made delivery slower the more deliveries the table held.
-  return db.webhookDelivery.findMany({ where: { id: { in: ids }, lockedBy: token } });
+/** Claims up to BATCH due deliveries for this worker: one statement (see delivery-store.ts). */
+export function claimDue(at = now(), max = BATCH): Promise<ClaimedDelivery[]> {
+  return claimBatch(at, max, `${workerId}:${randomUUID()}`, new Date(at.getTime() + LEASE_MS));
 }
 
-function attemptEntry(d: Delivery, r: AttemptResult, at: Date) {
+function attemptEntry(d: ClaimedDelivery, r: AttemptResult, at: Date) {
   return { attempt: d.attempts + 1, timestamp: at.toISOString(), status: r.status, durationMs: r.durationMs, error: r.error };
 }
 
@@ -76,32 +59,60 @@ async function disableEndpoint(webhookId: string, reason: string) {
   });
 }
 
-type WebhookRow = NonNullable<Awaited<ReturnType<typeof db.webhook.findUnique>>>;
+type WebhookRow = EndpointRow;
 
 /** The endpoints of a claimed batch, in one query rather than one per delivery. */
-async function endpointsOf(claimed: Delivery[]): Promise<Map<string, WebhookRow>> {
-  const rows = await db.webhook.findMany({ where: { id: { in: [...new Set(claimed.map((d) => d.webhookId))] } } });
-  return new Map(rows.map((w) => [w.id, w]));
+function endpointsOf(claimed: ClaimedDelivery[]): Promise<Map<string, WebhookRow>> {
+  return readEndpoints([...new Set(claimed.map((d) => d.webhookId))]);
 }
 
-/**
- * Records on a delivery only while this worker's lease on it holds: updateMany with the lease token, so an attempt
- * whose lease ran out (and that another worker may have taken) or whose endpoint was deleted meanwhile changes
- * nothing instead of throwing; it also skips reading the row back.
- */
-function record(d: Delivery, data: Prisma.WebhookDeliveryUpdateManyMutationInput) {
-  return db.webhookDelivery.updateMany({ where: { id: d.id, lockedBy: d.lockedBy }, data });
+// Finished attempts wait here up to FLUSH_MS (or until FLUSH_MAX of them) and are recorded with one statement.
+// Until its record is written a delivery keeps its lease, so no worker sends it again meanwhile; a crash before
+// the write sends it again once the lease ends (at least once, as with any crash between sending and recording).
+const FLUSH_MS = Number(process.env.WEBHOOK_FLUSH_MS ?? 20);
+const FLUSH_MAX = 64;
+const R = processSingleton("webhook-recorder", () => ({
+  queue: [] as { rec: AttemptRecord; resolve: (written: boolean) => void; reject: (e: unknown) => void }[],
+  timer: null as NodeJS.Timeout | null, flushing: false,
+}));
+
+function queueRecord(rec: AttemptRecord): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    R.queue.push({ rec, resolve, reject });
+    if (R.queue.length >= FLUSH_MAX) void flushRecords();
+    else R.timer ??= setTimeout(() => void flushRecords(), FLUSH_MS);
+  });
+}
+
+async function flushRecords(): Promise<void> {
+  if (R.timer) { clearTimeout(R.timer); R.timer = null; }
+  if (R.flushing || !R.queue.length) return;
+  R.flushing = true;
+  const batch = R.queue.splice(0, FLUSH_MAX);
+  try {
+    const written = await recordAttempts(batch.map((b) => b.rec));
+    for (const b of batch) b.resolve(written.has(b.rec.id));
+  } catch (e) {
+    for (const b of batch) b.reject(e);
+  } finally {
+    R.flushing = false;
+    if (R.queue.length) R.timer ??= setTimeout(() => void flushRecords(), R.queue.length >= FLUSH_MAX ? 0 : FLUSH_MS);
+  }
 }
 
 /** One attempt of one claimed delivery, and its bookkeeping. `endpoint`: its webhook row, when already read. */
-export async function deliver(d: Delivery, endpoint?: WebhookRow | null): Promise<void> {
+export async function deliver(d: ClaimedDelivery, endpoint?: WebhookRow | null): Promise<void> {
   const webhook = endpoint === undefined ? await db.webhook.findUnique({ where: { id: d.webhookId } }) : endpoint;
   const at = now();
   // A disabled endpoint (by its owner, a 410 or 5 days of failures) gets nothing more but the test events sent
   // to it on purpose; its due deliveries fail, and a manual retry after re-enabling sends them.
   const skipped = !webhook ? "endpoint deleted" : !webhook.isActive && d.eventType !== TEST_EVENT_TYPE ? "endpoint disabled" : null;
   if (!webhook || skipped) {
-    await record(d, { status: "failed", lastError: skipped, lockedUntil: null, lockedBy: null, nextRetry: null, updatedAt: at });
+    // Rare: an updateMany with the lease token of its own (it leaves the last attempt's response as it was).
+    await db.webhookDelivery.updateMany({
+      where: { id: d.id, lockedBy: d.lockedBy },
+      data: { status: "failed", lastError: skipped, lockedUntil: null, lockedBy: null, nextRetry: null, updatedAt: at },
+    });
     return;
   }
   const secrets = [webhook.secret];
@@ -121,20 +132,20 @@ export async function deliver(d: Delivery, endpoint?: WebhookRow | null): Promis
     ? { ok: false, status: null, headers: {}, body: "", durationMs: 0, error: unsafe.message, retryAfterSeconds: null }
     : await postWebhook(webhook.url, headers, d.requestBody);
   const attempts = d.attempts + 1;
-  const log = [...((d.attemptLog as unknown[] | null) ?? []), attemptEntry(d, result, at)];
-  const recorded = {
-    attempts, lastAttempt: at, responseStatus: result.status, responseHeaders: result.headers as Prisma.InputJsonValue,
-    responseBody: result.body.slice(0, 16 * 1024), responseDuration: result.durationMs, lastError: result.error,
-    attemptLog: log as Prisma.InputJsonValue, requestHeaders: redactSignature(headers), lockedUntil: null, lockedBy: null, updatedAt: now(),
-  };
+  const gone = result.status === 410;
+  const final = result.ok || gone || attempts >= MAX_ATTEMPTS;
+  await queueRecord({
+    id: d.id, lockedBy: d.lockedBy, attempts, lastAttempt: at,
+    status: result.ok ? "success" : final ? "failed" : "retrying",
+    nextRetry: final ? null : new Date(at.getTime() + nextDelay(attempts, result.retryAfterSeconds) * 1000),
+    responseStatus: result.status, responseHeaders: result.headers, responseBody: result.body.slice(0, 16 * 1024),
+    responseDuration: result.durationMs, lastError: result.error,
+    attemptLog: [...(d.attemptLog ?? []), attemptEntry(d, result, at)], requestHeaders: redactSignature(headers), updatedAt: now(),
+  });
   if (result.ok) {
-    await record(d, { ...recorded, status: "success", nextRetry: null });
     if (webhook.failingSince) await db.webhook.update({ where: { id: webhook.id }, data: { failingSince: null } });
     return;
   }
-  const gone = result.status === 410;
-  const final = gone || attempts >= MAX_ATTEMPTS;
-  await record(d, { ...recorded, status: final ? "failed" : "retrying", nextRetry: final ? null : new Date(at.getTime() + nextDelay(attempts, result.retryAfterSeconds) * 1000) });
   if (gone) return disableEndpoint(webhook.id, "The receiver answered 410 Gone.");
   if (!webhook.failingSince) await db.webhook.update({ where: { id: webhook.id }, data: { failingSince: at } });
   else if (at.getTime() - webhook.failingSince.getTime() >= DISABLE_AFTER_MS) {
@@ -143,11 +154,11 @@ export async function deliver(d: Delivery, endpoint?: WebhookRow | null): Promis
 }
 
 /** Signatures are worth nothing to a reader of the delivery log; the header names stay. */
-function redactSignature(headers: Record<string, string>): Prisma.InputJsonValue {
+function redactSignature(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, /signature/i.test(k) ? `${v.slice(0, 16)}…` : v]));
 }
 
-const S = processSingleton("webhook-worker", () => ({ claiming: false, again: false, inFlight: 0, timer: null as NodeJS.Timeout | null }));
+const S = processSingleton("webhook-worker", () => ({ claiming: false, again: false, inFlight: 0, timer: null as NodeJS.Timeout | null, stopping: false }));
 
 /**
  * Claims due deliveries while slots are free and starts each at once. A finished delivery wakes this once half the
@@ -169,6 +180,7 @@ async function fillSlots(): Promise<void> {
 
 /** Looks for due deliveries now (or right after the current look). */
 export function wakeWorker(): void {
+  if (S.stopping) return;
   if (S.claiming) { S.again = true; return; }
   S.claiming = true;
   void fillSlots()
@@ -178,6 +190,22 @@ export function wakeWorker(): void {
       if (S.again) { S.again = false; wakeWorker(); }
     });
 }
+
+/**
+ * On SIGTERM (lib/shutdown.ts): claim nothing more, let the attempts in flight finish (they answer within the
+ * 10 s attempt timeout; the server waits at most 10 s in all, so 8 here) and write every queued record, so that a
+ * graceful restart sends nothing twice. What is cut off is sent again after its lease, as after a crash.
+ */
+async function stopWorker(): Promise<void> {
+  S.stopping = true;
+  if (S.timer) { clearInterval(S.timer); S.timer = null; }
+  const deadline = Date.now() + 8_000;
+  while ((S.inFlight > 0 || R.queue.length || R.flushing) && Date.now() < deadline) {
+    if (R.queue.length && !R.flushing) await flushRecords();
+    else await new Promise((r) => setTimeout(r, 10));
+  }
+}
+onShutdown(stopWorker);
 
 export function startWorker(pollMs = POLL_MS): void {
   if (S.timer || process.env.WEBHOOK_WORKER === "false") return;
