@@ -11,8 +11,8 @@ import { processSingleton } from "@/lib/process-state";
 // Usage events, request logs and hourly rollups, recorded off the request's path: a request only appends to
 // in-memory queues; a timer writes them in batches, one raw insert each (lib/db/bulk-insert.ts: Prisma's
 // createMany cost ~0.6 ms of CPU a row, which capped ingestion near 1,600 events/s). A graceful stop flushes
-// everything (lib/shutdown.ts). If the database refuses a batch, it stays queued and is retried; the queue is bounded,
-// and what overflows is counted and reported rather than growing memory without end.
+// everything (lib/shutdown.ts). If the database refuses a batch, it stays queued and is retried; the queue is
+// bounded, and what overflows is counted and reported rather than growing memory without end.
 
 export interface RequestRecord {
   requestId: string;
@@ -40,8 +40,9 @@ const EVENT_FLUSH_MS = Number(process.env.USAGE_FLUSH_MS ?? 500);
 const ROLLUP_FLUSH_MS = Number(process.env.ROLLUP_FLUSH_MS ?? 5000);
 const BATCH = 500;
 // Rows per insert. On SQLite an insert blocks the event loop while it runs, so batches stay small; PostgreSQL
-// works in its own process, and each statement's commit is its biggest cost, so there they are larger.
-const WRITE_BATCH = databaseProvider() === "postgresql" ? 2000 : BATCH;
+// works in its own process, and each statement's commit is its biggest cost, so there they are larger (not much
+// larger: a log row may carry 32 KB of bodies, and a batch is held in memory about three times over while sent).
+const WRITE_BATCH = databaseProvider() === "postgresql" ? 1000 : BATCH;
 const MAX_QUEUE = 200_000;
 
 interface RollupCell {
