@@ -4,6 +4,7 @@ import { ApiError } from "@/lib/api/errors";
 import { hashesEqual, type Environment } from "@/lib/keys/key-format";
 import { hashSecret, hasSecretShape } from "@/lib/oauth/token-format";
 import { processSingleton } from "@/lib/process-state";
+import { coversAll } from "./scopes";
 import type { AuthContext } from "./auth-context";
 
 // OAuth access tokens (`oat_…`) verified like API keys: cached in memory by hash, so a cache hit costs one HMAC
@@ -30,6 +31,11 @@ const S = processSingleton("access-token-cache", () => ({
 const invalid = (code: "INVALID_ACCESS_TOKEN" | "ACCESS_TOKEN_EXPIRED" | "ACCESS_TOKEN_REVOKED", message: string, subject?: ApiError["subject"]) =>
   new ApiError({ status: 401, type: "authentication_error", code, message, subject, headers: { "WWW-Authenticate": 'Bearer realm="api", error="invalid_token"' } });
 
+/** A token asked for with a narrower scope keeps only what its grant still allows. */
+function tokenScopes(own: string[] | null, grant: string[]): string[] {
+  return own ? own.filter((s) => coversAll(grant, [s]) === null) : grant;
+}
+
 async function load(tokenHash: string): Promise<CachedToken | null> {
   const token = await db.oAuthToken.findUnique({ where: { tokenHash } });
   if (!token || token.kind !== "access") return null;
@@ -43,7 +49,7 @@ async function load(tokenHash: string): Promise<CachedToken | null> {
     revokedAt: revoked.length ? Math.min(...revoked) : null, loadedAt: Date.now(),
     context: {
       keyId: grant.id, businessId: grant.businessId, projectId: grant.projectId, environment: grant.environment as Environment,
-      scopes: (grant.scopes as string[]) ?? [], plan: business.plan, rateLimit: null, restrictions: null,
+      scopes: tokenScopes(token.scopes as string[] | null, grant.scopes as string[]), plan: business.plan, rateLimit: null, restrictions: null,
       oauth: { clientId: grant.clientId, grantId: grant.id, userId: grant.userId },
     },
   };

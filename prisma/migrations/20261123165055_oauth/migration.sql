@@ -1,6 +1,6 @@
 -- CreateTable
 CREATE TABLE "OAuthClient" (
-    "id" TEXT NOT NULL,
+    "id" TEXT NOT NULL PRIMARY KEY,
     "businessId" TEXT NOT NULL,
     "environment" TEXT NOT NULL,
     "name" TEXT NOT NULL,
@@ -10,15 +10,13 @@ CREATE TABLE "OAuthClient" (
     "secretHash" TEXT,
     "secretLastFour" TEXT,
     "createdBy" TEXT,
-    "createdAt" TIMESTAMP(3) NOT NULL,
-    "updatedAt" TIMESTAMP(3) NOT NULL,
-
-    CONSTRAINT "OAuthClient_pkey" PRIMARY KEY ("id")
+    "createdAt" DATETIME NOT NULL,
+    "updatedAt" DATETIME NOT NULL
 );
 
 -- CreateTable
 CREATE TABLE "OAuthCode" (
-    "id" TEXT NOT NULL,
+    "id" TEXT NOT NULL PRIMARY KEY,
     "codeHash" TEXT NOT NULL,
     "clientId" TEXT NOT NULL,
     "userId" TEXT NOT NULL,
@@ -27,43 +25,39 @@ CREATE TABLE "OAuthCode" (
     "environment" TEXT NOT NULL,
     "scopes" JSONB NOT NULL,
     "redirectUri" TEXT NOT NULL,
+    "redirectUriGiven" BOOLEAN NOT NULL DEFAULT true,
     "codeChallenge" TEXT,
-    "expiresAt" TIMESTAMP(3) NOT NULL,
-    "usedAt" TIMESTAMP(3),
+    "expiresAt" DATETIME NOT NULL,
+    "usedAt" DATETIME,
     "grantId" TEXT,
-    "createdAt" TIMESTAMP(3) NOT NULL,
-
-    CONSTRAINT "OAuthCode_pkey" PRIMARY KEY ("id")
+    "createdAt" DATETIME NOT NULL
 );
 
 -- CreateTable
 CREATE TABLE "OAuthGrant" (
-    "id" TEXT NOT NULL,
+    "id" TEXT NOT NULL PRIMARY KEY,
     "clientId" TEXT NOT NULL,
     "userId" TEXT NOT NULL,
     "businessId" TEXT NOT NULL,
     "projectId" TEXT NOT NULL,
     "environment" TEXT NOT NULL,
     "scopes" JSONB NOT NULL,
-    "lastUsed" TIMESTAMP(3),
-    "revokedAt" TIMESTAMP(3),
-    "createdAt" TIMESTAMP(3) NOT NULL,
-
-    CONSTRAINT "OAuthGrant_pkey" PRIMARY KEY ("id")
+    "lastUsed" DATETIME,
+    "revokedAt" DATETIME,
+    "createdAt" DATETIME NOT NULL
 );
 
 -- CreateTable
 CREATE TABLE "OAuthToken" (
-    "id" TEXT NOT NULL,
+    "id" TEXT NOT NULL PRIMARY KEY,
     "grantId" TEXT NOT NULL,
     "kind" TEXT NOT NULL,
     "tokenHash" TEXT NOT NULL,
-    "expiresAt" TIMESTAMP(3) NOT NULL,
-    "revokedAt" TIMESTAMP(3),
-    "usedAt" TIMESTAMP(3),
-    "createdAt" TIMESTAMP(3) NOT NULL,
-
-    CONSTRAINT "OAuthToken_pkey" PRIMARY KEY ("id")
+    "scopes" JSONB,
+    "expiresAt" DATETIME NOT NULL,
+    "revokedAt" DATETIME,
+    "usedAt" DATETIME,
+    "createdAt" DATETIME NOT NULL
 );
 
 -- CreateIndex

@@ -1,6 +1,6 @@
 -- CreateTable
 CREATE TABLE "OAuthClient" (
-    "id" TEXT NOT NULL PRIMARY KEY,
+    "id" TEXT NOT NULL,
     "businessId" TEXT NOT NULL,
     "environment" TEXT NOT NULL,
     "name" TEXT NOT NULL,
@@ -10,13 +10,15 @@ CREATE TABLE "OAuthClient" (
     "secretHash" TEXT,
     "secretLastFour" TEXT,
     "createdBy" TEXT,
-    "createdAt" DATETIME NOT NULL,
-    "updatedAt" DATETIME NOT NULL
+    "createdAt" TIMESTAMP(3) NOT NULL,
+    "updatedAt" TIMESTAMP(3) NOT NULL,
+
+    CONSTRAINT "OAuthClient_pkey" PRIMARY KEY ("id")
 );
 
 -- CreateTable
 CREATE TABLE "OAuthCode" (
-    "id" TEXT NOT NULL PRIMARY KEY,
+    "id" TEXT NOT NULL,
     "codeHash" TEXT NOT NULL,
     "clientId" TEXT NOT NULL,
     "userId" TEXT NOT NULL,
@@ -25,37 +27,45 @@ CREATE TABLE "OAuthCode" (
     "environment" TEXT NOT NULL,
     "scopes" JSONB NOT NULL,
     "redirectUri" TEXT NOT NULL,
+    "redirectUriGiven" BOOLEAN NOT NULL DEFAULT true,
     "codeChallenge" TEXT,
-    "expiresAt" DATETIME NOT NULL,
-    "usedAt" DATETIME,
+    "expiresAt" TIMESTAMP(3) NOT NULL,
+    "usedAt" TIMESTAMP(3),
     "grantId" TEXT,
-    "createdAt" DATETIME NOT NULL
+    "createdAt" TIMESTAMP(3) NOT NULL,
+
+    CONSTRAINT "OAuthCode_pkey" PRIMARY KEY ("id")
 );
 
 -- CreateTable
 CREATE TABLE "OAuthGrant" (
-    "id" TEXT NOT NULL PRIMARY KEY,
+    "id" TEXT NOT NULL,
     "clientId" TEXT NOT NULL,
     "userId" TEXT NOT NULL,
     "businessId" TEXT NOT NULL,
     "projectId" TEXT NOT NULL,
     "environment" TEXT NOT NULL,
     "scopes" JSONB NOT NULL,
-    "lastUsed" DATETIME,
-    "revokedAt" DATETIME,
-    "createdAt" DATETIME NOT NULL
+    "lastUsed" TIMESTAMP(3),
+    "revokedAt" TIMESTAMP(3),
+    "createdAt" TIMESTAMP(3) NOT NULL,
+
+    CONSTRAINT "OAuthGrant_pkey" PRIMARY KEY ("id")
 );
 
 -- CreateTable
 CREATE TABLE "OAuthToken" (
-    "id" TEXT NOT NULL PRIMARY KEY,
+    "id" TEXT NOT NULL,
     "grantId" TEXT NOT NULL,
     "kind" TEXT NOT NULL,
     "tokenHash" TEXT NOT NULL,
-    "expiresAt" DATETIME NOT NULL,
-    "revokedAt" DATETIME,
-    "usedAt" DATETIME,
-    "createdAt" DATETIME NOT NULL
+    "scopes" JSONB,
+    "expiresAt" TIMESTAMP(3) NOT NULL,
+    "revokedAt" TIMESTAMP(3),
+    "usedAt" TIMESTAMP(3),
+    "createdAt" TIMESTAMP(3) NOT NULL,
+
+    CONSTRAINT "OAuthToken_pkey" PRIMARY KEY ("id")
 );
 
 -- CreateIndex

@@ -1,0 +1,9 @@
+// GET /.well-known/oauth-authorization-server: authorization server metadata (RFC 8414)
+import { publicBaseUrl } from "@/lib/api/pipeline";
+import { authorizationServerMetadata } from "@/lib/oauth/metadata";
+
+export const dynamic = "force-dynamic";
+
+export function GET(req: Request) {
+  return Response.json(authorizationServerMetadata(publicBaseUrl(req)), { headers: { "Cache-Control": "public, max-age=300" } });
+}

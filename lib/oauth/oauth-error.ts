@@ -1,0 +1,34 @@
+// OAuth endpoints answer in RFC 6749's shapes, not the /v1 envelope: {error, error_description} (§5.2) from the
+// token and revocation endpoints, and error=… on the redirect (§4.1.2.1) from the authorization endpoint.
+
+export type OAuthErrorCode =
+  | "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type"
+  | "invalid_scope" | "access_denied" | "unsupported_response_type" | "server_error" | "unsupported_token_type";
+
+export class OAuthError extends Error {
+  constructor(readonly code: OAuthErrorCode, readonly description: string, readonly status = 400, readonly headers: Record<string, string> = {}) {
+    super(description);
+    this.name = "OAuthError";
+  }
+}
+
+/** Token responses must never be cached (RFC 6749 §5.1). */
+export const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
+
+export function oauthJson(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json", ...NO_STORE, ...headers } });
+}
+
+export function oauthErrorResponse(e: OAuthError): Response {
+  return oauthJson({ error: e.code, error_description: e.description }, e.status, e.headers);
+}
+
+/** The authorization endpoint's error redirect: error, error_description, state and iss on the client's URI. */
+export function errorRedirectUrl(redirectUri: string, e: { code: OAuthErrorCode; description: string }, state: string | null, issuer: string): string {
+  const url = new URL(redirectUri);
+  url.searchParams.set("error", e.code);
+  url.searchParams.set("error_description", e.description);
+  if (state !== null) url.searchParams.set("state", state);
+  url.searchParams.set("iss", issuer);
+  return url.toString();
+}
