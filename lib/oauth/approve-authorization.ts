@@ -3,7 +3,7 @@ import { now } from "@/lib/clock";
 import { newId } from "@/lib/ids";
 import { coversAll } from "@/lib/auth/scopes";
 import { recordAudit } from "@/lib/audit/record-audit";
-import { scopesForRole } from "@/lib/portal/portal-context";
+import { scopesForRole } from "@/lib/portal/roles";
 import type { AuthorizationRequest } from "./authorization-request";
 import { errorRedirectUrl } from "./oauth-error";
 import { CODE_TTL_S, generateSecret, hashSecret } from "./token-format";
