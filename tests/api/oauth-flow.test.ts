@@ -17,6 +17,15 @@ describe("authorization server metadata", () => {
     assert.deepEqual(as.grant_types_supported, ["authorization_code", "refresh_token"]);
     assert.ok((as.scopes_supported as string[]).includes("oauth_clients:read"));
   });
+
+  it("the OpenAPI document declares the oauth2 authorization-code scheme, and each route's scope", async () => {
+    const doc = (await (await fetch(`${BASE_URL}/v1/openapi.json`)).json()) as any;
+    const flow = doc.components.securitySchemes.oauth2.flows.authorizationCode;
+    assert.equal(flow.authorizationUrl, `${BASE_URL}/oauth/authorize`);
+    assert.equal(flow.tokenUrl, `${BASE_URL}/oauth/token`);
+    assert.equal(flow.scopes["products:read"], "See your products");
+    assert.deepEqual(doc.paths["/v1/products"].get.security.find((s: Record<string, string[]>) => s.oauth2).oauth2, ["products:read"]);
+  });
 });
 
 describe("authorization-code flow (confidential client, client_secret_basic, PKCE)", () => {
