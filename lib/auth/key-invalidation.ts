@@ -19,13 +19,22 @@ function invalidateLocally(id: string): void {
 /** A key, an OAuth grant or an access token (by id) changed: drop it from every process's cache. */
 export function announceKeyChange(keyId: string): void {
   invalidateLocally(keyId);
-  redis()?.publish(CHANNEL, keyId).catch((e: Error) => console.warn(`key invalidation not published: ${e.message}`));
+  const client = redis();
+  if (!client) return;
+  const publish = () => { client.publish(CHANNEL, keyId).catch((e: Error) => console.warn(`key invalidation not published: ${e.message}`)); };
+  if (client.status === "ready") return publish();
+  // A connection still opening (the first change in a fresh process) has no offline queue: send once it is up.
+  const onReady = () => { clearTimeout(timer); publish(); };
+  const timer = setTimeout(() => { client.off("ready", onReady); console.warn("key invalidation not published: Redis not ready"); }, 5000);
+  timer.unref?.();
+  client.once("ready", onReady);
 }
 
 export function listenForKeyChanges(): void {
   if (subscription.listening) return;
   const sub = redis("subscriber");
   if (!sub) return;
+  redis(); // open the publishing connection early too, so a first revocation is sent at once
   subscription.listening = true;
   sub.subscribe(CHANNEL).catch((e: Error) => console.warn(`key invalidation subscribe failed: ${e.message}`));
   sub.on("message", (channel, keyId) => {

@@ -127,6 +127,22 @@ describe("authorization-code flow (confidential client, client_secret_basic, PKC
   });
 });
 
+describe("rate limits count per grant", () => {
+  it("a free-plan business's token meets the plan's burst; another authorization has its own bucket", async () => {
+    const c = await registerClient({ scopes: ["products:read"] });
+    const user = await portalUser();
+    await db.business.update({ where: { id: user.businessId }, data: { plan: "free" } });
+    const first = await tokensFor(c, user, { scope: "products:read" });
+    const second = await tokensFor(c, user, { scope: "products:read" });
+    const api = bearer(first.tokens.access_token);
+    const statuses: number[] = [];
+    for (let i = 0; i < 25 && !statuses.includes(429); i++) statuses.push((await api.get("/v1/products?limit=1")).status);
+    assert.equal(statuses.at(-1), 429, statuses.join(","));
+    assert.ok(statuses.length >= 20, `refused after ${statuses.length - 1} requests`);
+    assert.equal((await bearer(second.tokens.access_token).get("/v1/products?limit=1")).status, 200);
+  });
+});
+
 describe("public client (no secret, PKCE required)", () => {
   it("completes the flow with token_endpoint_auth_method none", async () => {
     const c = await registerClient({ clientType: "public", scopes: ["products:read"] });
