@@ -15,8 +15,20 @@ export class OAuthError extends Error {
 /** Token responses must never be cached (RFC 6749 §5.1). */
 export const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
 
+// Browser apps (public clients) call the token and revocation endpoints from their own origin. No cookie is
+// read there, so any origin may: the client's credentials or PKCE verifier are what count.
+export const CORS = { "Access-Control-Allow-Origin": "*" };
+
+/** The answer to a CORS preflight of the token, revocation and metadata endpoints. */
+export function corsPreflight(): Response {
+  return new Response(null, {
+    status: 204,
+    headers: { ...CORS, "Access-Control-Allow-Methods": "GET, POST, OPTIONS", "Access-Control-Allow-Headers": "Authorization, Content-Type", "Access-Control-Max-Age": "86400" },
+  });
+}
+
 export function oauthJson(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json", ...NO_STORE, ...headers } });
+  return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json", ...NO_STORE, ...CORS, ...headers } });
 }
 
 export function oauthErrorResponse(e: OAuthError): Response {

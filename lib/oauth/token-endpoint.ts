@@ -2,7 +2,7 @@ import { recordAudit } from "@/lib/audit/record-audit";
 import { clientIp } from "@/lib/auth/client-ip";
 import { authenticateClient, clientOfFailure } from "./authenticate-client";
 import { exchangeCode, GrantRefusal } from "./exchange-code";
-import { OAuthError, oauthErrorResponse, oauthJson } from "./oauth-error";
+import { CORS, OAuthError, oauthErrorResponse, oauthJson } from "./oauth-error";
 import { readTokenRequest } from "./read-token-request";
 import { refreshGrant } from "./refresh-grant";
 import { revokeToken } from "./revoke-token";
@@ -86,7 +86,7 @@ export async function handleRevokeRequest(req: Request): Promise<Response> {
         ip: clientIp(req.headers), userAgent: req.headers.get("user-agent"), method: "POST", path: "/oauth/revoke",
       });
     }
-    return new Response(null, { status: 200, headers: { "Cache-Control": "no-store" } });
+    return new Response(null, { status: 200, headers: { "Cache-Control": "no-store", ...CORS } });
   } catch (e) {
     const error = unexpected(e);
     if (error.status < 500) auditRefusal({ error, req, path: "/oauth/revoke", grantType: null, clientId, fallback });

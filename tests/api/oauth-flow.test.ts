@@ -143,6 +143,30 @@ describe("rate limits count per grant", () => {
   });
 });
 
+describe("housekeeping and browser clients", () => {
+  it("the jobs purge codes and tokens a day past expiry, keeping the grant", async () => {
+    const c = await registerClient();
+    await tokensFor(c, await portalUser());
+    const grant = await db.oAuthGrant.findFirstOrThrow({ where: { clientId: c.id } });
+    const old = new Date(Date.now() - 2 * 86_400_000);
+    await db.oAuthCode.updateMany({ where: { clientId: c.id }, data: { expiresAt: old } });
+    await db.oAuthToken.updateMany({ where: { grantId: grant.id }, data: { expiresAt: old } });
+    const { purgeExpiredOAuth } = await import("@/lib/oauth/purge-expired");
+    const purged = await purgeExpiredOAuth();
+    assert.ok(purged.codes >= 1 && purged.tokens >= 2, JSON.stringify(purged));
+    assert.equal(await db.oAuthCode.count({ where: { clientId: c.id } }), 0);
+    assert.equal(await db.oAuthToken.count({ where: { grantId: grant.id } }), 0);
+    assert.ok(await db.oAuthGrant.findUnique({ where: { id: grant.id } }));
+  });
+
+  it("the token endpoint answers CORS preflights, for browser apps", async () => {
+    const res = await fetch(`${BASE_URL}/oauth/token`, { method: "OPTIONS", headers: { origin: "https://spa.example", "access-control-request-method": "POST" } });
+    assert.equal(res.status, 204);
+    assert.equal(res.headers.get("access-control-allow-origin"), "*");
+    assert.match(res.headers.get("access-control-allow-headers") ?? "", /Authorization/);
+  });
+});
+
 describe("public client (no secret, PKCE required)", () => {
   it("completes the flow with token_endpoint_auth_method none", async () => {
     const c = await registerClient({ clientType: "public", scopes: ["products:read"] });
