@@ -26,7 +26,10 @@ const S = processSingleton("access-token-cache", () => ({
   byHash: new Map<string, CachedToken>(),
   /** Grant id or token id → the hashes cached under it, for invalidation by either. */
   byId: new Map<string, Set<string>>(),
+  /** Database loads (cache misses) and cache hits, for the benchmark (scripts/bench-oauth.mjs). */
+  stats: { loads: 0, hits: 0 },
 }));
+export const accessTokenCacheStats = S.stats;
 
 const invalid = (code: "INVALID_ACCESS_TOKEN" | "ACCESS_TOKEN_EXPIRED" | "ACCESS_TOKEN_REVOKED", message: string, subject?: ApiError["subject"]) =>
   new ApiError({ status: 401, type: "authentication_error", code, message, subject, headers: { "WWW-Authenticate": 'Bearer realm="api", error="invalid_token"' } });
@@ -73,13 +76,14 @@ export async function verifyAccessToken(value: string): Promise<AuthContext> {
   const tokenHash = hashSecret(value);
   let entry = S.byHash.get(tokenHash);
   if (!entry || Date.now() - entry.loadedAt > CACHE_TTL_MS) {
+    S.stats.loads++;
     const loaded = await load(tokenHash);
     if (!loaded) {
       if (entry) S.byHash.delete(tokenHash);
       throw invalid("INVALID_ACCESS_TOKEN", "Invalid access token provided.");
     }
     remember((entry = loaded));
-  }
+  } else S.stats.hits++;
   if (!hashesEqual(entry.tokenHash, tokenHash)) throw invalid("INVALID_ACCESS_TOKEN", "Invalid access token provided.");
   const t = now().getTime();
   const { keyId, businessId, environment, oauth } = entry.context;
