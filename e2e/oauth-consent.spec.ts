@@ -54,6 +54,14 @@ test("register an app, approve it on the consent page, use its token, revoke it 
   const cb = await callbackServer();
   try {
     const account = await signUp(page);
+    // The form validates with the API's schema: an http redirect URI off loopback is refused next to the field.
+    await page.goto("/portal/oauth-apps");
+    await page.getByLabel("Application name").fill("Insecure App");
+    await page.getByLabel("Redirect URIs").fill("http://app.example/callback");
+    await page.getByRole("checkbox", { name: "products:read" }).check();
+    await (await hydrated(page.getByRole("button", { name: "Register application" }))).click();
+    await expect(page.getByRole("alert")).toContainText("must use https");
+    await expect(page.getByTestId("new-client-secret")).toHaveCount(0);
     const app = await registerInPortal(page, "Acme Analytics", cb.uri, ["products:read", "products:write"]);
     const row = page.getByTestId("client-row-Acme Analytics");
     await expect(row).toContainText(app.id);

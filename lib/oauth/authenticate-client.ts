@@ -12,9 +12,6 @@ import { hashSecret, hasSecretShape } from "./token-format";
 
 export interface AuthenticatedClient { client: ClientRow; method: "client_secret_basic" | "client_secret_post" | "none" }
 
-/** The client a failed request named, when it exists: whose audit log the refusal belongs to. */
-export interface ClientFailure { error: OAuthError; client: ClientRow | null }
-
 function basicCredentials(header: string | null): { id: string; secret: string } | null {
   if (!header || !/^basic /i.test(header)) return null;
   let decoded: string;
@@ -52,5 +49,5 @@ export async function authenticateClient(req: Request, params: Record<string, st
   return { client: client!, method: basic ? "client_secret_basic" : "client_secret_post" };
 }
 
-/** The client attached to an invalid_client refusal, if any. */
+/** The client an invalid_client refusal named, when it exists: whose audit log the refusal belongs to. */
 export const clientOfFailure = (e: unknown): ClientRow | null => (e as { client?: ClientRow | null }).client ?? null;

@@ -4,7 +4,7 @@ import { now } from "@/lib/clock";
 import { newId } from "@/lib/ids";
 import { hashesEqual } from "@/lib/keys/key-format";
 import type { OAuthClient as ClientRow } from "@/generated/prisma-sqlite";
-import { OAuthError } from "./oauth-error";
+import { GrantRefusal, OAuthError } from "./oauth-error";
 import { issueTokens, type TokenResponse } from "./issue-tokens";
 import { revokeGrant } from "./revoke-grants";
 import { hashSecret, hasSecretShape } from "./token-format";
@@ -12,13 +12,6 @@ import { hashSecret, hasSecretShape } from "./token-format";
 // grant_type=authorization_code (RFC 6749 §4.1.3, RFC 7636 §4.6). A code works once, within 10 minutes, for
 // the client it was issued to, with the same redirect_uri and the PKCE verifier of its challenge. A second use
 // of a code that was already exchanged revokes the grant it issued (§4.1.2: the code may have been stolen).
-
-/** What a refusal concerns, for the audit log: the grant's business when the code is known. */
-export class GrantRefusal extends OAuthError {
-  constructor(description: string, readonly subject: { businessId: string; environment: string; grantId?: string | null } | null, readonly reason: string, code: "invalid_grant" | "invalid_scope" = "invalid_grant") {
-    super(code, description);
-  }
-}
 
 const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
 

@@ -12,6 +12,13 @@ export class OAuthError extends Error {
   }
 }
 
+/** An invalid_grant (or invalid_scope) with its reason and, when known, the grant's business for the audit log. */
+export class GrantRefusal extends OAuthError {
+  constructor(description: string, readonly subject: { businessId: string; environment: string; grantId?: string | null } | null, readonly reason: string, code: "invalid_grant" | "invalid_scope" = "invalid_grant") {
+    super(code, description);
+  }
+}
+
 /** Token responses must never be cached (RFC 6749 §5.1). */
 export const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
 

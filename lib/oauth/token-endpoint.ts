@@ -1,8 +1,8 @@
 import { recordAudit } from "@/lib/audit/record-audit";
 import { clientIp } from "@/lib/auth/client-ip";
 import { authenticateClient, clientOfFailure } from "./authenticate-client";
-import { exchangeCode, GrantRefusal } from "./exchange-code";
-import { CORS, OAuthError, oauthErrorResponse, oauthJson } from "./oauth-error";
+import { exchangeCode } from "./exchange-code";
+import { CORS, GrantRefusal, OAuthError, oauthErrorResponse, oauthJson } from "./oauth-error";
 import { readTokenRequest } from "./read-token-request";
 import { refreshGrant } from "./refresh-grant";
 import { revokeToken } from "./revoke-token";
