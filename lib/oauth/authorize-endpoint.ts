@@ -44,8 +44,10 @@ export async function handleAuthorizeGet(req: Request): Promise<Response> {
 export async function handleAuthorizePost(req: Request): Promise<Response> {
   const issuer = publicBaseUrl(req);
   // A form post from another origin is refused before anything else (the CSRF token would refuse it too).
+  // Hosts are compared, not schemes: behind a TLS proxy without PUBLIC_BASE_URL this server sees http.
   const origin = req.headers.get("origin");
-  if (origin !== null && origin !== new URL(issuer).origin) return oauthErrorPage(403, "This approval did not come from this site's consent page.");
+  const originHost = (() => { try { return origin === null ? null : new URL(origin).host; } catch { return ""; } })();
+  if (originHost !== null && originHost !== new URL(issuer).host) return oauthErrorPage(403, "This approval did not come from this site's consent page.");
   const type = (req.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
   if (type !== "application/x-www-form-urlencoded" && type !== "multipart/form-data") return oauthErrorPage(400, "The consent form was not sent as a form.");
   const form = await req.formData();
