@@ -24,7 +24,7 @@ export function ConsentForm(p: Props) {
       <h1 className="text-xl font-bold">Authorize {p.clientName}</h1>
       <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
         <strong>{p.clientName}</strong> (registered by {p.ownerName}) wants to act for <strong data-testid="consent-business">{p.business.name}</strong> on
-        its <Badge tone={p.environment === "live" ? "warning" : "info"}>{p.environment} data</Badge>. You are signed in as {p.user}.
+        its <Badge tone={p.environment === "live" ? "warning" : "info"}>{`${p.environment} data`}</Badge>. You are signed in as {p.user}.
       </p>
       {p.granted.length ? (
         <>

@@ -5,7 +5,7 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { BASE_URL, createProduct, expectError, seedBusiness } from "../helpers/api";
 import { auditRows, db, poll } from "../helpers/db";
-import { authorizationServer, bearer, insecure, oauth, portalUser, registerClient, REDIRECT_URI, tokensFor, authorizeCode } from "../helpers/oauth";
+import { authorizationServer, authorizationUrl, bearer, insecure, oauth, openConsent, portalUser, registerClient, REDIRECT_URI, tokensFor, authorizeCode } from "../helpers/oauth";
 
 describe("authorization server metadata", () => {
   it("is served at /.well-known/oauth-authorization-server and accepted by oauth4webapi", async () => {
@@ -124,6 +124,22 @@ describe("authorization-code flow (confidential client, client_secret_basic, PKC
     const grant = await db.oAuthGrant.findFirstOrThrow({ where: { clientId: c.id } });
     await db.oAuthToken.updateMany({ where: { grantId: grant.id, kind: "access" }, data: { expiresAt: new Date(Date.now() - 1000) } });
     expectError(await bearer(tokens.access_token).get("/v1/products"), 401, "ACCESS_TOKEN_EXPIRED");
+  });
+});
+
+describe("the grant's environment is the client's", () => {
+  it("a client registered with a live key acts on the user's live data, and says so on the consent page", async () => {
+    const owner = await seedBusiness();
+    const c = await registerClient({}, { api: owner.live, key: owner.liveKey });
+    const user = await portalUser();
+    const { url } = await authorizationUrl(c);
+    const consent = await openConsent(user, url);
+    assert.match(consent.html ?? "", /live data/);
+    const { tokens } = await tokensFor(c, user);
+    const made = await bearer(tokens.access_token).post("/v1/products", { name: "Live by an app", type: "API" });
+    assert.equal(made.status, 201, made.text);
+    assert.equal((await db.product.findUnique({ where: { id: made.body.data.id } }))?.environment, "production");
+    assert.equal((await db.oAuthGrant.findFirstOrThrow({ where: { clientId: c.id } })).environment, "production");
   });
 });
 
