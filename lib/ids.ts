@@ -8,7 +8,7 @@ export const ID_PREFIXES = {
   product: "prod", feature: "feat", price: "price", business: "biz", project: "proj", apiKey: "key",
   webhook: "wh", event: "evt", delivery: "whd", request: "req", usage: "use", agent: "agt", agentTeam: "team",
   workflow: "wf", function: "fn", trigger: "trg", tool: "tool", task: "task", execution: "exec",
-  oauthClient: "oac", idempotency: "idem", audit: "aud", quotaAlert: "qa", rollup: "rup", user: "usr", membership: "mem", account: "acct",
+  oauthClient: "oac", oauthCode: "ocd", oauthGrant: "ogr", oauthToken: "otk", idempotency: "idem", audit: "aud", quotaAlert: "qa", rollup: "rup", user: "usr", membership: "mem", account: "acct",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

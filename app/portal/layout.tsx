@@ -17,7 +17,9 @@ export default async function PortalLayout({ children }: { children: ReactNode }
     "/keys": !config.config.showAPIKeys, "/webhooks": !config.config.showWebhooks, "/usage": !config.config.showUsage,
     "/logs": !config.config.showLogs, "/docs": !config.config.showDocs,
   };
-  const items = DEVELOPER_VIEWS.filter((v) => !hidden[v.path]).map((v) => ({ href: `/portal${v.path}`, label: v.name }));
+  const items: { href: string; label: string }[] = DEVELOPER_VIEWS.filter((v) => !hidden[v.path]).map((v) => ({ href: `/portal${v.path}`, label: v.name }));
+  // OAuth apps (lib/oauth) sit before Settings; they are the platform's own view, not one of the spec's Developer views.
+  items.splice(Math.max(0, items.findIndex((i) => i.href === "/portal/settings")), 0, { href: "/portal/oauth-apps", label: "OAuth apps" });
   return (
     <QueryProvider>
       <div className="min-h-screen">

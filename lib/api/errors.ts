@@ -17,7 +17,7 @@ export interface ApiErrorInit {
   /** Response headers the error needs (Retry-After, Allow, ...). */
   headers?: Record<string, string>;
   /** Internal: whose credential was refused, for the audit log. Never sent to the client. */
-  subject?: { keyId: string; businessId: string; environment: string };
+  subject?: { keyId: string; businessId: string; environment: string; actorType?: "api_key" | "oauth_client"; actorId?: string };
 }
 
 export class ApiError extends Error {

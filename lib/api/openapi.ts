@@ -1,3 +1,4 @@
+import { describeScope } from "@/lib/oauth/scope-words";
 import { z } from "zod";
 import { ErrorEnvelope, Meta, Pagination } from "@/lib/schemas/common";
 import type { CollectionSpec } from "./collection-query";
@@ -61,6 +62,18 @@ function collectionParameters(spec: CollectionSpec): Json[] {
   return params;
 }
 
+/** The OAuth 2.0 authorization-code flow (lib/oauth, docs/oauth.md): its endpoints sit at the server's root. */
+function oauthScheme(serverUrl: string, routes: AnyRoute[]): Json {
+  let origin = "";
+  try { origin = new URL(serverUrl).origin; } catch { /* a relative server URL: relative endpoints */ }
+  const scopes = Object.fromEntries([...new Set(routes.map((r) => r.scope).filter((x): x is string => !!x))].sort().map((x) => [x, describeScope(x)]));
+  return {
+    type: "oauth2",
+    description: "Third-party applications acting for a portal user's business (access tokens oat_...). See /docs/oauth.",
+    flows: { authorizationCode: { authorizationUrl: `${origin}/oauth/authorize`, tokenUrl: `${origin}/oauth/token`, refreshUrl: `${origin}/oauth/token`, scopes } },
+  };
+}
+
 export function buildOpenApi(routes: AnyRoute[], serverUrl = "/"): Json {
   const sink = new SchemaSink();
   const envelope = { $ref: "#/components/schemas/ErrorEnvelope" };
@@ -111,7 +124,11 @@ export function buildOpenApi(routes: AnyRoute[], serverUrl = "/"): Json {
       tags: [route.tag],
       parameters,
       responses,
-      ...(route.auth === "none" ? { security: [] } : { "x-required-scope": route.scope }),
+      ...(route.auth === "none" ? { security: [] } : {
+        "x-required-scope": route.scope,
+        // An API key, or an OAuth access token granted this route's scope.
+        security: [{ bearerAuth: [] }, { apiKeyQuery: [] }, { oauth2: route.scope ? [route.scope] : [] }],
+      }),
     };
     if (route.body) operation.requestBody = { required: true, content: { "application/json": { schema: sink.convert(route.body, "input") } } };
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operation;
@@ -126,7 +143,7 @@ export function buildOpenApi(routes: AnyRoute[], serverUrl = "/"): Json {
       license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
     },
     servers: [{ url: serverUrl }],
-    security: [{ bearerAuth: [] }, { apiKeyQuery: [] }],
+    security: [{ bearerAuth: [] }, { apiKeyQuery: [] }, { oauth2: [] }],
     tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name, description: `${name} endpoints` })),
     paths,
     components: {
@@ -134,6 +151,7 @@ export function buildOpenApi(routes: AnyRoute[], serverUrl = "/"): Json {
       securitySchemes: {
         bearerAuth: { type: "http", scheme: "bearer", description: "An API key: sk_test_... or sk_live_..." },
         apiKeyQuery: { type: "apiKey", in: "query", name: "api_key", description: "Less secure: keys in URLs end up in logs" },
+        oauth2: oauthScheme(serverUrl, routes),
       },
     },
   };

@@ -14,7 +14,7 @@ import { recordRequest } from "@/lib/usage/recorder";
 import { resolveVersion, type ResolvedVersion } from "@/lib/versions/resolve-version";
 import { versionRegistry } from "@/lib/versions/registry";
 import { extractCredential } from "@/lib/auth/credentials";
-import { verifyApiKey } from "@/lib/auth/verify-api-key";
+import { verifyCredential } from "@/lib/auth/verify-credential";
 import { grants } from "@/lib/auth/scopes";
 import { touchLastUsed } from "@/lib/auth/last-used";
 import { clientIp } from "@/lib/auth/client-ip";
@@ -40,20 +40,25 @@ export function publicBaseUrl(req: Request): string {
 
 export function authorize(auth: AuthContext, scope: string | undefined): void {
   if (scope && !grants(auth.scopes, scope)) {
-    throw forbidden("INSUFFICIENT_SCOPE", `This API key lacks the '${scope}' scope.`, { requiredScope: scope },
-      { keyId: auth.keyId, businessId: auth.businessId, environment: auth.environment });
+    throw forbidden("INSUFFICIENT_SCOPE", `This ${auth.oauth ? "access token" : "API key"} lacks the '${scope}' scope.`, { requiredScope: scope }, subjectOf(auth));
   }
+}
+
+/** Who a refusal is recorded against: the key, or for an OAuth token the client acting under its grant. */
+function subjectOf(auth: AuthContext): NonNullable<ApiError["subject"]> {
+  const base = { keyId: auth.keyId, businessId: auth.businessId, environment: auth.environment };
+  return auth.oauth ? { ...base, actorType: "oauth_client", actorId: auth.oauth.clientId } : base;
 }
 
 /** Every refused credential (401, or 403 from a scope or restriction) goes to the audit log. */
 function auditDenial(error: ApiError, auth: AuthContext | null, req: Request, path: string, ip: string | null): void {
   if (error.status !== 401 && !(error.status === 403 && (error.subject || auth))) return;
-  const subject = error.subject ?? (auth ? { keyId: auth.keyId, businessId: auth.businessId, environment: auth.environment } : undefined);
+  const subject = error.subject ?? (auth ? subjectOf(auth) : undefined);
   recordAudit({
     businessId: subject?.businessId ?? null, environment: subject?.environment ?? null,
-    actorType: subject ? "api_key" : "anonymous", actorId: subject?.keyId ?? null, action: "auth.denied",
+    actorType: subject ? subject.actorType ?? "api_key" : "anonymous", actorId: subject ? subject.actorId ?? subject.keyId : null, action: "auth.denied",
     targetType: "route", targetId: null, ip, userAgent: req.headers.get("user-agent"), method: req.method, path,
-    details: { code: error.code, status: error.status },
+    details: { code: error.code, status: error.status, ...(subject?.actorType === "oauth_client" ? { grantId: subject.keyId } : {}) },
   });
 }
 
@@ -113,13 +118,13 @@ export async function runRoute(route: AnyRoute, req: Request, rawParams: Record<
 
     if (route.auth !== "none") {
       listenForKeyChanges();
-      auth = await verifyApiKey(extractCredential(req.headers, url.searchParams));
+      auth = await verifyCredential(extractCredential(req.headers, url.searchParams));
       enforceRestrictions(auth, ip, req.headers);
       admission = await admit(auth);
       Object.assign(headers, admission.headers);
       authorize(auth, route.scope);
       await consumeQuota(auth);
-      touchLastUsed(auth.keyId);
+      touchLastUsed(auth);
     }
 
     const params = parseWith(route.params, rawParams, "params");

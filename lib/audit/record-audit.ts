@@ -12,7 +12,7 @@ import { processSingleton } from "@/lib/process-state";
 export interface AuditEntry {
   businessId?: string | null;
   environment?: string | null;
-  actorType: "api_key" | "user" | "cli" | "system" | "anonymous";
+  actorType: "api_key" | "oauth_client" | "user" | "cli" | "system" | "anonymous";
   actorId?: string | null;
   action: string;
   targetType?: string | null;

@@ -10,6 +10,15 @@ export interface AuthContext {
   plan: string;
   rateLimit: number | null;
   restrictions: KeyRestrictions | null;
+  /** Set when the caller is an OAuth access token: `keyId` is then the grant's id (the rate limiter's subject). */
+  oauth?: OAuthActor | null;
+}
+
+/** The third-party application acting, and the portal user who allowed it. */
+export interface OAuthActor {
+  clientId: string;
+  grantId: string;
+  userId: string;
 }
 
 export interface KeyRestrictions {

@@ -1,7 +1,7 @@
 // Scope strings are `resource:action` (contract.md); `resource:*` and `*` are wildcards.
 
 export const SCOPE_RESOURCES = [
-  "products", "prices", "features", "api_keys", "webhooks", "events", "usage", "logs", "versions", "audit_logs",
+  "products", "prices", "features", "api_keys", "webhooks", "events", "usage", "logs", "versions", "audit_logs", "oauth_clients",
   "agents", "agent_teams", "workflows", "functions", "triggers", "tools", "tasks", "executions",
 ] as const;
 export const SCOPE_ACTIONS = ["read", "write", "delete"] as const;

@@ -1,6 +1,7 @@
 import { compactRollups } from "./compact-rollups";
 import { purgeExpiredIdempotencyKeys, purgeExpiredLogs } from "./retention";
 import { processKeyRotations } from "@/lib/keys/rotation-job";
+import { purgeExpiredOAuth } from "@/lib/oauth/purge-expired";
 
 // The periodic jobs: in the server by default (instrumentation.ts), or alone with `npm run jobs`.
 // Each job is safe to run in several processes at once (deletes and merges of closed hours only).
@@ -10,6 +11,7 @@ export const JOBS: Record<string, () => Promise<unknown>> = {
   "purge-idempotency-keys": purgeExpiredIdempotencyKeys,
   "compact-rollups": compactRollups,
   "key-rotation": () => processKeyRotations(),
+  "purge-oauth": purgeExpiredOAuth,
 };
 
 export async function runJobsOnce(log = (msg: string) => console.log(msg)): Promise<void> {

@@ -6,20 +6,12 @@ import { db } from "@/lib/db/client";
 import type { AuthContext } from "@/lib/auth/auth-context";
 import type { Environment } from "@/lib/keys/key-format";
 import { authOptions } from "./auth-options";
+import { scopesForRole, type Role } from "./roles";
 
 // Who is using the portal, in which business, project and environment. The views call the same domain
 // functions as the API with an AuthContext built from this, so there is no second implementation.
 
-export const ROLES = ["owner", "admin", "developer", "viewer"] as const;
-export type Role = (typeof ROLES)[number];
-
-const READ_ONLY = ["products", "prices", "features", "api_keys", "webhooks", "events", "usage", "logs", "versions", "audit_logs"].map((r) => `${r}:read`);
-
-export function scopesForRole(role: string): string[] {
-  if (role === "owner" || role === "admin") return ["*"];
-  if (role === "developer") return ["products:*", "prices:*", "features:*", "api_keys:*", "webhooks:*", "events:read", "usage:read", "logs:read", "versions:read", "agents:*", "agent_teams:*", "workflows:*", "functions:*", "triggers:*", "tools:*", "tasks:*", "executions:*"];
-  return READ_ONLY;
-}
+export { ROLES, scopesForRole, type Role } from "./roles";
 
 export interface PortalContext {
   user: { id: string; email: string; name: string | null };

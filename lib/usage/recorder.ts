@@ -86,15 +86,20 @@ export function hourOf(at: Date): Date {
   return new Date(Math.floor(at.getTime() / 3_600_000) * 3_600_000);
 }
 
+// Which credential acted: the key, or for an OAuth access token the client (oac_...); the user is then the one
+// who authorized it. Rate limits still count per grant (auth.keyId).
+const actorOf = (r: RequestRecord) => r.auth.oauth?.clientId ?? r.auth.keyId;
+const userOf = (r: RequestRecord) => r.userId ?? r.auth.oauth?.userId ?? null;
+
 function addRollup(r: RequestRecord, billable: boolean): void {
   const hour = hourOf(r.at);
-  const principal = r.userId ?? r.auth.keyId;
-  const key = [r.auth.projectId, r.auth.environment, hour.getTime(), r.endpoint, r.method, r.statusCode, r.errorType ?? "", r.auth.keyId, principal].join("|");
+  const principal = userOf(r) ?? r.auth.keyId;
+  const key = [r.auth.projectId, r.auth.environment, hour.getTime(), r.endpoint, r.method, r.statusCode, r.errorType ?? "", actorOf(r), principal].join("|");
   let cell = S.rollups.get(key);
   if (!cell) {
     cell = {
       projectId: r.auth.projectId, environment: r.auth.environment, hour, endpoint: r.endpoint, method: r.method,
-      statusCode: r.statusCode, errorType: r.errorType, apiKey: r.auth.keyId, principal,
+      statusCode: r.statusCode, errorType: r.errorType, apiKey: actorOf(r), principal,
       count: 0, billableCount: 0, latencySum: 0, latencyHist: {}, requestBytes: 0, responseBytes: 0, computeMs: 0, cost: 0,
     };
     S.rollups.set(key, cell);
@@ -129,11 +134,11 @@ export function recordRequest(r: RequestRecord): void {
   }
   const base = {
     timestamp: r.at, businessId: r.auth.businessId, projectId: r.auth.projectId, environment: r.auth.environment,
-    apiKey: r.auth.keyId, method: r.method, endpoint: r.endpoint, path: redactText(r.path).slice(0, 2000),
+    apiKey: actorOf(r), method: r.method, endpoint: r.endpoint, path: redactText(r.path).slice(0, 2000),
     statusCode: r.statusCode, latency: Math.round(r.latencyMs * 100) / 100, ip: r.ip, userAgent: r.userAgent?.slice(0, 500) ?? null,
   };
   S.usageQueue.push({
-    ...base, id: newId("usage"), userId: r.userId ?? null, errorType: r.errorType, requestSize: r.requestBytes, responseSize: r.responseBytes,
+    ...base, id: newId("usage"), userId: userOf(r), errorType: r.errorType, requestSize: r.requestBytes, responseSize: r.responseBytes,
     computeTime: Math.round(r.computeMs * 100) / 100, cost: null, billable, region: process.env.REGION ?? null,
   });
   S.logQueue.push({

@@ -4,7 +4,7 @@ export const MAX_LOGGED_BYTES = 16 * 1024;
 
 const SECRET_HEADERS = new Set(["authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "x-webhook-secret"]);
 const HIDDEN_HEADERS = new Set(["x-platform-client-ip"]);
-const SECRET_FIELDS = /("(?:secret|client_secret|password|token|access_token|refresh_token|api_key|apiKey|signingSecret)"\s*:\s*)"(?:[^"\\]|\\.)*"/g;
+const SECRET_FIELDS = /("(?:secret|client_secret|clientSecret|code_verifier|password|token|access_token|refresh_token|api_key|apiKey|signingSecret)"\s*:\s*)"(?:[^"\\]|\\.)*"/g;
 
 // Every text the patterns below can match contains one of these: one scan lets the common text (no credential
 // in sight) skip the four replacements, which were most of the recorder's cost per request.
@@ -16,6 +16,7 @@ export function redactText(text: string): string {
   return text
     .replace(/sk_(test|live)_[A-Za-z0-9_-]{8,}/g, "sk_$1_[REDACTED]")
     .replace(/whsec_[A-Za-z0-9+/=_-]{8,}/g, "whsec_[REDACTED]")
+    .replace(/\b(oat|ort|ocd|ocs)_[A-Za-z0-9_-]{8,}/g, "$1_[REDACTED]")
     .replace(/([?&]api_key=)[^&#\s"]*/g, "$1[REDACTED]")
     .replace(SECRET_FIELDS, '$1"[REDACTED]"');
 }

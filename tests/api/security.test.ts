@@ -60,6 +60,8 @@ const autoRotatedKey = async (api: ApiClient): Promise<Params> => {
   return { id: rotated!.row.id };
 };
 
+const OAUTH_CLIENT_BODY = { name: "Security app", redirectUris: ["https://app.example/callback"], scopes: ["products:read"] };
+
 const AGENT_BODY = { name: "Security agent", role: "Checks access", systemPrompt: "Be careful.", model: { provider: "openai", model: "gpt-4o" } };
 const WORKFLOW_BODY = { name: "Security workflow", description: "", steps: [{ id: "a", name: "A", type: "agent", config: {} }] };
 const FUNCTION_BODY = { name: "security", description: "", runtime: "nodejs20", entrypoint: "index.handler", source: { type: "inline", value: "export default () => 1" } };
@@ -91,6 +93,7 @@ runCommonRouteTests(ROUTES, {
     "/v1/webhooks/{id}/deliveries/{deliveryId}": delivery,
     "/v1/webhooks/{id}/deliveries/{deliveryId}/retry": failedDelivery,
     "/v1/events/{id}": event,
+    "/v1/oauth-clients/{id}": made("/v1/oauth-clients", OAUTH_CLIENT_BODY),
     "/v1/agents/{id}": made("/v1/agents", AGENT_BODY),
     "/v1/agent-teams/{id}": made("/v1/agent-teams", teamBody),
     "/v1/workflows/{id}": made("/v1/workflows", WORKFLOW_BODY),
@@ -112,6 +115,7 @@ runCommonRouteTests(ROUTES, {
     "POST /v1/api-keys/{id}/rotate": {},
     "POST /v1/webhooks": WEBHOOK_BODY,
     "PATCH /v1/webhooks/{id}": { description: "patched" },
+    "POST /v1/oauth-clients": OAUTH_CLIENT_BODY, "PATCH /v1/oauth-clients/{id}": { name: "Renamed app" },
     "POST /v1/agents": AGENT_BODY, "PATCH /v1/agents/{id}": { timeout: 60 },
     "POST /v1/agent-teams": (_: Params, api: ApiClient) => teamBody(api), "PATCH /v1/agent-teams/{id}": { maxIterations: 3 },
     "POST /v1/workflows": WORKFLOW_BODY, "PATCH /v1/workflows/{id}": { active: false },

@@ -23,7 +23,7 @@ export default async function DeveloperDocs() {
         <h1 className="text-2xl font-bold">Documentation</h1>
         <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
           The reference below is generated from the same schemas that validate requests. Errors are explained one by one
-          under <Link href="/docs/errors">Errors</Link>; webhook receivers, under <Link href="/docs/webhooks">Webhooks</Link>.
+          under <Link href="/docs/errors">Errors</Link>; webhook receivers, under <Link href="/docs/webhooks">Webhooks</Link>; third-party apps, under <Link href="/docs/oauth">OAuth</Link>.
         </p>
       </div>
       {props.showCodeExamples ? (

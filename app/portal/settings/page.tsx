@@ -4,11 +4,14 @@ import { DEFAULT_NOTIFY_AT, PLAN_LIMITS } from "@/lib/limits/plans";
 import { Card } from "@/components/ui/primitives";
 import { EnvironmentSwitch } from "@/components/portal/environment-switch";
 import { SettingsForm, TeamMembers } from "@/components/portal/settings-forms";
+import { AuthorizedApps } from "@/components/portal/authorized-apps";
+import { listAuthorizedApps } from "@/lib/oauth/authorized-apps";
 
 export const metadata = { title: "Settings · Developer Portal" };
 
 export default async function DeveloperSettings() {
   const ctx = await requirePortalContext();
+  const apps = await listAuthorizedApps(ctx.business.id);
   const members = await db.membership.findMany({ where: { businessId: ctx.business.id }, include: { user: { select: { email: true, name: true } } }, orderBy: { createdAt: "asc" } });
   const canAdmin = ctx.auth.scopes.includes("*");
   const plan = PLAN_LIMITS[ctx.business.plan];
@@ -29,6 +32,7 @@ export default async function DeveloperSettings() {
           <EnvironmentSwitch environment={ctx.environment} />
         </Card>
       </div>
+      <AuthorizedApps apps={apps.map(({ grantIds: _, ...a }) => a)} currentUserId={ctx.user.id} isAdmin={ctx.role === "owner" || ctx.role === "admin"} />
       <TeamMembers canEdit={canAdmin} members={members.map((m) => ({ id: m.id, email: m.user.email, name: m.user.name, role: m.role }))} />
     </div>
   );

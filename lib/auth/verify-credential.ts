@@ -1,0 +1,9 @@
+import { verifyApiKey } from "./verify-api-key";
+import { verifyAccessToken } from "./verify-access-token";
+import { isAccessTokenLike } from "@/lib/oauth/token-format";
+import type { AuthContext } from "./auth-context";
+
+/** The authentication step: an `oat_` value is an OAuth access token, anything else an API key. */
+export function verifyCredential(value: string): Promise<AuthContext> {
+  return isAccessTokenLike(value) ? verifyAccessToken(value) : verifyApiKey(value);
+}

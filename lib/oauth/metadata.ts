@@ -1,0 +1,25 @@
+import { SCOPE_RESOURCES } from "@/lib/auth/scopes";
+
+// RFC 8414 authorization server metadata, served at /.well-known/oauth-authorization-server. The issuer is this
+// server's public base URL (PUBLIC_BASE_URL, else the address the client used), without a trailing slash.
+
+const AUTH_METHODS = ["client_secret_basic", "client_secret_post", "none"];
+
+export function authorizationServerMetadata(issuer: string) {
+  return {
+    issuer,
+    authorization_endpoint: `${issuer}/oauth/authorize`,
+    token_endpoint: `${issuer}/oauth/token`,
+    revocation_endpoint: `${issuer}/oauth/revoke`,
+    response_types_supported: ["code"],
+    response_modes_supported: ["query"],
+    grant_types_supported: ["authorization_code", "refresh_token"],
+    code_challenge_methods_supported: ["S256"],
+    token_endpoint_auth_methods_supported: AUTH_METHODS,
+    revocation_endpoint_auth_methods_supported: AUTH_METHODS,
+    scopes_supported: ["*", ...SCOPE_RESOURCES.flatMap((r) => [`${r}:read`, `${r}:write`, `${r}:delete`, `${r}:*`])],
+    // RFC 9207: the authorization response names its issuer, so a client talking to several servers cannot be mixed up.
+    authorization_response_iss_parameter_supported: true,
+    service_documentation: `${issuer}/docs/oauth`,
+  };
+}
