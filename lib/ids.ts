@@ -9,6 +9,7 @@ export const ID_PREFIXES = {
   webhook: "wh", event: "evt", delivery: "whd", request: "req", usage: "use", agent: "agt", agentTeam: "team",
   workflow: "wf", function: "fn", trigger: "trg", tool: "tool", task: "task", execution: "exec",
   oauthClient: "oac", idempotency: "idem", audit: "aud", quotaAlert: "qa", rollup: "rup", user: "usr", membership: "mem", account: "acct",
+  subscription: "sub", invoice: "inv", payment: "pay",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

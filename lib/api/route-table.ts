@@ -6,6 +6,7 @@ import { usageRoutes } from "@/lib/usage/routes";
 import { webhookRoutes } from "@/lib/webhooks/routes";
 import { eventRoutes } from "@/lib/events/routes";
 import { automationRoutes } from "@/lib/automation/routes";
+import { billingRoutes } from "@/lib/billing/routes";
 import { buildOpenApi } from "./openapi";
 import { defineRoute, type AnyRoute } from "./route";
 
@@ -18,7 +19,7 @@ const openApiRoute = defineRoute({
   handler: async ({ baseUrl }) => openApiDocument(baseUrl),
 });
 
-export const ROUTES: AnyRoute[] = [...productRoutes, ...apiKeyRoutes, ...auditRoutes, ...usageRoutes, ...webhookRoutes, ...eventRoutes, ...automationRoutes, ...versionRoutes, openApiRoute];
+export const ROUTES: AnyRoute[] = [...productRoutes, ...apiKeyRoutes, ...auditRoutes, ...usageRoutes, ...webhookRoutes, ...eventRoutes, ...automationRoutes, ...billingRoutes, ...versionRoutes, openApiRoute];
 
 let cachedDocument: { baseUrl: string; doc: Record<string, unknown> } | undefined;
 

@@ -1,5 +1,6 @@
 import { compactRollups } from "./compact-rollups";
 import { purgeExpiredIdempotencyKeys, purgeExpiredLogs } from "./retention";
+import { finalizeInvoices, retryPayments } from "@/lib/billing/billing-jobs";
 
 // The periodic jobs: in the server by default (instrumentation.ts), or alone with `npm run jobs`.
 // Each job is safe to run in several processes at once (deletes and merges of closed hours only).
@@ -8,6 +9,9 @@ export const JOBS: Record<string, () => Promise<unknown>> = {
   "purge-logs": purgeExpiredLogs,
   "purge-idempotency-keys": purgeExpiredIdempotencyKeys,
   "compact-rollups": compactRollups,
+  // Billing: close ended periods into invoices (renew or cancel) and charge them, then retry due payments.
+  "finalize-invoices": finalizeInvoices,
+  "retry-payments": retryPayments,
 };
 
 export async function runJobsOnce(log = (msg: string) => console.log(msg)): Promise<void> {
