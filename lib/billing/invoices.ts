@@ -49,7 +49,7 @@ export function serializeInvoice(i: WithPayments) {
 export function listInvoices(auth: AuthContext, query: CollectionQuery) {
   return listCollection({
     spec: INVOICE_COLLECTION, query, baseWhere: tenantWhere(auth),
-    findMany: (args) => db.invoice.findMany({ ...(args as object), include: { payments: false } } as Parameters<typeof db.invoice.findMany>[0]) as Promise<Record<string, unknown>[]>,
+    findMany: (args) => db.invoice.findMany(args as Parameters<typeof db.invoice.findMany>[0]) as Promise<Record<string, unknown>[]>,
     count: (args) => db.invoice.count(args as Parameters<typeof db.invoice.count>[0]),
     serialize: (row) => serializeInvoice(row as unknown as InvoiceRow),
   });

@@ -84,6 +84,8 @@ export async function rateRequest(auth: AuthContext, r: { at: Date; statusCode: 
   const e = found instanceof Promise ? await found : found;
   if (!e.plan || !e.state) return null;
   const t = r.at.getTime();
+  // Before the subscription began (the request that created it, say): in no period of it, like its invoice.
+  if (t < e.periodStart) return null;
   if (t >= e.periodEnd) {
     if (e.cancelAtPeriodEnd) return null;
     while (t >= e.periodEnd) {
