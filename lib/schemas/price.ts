@@ -88,7 +88,7 @@ export const PriceCreate = z.strictObject({
     });
     // A gap after the last tier would leave requests beyond it without a price.
     const last = p.tiers[p.tiers.length - 1];
-    if (typeof last.upTo === "number" && p.tiers.every((t, i) => i === 0 || (t.upTo as number) > (p.tiers![i - 1].upTo as number))) {
+    if (last && typeof last.upTo === "number" && p.tiers.every((t, i) => i === 0 || (t.upTo as number) > (p.tiers![i - 1].upTo as number))) {
       ctx.addIssue({ code: "custom", path: ["tiers", p.tiers.length - 1, "upTo"], message: "The last tier must be unbounded (upTo null or \"inf\"): requests beyond it would have no price." });
     }
   }
