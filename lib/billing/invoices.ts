@@ -10,7 +10,7 @@ import type { Invoice as InvoiceRow, Payment as PaymentRow } from "@/generated/p
 import { INVOICE_STATUSES } from "@/lib/schemas/billing";
 import { compilePrice } from "./price-plan";
 import { newRatingState, rateEventParts, invoiceTotal } from "./rate-events";
-import { minorToDecimal, nanosToDecimal, nanosToMinor } from "./money";
+import { minorToDecimal, nanosToDecimal } from "./money";
 import { invoiceLinesFor, type StoredLine } from "./close-period";
 import { periodEvents } from "./period-usage";
 import { CURRENT } from "./subscriptions";
@@ -119,7 +119,8 @@ export async function invoiceLineCsv(auth: AuthContext, invoiceId: string, lineI
     out.push([e.id, e.timestamp.toISOString(), e.method, csvCell(e.endpoint), e.statusCode, e.apiKey, q, nanosToDecimal(cost), invoice.currency].join(","));
   }
   out.push(["total", "", "", "", "", "", quantity, nanosToDecimal(total), invoice.currency].join(","));
-  // The rounded total, as the line charges it.
-  out.push(["amount", "", "", "", "", "", "", minorToDecimal(nanosToMinor(total, invoice.currency), invoice.currency), invoice.currency].join(","));
+  // What the line charges: the total in minor units (rounded half up; on an invoice of several lines, rounded so the
+  // lines add up to the invoice's total, see InvoiceLine.amount).
+  out.push(["amount", "", "", "", "", "", "", minorToDecimal(BigInt(line.amount), invoice.currency), invoice.currency].join(","));
   return out.join("\n") + "\n";
 }

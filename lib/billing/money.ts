@@ -71,3 +71,23 @@ export function numberToNanos(n: number | null): bigint {
 export function minorToNumber(minor: bigint): number {
   return Number(minor);
 }
+
+/**
+ * Minor units for several exact amounts that add up to their exact sum rounded half up (largest remainder):
+ * each part is its amount rounded down or up, and the parts' total is what the whole rounds to. An invoice's
+ * lines then add up to its total, and the total is the sum of its usage events' costs to the minor unit.
+ */
+export function allocateMinor(parts: bigint[], currency: string): bigint[] {
+  const step = 10n ** BigInt(MAX_DECIMALS - minorExponent(currency));
+  const total = nanosToMinor(parts.reduce((s, p) => s + p, 0n), currency);
+  const floors = parts.map((p) => (p >= 0n ? p / step : -((-p + step - 1n) / step)));
+  let left = total - floors.reduce((s, f) => s + f, 0n);
+  const order = parts.map((p, i) => ({ i, rest: p - floors[i] * step })).sort((a, b) => (b.rest > a.rest ? 1 : b.rest < a.rest ? -1 : a.i - b.i));
+  const out = floors.slice();
+  for (const { i } of order) {
+    if (left <= 0n) break;
+    out[i] += 1n;
+    left -= 1n;
+  }
+  return out;
+}

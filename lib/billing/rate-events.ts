@@ -1,5 +1,5 @@
 import { cumulativeCost, eventQuantity, tierBreakdown, type Measure, type PricePlan, type UsageComponent } from "./price-plan";
-import { nanosToDecimal, nanosToMinor, minorToNumber } from "./money";
+import { nanosToDecimal, allocateMinor, minorToNumber } from "./money";
 
 // Rating: the cost of one usage event given what came before it in its period, and the invoice lines of a
 // period's totals. Both come from the same cumulative cost functions, so the events' costs add up to the lines.
@@ -66,7 +66,9 @@ export interface InvoiceLine {
   tiers: { upTo: number | null; quantity: number; unitAmount: string; amount: string }[] | null;
   /** The exact amount, a decimal string in the major unit: what the line's usage events' costs add up to. */
   exactAmount: string;
-  /** `exactAmount` rounded half up to the currency's minor unit, an integer (cents): what is charged. */
+  /** `exactAmount` in the currency's minor unit, an integer (cents): what is charged. Rounded so that the lines add up
+   * to the invoice total, which is the exact sum of all lines rounded half up (largest remainder): each line is its
+   * exact amount rounded down or up; an invoice of one line is simply rounded half up. */
   amount: number;
   period: { start: string; end: string };
 }
@@ -82,7 +84,8 @@ export interface PeriodOptions {
 export function ratePeriod(plan: PricePlan, q: Quantities, opts: PeriodOptions): InvoiceLine[] {
   const period = { start: opts.start.toISOString(), end: opts.end.toISOString() };
   const lines: InvoiceLine[] = [];
-  const money = (nanos: bigint) => ({ exactAmount: nanosToDecimal(nanos), amount: minorToNumber(nanosToMinor(nanos, plan.currency)) });
+  const exact: bigint[] = [];
+  const money = (nanos: bigint) => { exact.push(nanos); return { exactAmount: nanosToDecimal(nanos), amount: 0 }; };
   for (const f of plan.fixed) {
     const [num, den] = opts.proration ?? [1n, 1n];
     const nanos = (f.amountNanos * num) / den;
@@ -114,6 +117,7 @@ export function ratePeriod(plan: PricePlan, q: Quantities, opts: PeriodOptions):
       tiersMode: null, tiers: null, ...money(BigInt(shortfall) * unitNanos), period,
     });
   }
+  allocateMinor(exact, plan.currency).forEach((minor, i) => { lines[i].amount = minorToNumber(minor); });
   return lines;
 }
 

@@ -156,11 +156,11 @@ test("for every shape, the costs of a period's events add up to its lines exactl
       rateEventParts(state, e).forEach((c, j) => { sums[j] += c; });
       totals.requests += 1; totals.bytes += e.bytes; totals.tokens += e.bytes; totals.compute += Math.round(e.computeMs * 100);
     }
-    const usageLines = ratePeriod(plan, totals, period).filter((l) => l.type === "usage");
-    usageLines.forEach((l, j) => {
-      assert.equal(nanosToDecimal(sums[j]), l.exactAmount, `${shape.type} line ${l.id}`);
-      assert.equal(Number(nanosToMinor(sums[j], "USD")), l.amount);
-    });
+    const lines = ratePeriod(plan, totals, period);
+    const usageLines = lines.filter((l) => l.type === "usage");
+    usageLines.forEach((l, j) => assert.equal(nanosToDecimal(sums[j]), l.exactAmount, `${shape.type} line ${l.id}`));
+    const fixed = plan.fixed.reduce((s, f) => s + f.amountNanos, 0n);
+    assert.equal(invoiceTotal(lines), Number(nanosToMinor(sums.reduce((s, x) => s + x, 0n) + fixed, "USD")), `${shape.type}: the total is the events' sum to the minor unit`);
   }
 });
 
@@ -171,4 +171,16 @@ test("a rating state started from the period so far continues where it stopped",
   const resumed = newRatingState(plan, q({ requests: 1000 }));
   assert.equal(rateEvent(fresh, E), rateEvent(resumed, E));
   assert.equal(rateEvent(resumed, E), 5_000_000n);
+});
+
+test("lines are rounded so that they add up to the exact total rounded half up", async () => {
+  const { allocateMinor } = await import("@/lib/billing/money");
+  // 0.004 + 0.004 + 0.004 = 0.012 → 1 cent in all, not 0 + 0 + 0.
+  assert.deepEqual(allocateMinor([4_000_000n, 4_000_000n, 4_000_000n], "USD"), [1n, 0n, 0n]);
+  assert.deepEqual(allocateMinor([1_006_000_000n, 2_007_000_000n], "USD"), [100n, 201n], "301.3 cents: the larger remainder gets the cent");
+  assert.deepEqual(allocateMinor([12_345_000_000n], "USD"), [1235n], "one line: half up");
+  const plan = compilePrice(price({ type: "metered", metrics: [{ name: "a requests", amount: 0.004, unit: "request" }, { name: "b requests", amount: 0.004, unit: "request" }, { name: "c requests", amount: 0.004, unit: "request" }] }));
+  const lines = ratePeriod(plan, q({ requests: 1 }), period);
+  assert.deepEqual(lines.map((l) => l.amount), [1, 0, 0]);
+  assert.equal(invoiceTotal(lines), 1);
 });
