@@ -58,6 +58,11 @@ export function newId(kind: IdKind): string {
   return timeOrderedId(ID_PREFIXES[kind]);
 }
 
+/** The smallest id of this kind made at `ms` or later: ids below it were made before `ms` (a cut-off by creation time). */
+export function idTimeBound(kind: IdKind, ms: number): string {
+  return `${ID_PREFIXES[kind]}_${encodeTime(ms)}`;
+}
+
 const ID_BODY = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
 /** Whether `value` has the shape of an id of this kind; a malformed id can then be answered without a query. */

@@ -1,6 +1,6 @@
 import { db } from "@/lib/db/client";
 import { now } from "@/lib/clock";
-import { newId } from "@/lib/ids";
+import { idTimeBound, newId } from "@/lib/ids";
 import { emitEvent, withEvents } from "@/lib/events/emit-event";
 import type { Prisma, Subscription as SubscriptionRow } from "@/generated/prisma-sqlite";
 import { compilePrice } from "./price-plan";
@@ -22,11 +22,11 @@ export function linksFor(lines: InvoiceLine[], invoiceId: string | null, start: 
   }));
 }
 
-export async function invoiceLinesFor(sub: Pick<SubscriptionRow, "projectId" | "environment" | "priceId">, start: Date, end: Date, fullEnd: Date, invoiceId: string | null) {
+export async function invoiceLinesFor(sub: Pick<SubscriptionRow, "projectId" | "environment" | "priceId">, start: Date, end: Date, fullEnd: Date, invoiceId: string | null, idBefore: string | null = null) {
   const price = await db.price.findUnique({ where: { id: sub.priceId } });
   if (!price) return null; // the price was deleted: nothing can be rated any more
   const plan = compilePrice(price);
-  const q = await periodQuantities({ projectId: sub.projectId, environment: sub.environment, start, end });
+  const q = await periodQuantities({ projectId: sub.projectId, environment: sub.environment, start, end, idBefore });
   const cut = end.getTime() < fullEnd.getTime();
   const lines = ratePeriod(plan, q, { start, end, proration: cut ? [BigInt(end.getTime() - start.getTime()), BigInt(fullEnd.getTime() - start.getTime())] : undefined });
   return { price, lines: linksFor(lines, invoiceId, start, end) };
@@ -36,7 +36,9 @@ export async function closePeriod(sub: SubscriptionRow, opts: { endAt?: Date; ca
   const start = sub.currentPeriodStart;
   const end = opts.endAt && opts.endAt < sub.currentPeriodEnd ? opts.endAt : sub.currentPeriodEnd;
   const invoiceId = newId("invoice");
-  const rated = await invoiceLinesFor(sub, start, end, sub.currentPeriodEnd, invoiceId);
+  // Ids carry the real time they were made at (not the test clock): the events recorded before this moment.
+  const usageCutoff = idTimeBound("usage", Date.now());
+  const rated = await invoiceLinesFor(sub, start, end, sub.currentPeriodEnd, invoiceId, usageCutoff);
   const ending = opts.cancel || sub.cancelAtPeriodEnd;
   return withEvents(async (tx) => {
     const nextPriceId = sub.pendingPriceId ?? sub.priceId;
@@ -60,7 +62,7 @@ export async function closePeriod(sub: SubscriptionRow, opts: { endAt?: Date; ca
         data: {
           id: invoiceId, businessId: sub.businessId, projectId: sub.projectId, environment: sub.environment, subscriptionId: sub.id,
           priceId: sub.priceId, number: `${sub.environment === "test" ? "TEST-" : ""}${sub.businessId.slice(-6)}-${String(count + 1).padStart(4, "0")}`,
-          status: "open", currency: rated.price.currency, periodStart: start, periodEnd: end, lines: rated.lines as unknown as Prisma.InputJsonValue,
+          status: "open", currency: rated.price.currency, periodStart: start, periodEnd: end, usageCutoff, lines: rated.lines as unknown as Prisma.InputJsonValue,
           subtotal: total, total, amountPaid: 0, attemptCount: 0, nextPaymentAttempt: t, finalizedAt: t, createdAt: t, updatedAt: t,
         },
       });

@@ -109,7 +109,7 @@ export async function invoiceLineCsv(auth: AuthContext, invoiceId: string, lineI
   let quantity = 0;
   let total = 0n;
   const measure = plan.usage[index].measure;
-  for await (const e of periodEvents({ projectId: invoice.projectId, environment: invoice.environment, start: invoice.periodStart, end: invoice.periodEnd })) {
+  for await (const e of periodEvents({ projectId: invoice.projectId, environment: invoice.environment, start: invoice.periodStart, end: invoice.periodEnd, idBefore: invoice.usageCutoff })) {
     const usage = { bytes: e.requestSize + e.responseSize, computeMs: e.computeTime ?? 0 };
     const cost = rateEventParts(state, usage)[index];
     const q = measure === "requests" ? 1 : measure === "compute" ? Math.round(usage.computeMs * 100) : measure === "none" ? 0 : usage.bytes;

@@ -6,10 +6,13 @@ import { zeroQuantities, type Quantities } from "./rate-events";
 // the subscription's environment. Live events are the billable ones (contract.md); test events are rated the
 // same way into test invoices, like Stripe's test mode, and are never charged to a real card.
 
-export interface PeriodScope { projectId: string; environment: string; start: Date; end: Date }
+export interface PeriodScope { projectId: string; environment: string; start: Date; end: Date; idBefore?: string | null }
 
 export function usageWhere(s: PeriodScope) {
-  return { projectId: s.projectId, environment: s.environment, timestamp: { gte: s.start, lt: s.end }, statusCode: { lt: 400 } };
+  return {
+    projectId: s.projectId, environment: s.environment, timestamp: { gte: s.start, lt: s.end }, statusCode: { lt: 400 },
+    ...(s.idBefore ? { id: { lt: s.idBefore } } : {}),
+  };
 }
 
 /** Totals of a period in base units: requests, bytes (tokens are counted from bytes), compute in 0.01 ms. */
