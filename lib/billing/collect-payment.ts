@@ -5,6 +5,7 @@ import { emitEvent, withEvents } from "@/lib/events/emit-event";
 import { paymentProvider, type StoredPaymentMethod } from "./payment-provider";
 import { serializeSubscription } from "./subscription-serialize";
 import { invalidateBillingCache } from "./rate-request";
+import { minorToDecimal } from "./money";
 
 // Collecting an invoice: charged when it is finalised, retried after a failure 1, 3 and 5 days later (4 attempts
 // in all, like Stripe's default retry schedule). The third failed attempt sets the subscription past_due; a later
@@ -42,7 +43,7 @@ export async function collectInvoice(invoiceId: string): Promise<"paid" | "faile
   const paymentEvent = (payment: { id: string; status: string; failureCode: string | null; failureMessage: string | null }) => ({
     businessId: invoice.businessId, environment: invoice.environment, type: payment.status === "succeeded" ? "payment.succeeded" : "payment.failed",
     data: {
-      object: "payment", id: payment.id, invoiceId: invoice.id, subscriptionId: invoice.subscriptionId, amount: amountDue, currency: invoice.currency,
+      object: "payment", id: payment.id, invoiceId: invoice.id, subscriptionId: invoice.subscriptionId, amount: amountDue, amountDecimal: minorToDecimal(BigInt(amountDue), invoice.currency), currency: invoice.currency,
       status: payment.status, attempt, failureCode: payment.failureCode, failureMessage: payment.failureMessage,
       nextPaymentAttempt: payment.status === "succeeded" || attempt >= MAX_ATTEMPTS ? null : new Date(t.getTime() + RETRY_DELAYS_MS[attempt - 1]).toISOString(),
     },
