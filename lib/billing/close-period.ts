@@ -48,7 +48,7 @@ export async function closePeriod(sub: SubscriptionRow, opts: { endAt?: Date; ca
       nextEnd = addInterval(sub.currentPeriodEnd, next ? compilePrice(next).interval : "month", 1);
     }
     const data: Prisma.SubscriptionUpdateManyMutationInput = ending
-      ? { status: "canceled", canceledAt: opts.cancel ? end : (sub.canceledAt ?? end), endedAt: end, cancelAtPeriodEnd: false, updatedAt: now() }
+      ? { status: "canceled", currentSlot: null, canceledAt: opts.cancel ? end : (sub.canceledAt ?? end), endedAt: end, cancelAtPeriodEnd: false, updatedAt: now() }
       : { currentPeriodStart: sub.currentPeriodEnd, currentPeriodEnd: nextEnd, priceId: nextPriceId, pendingPriceId: null, updatedAt: now() };
     const claimed = await tx.subscription.updateMany({ where: { id: sub.id, currentPeriodStart: start, status: { in: ["active", "past_due"] } }, data });
     if (claimed.count !== 1) return null;

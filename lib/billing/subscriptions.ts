@@ -80,12 +80,17 @@ export async function createSubscription(auth: AuthContext, input: z.infer<typeo
     const created = await tx.subscription.create({
       data: {
         id: newId("subscription"), ...tenantWhere(auth), projectId, productId: price.productId, priceId: price.id, status: "active",
+        currentSlot: `${projectId}:${auth.environment}`,
         currentPeriodStart: t, currentPeriodEnd: addInterval(t, plan.interval, 1), paymentMethod: (paymentMethod ?? undefined) as Prisma.InputJsonValue | undefined,
         metadata: (input.metadata ?? undefined) as Prisma.InputJsonValue | undefined, createdAt: t, updatedAt: t,
       },
     });
     await emitEvent(eventOf(created, "subscription.created"), tx);
     return created;
+  }).catch((e) => {
+    // Two subscribing at once: the unique current slot lets one in.
+    if ((e as { code?: string }).code === "P2002") throw conflict("ALREADY_EXISTS", "projectId", "The project already has a current subscription.");
+    throw e;
   });
   invalidateBillingCache(projectId, auth.environment);
   return serializeSubscription(row);

@@ -216,3 +216,12 @@ test("bad input: the error envelope names the field", async () => {
   expectError(await other.test.post("/v1/subscriptions", { priceId: ok.price.id }), 404, "RESOURCE_NOT_FOUND");
   expectError(await biz.live.post("/v1/subscriptions", { priceId: ok.price.id }), 404, "RESOURCE_NOT_FOUND");
 });
+
+test("subscribing at once from many requests makes one subscription", async () => {
+  const biz = await seedBusiness();
+  const { price } = await priceOn(biz.test, { type: "usage", amount: 0.01 });
+  const results = await Promise.all(Array.from({ length: 6 }, () => biz.test.post("/v1/subscriptions", { priceId: price.id })));
+  assert.deepEqual(results.map((r) => r.status).sort(), [201, 409, 409, 409, 409, 409], results.map((r) => r.text.slice(0, 120)).join("\n"));
+  for (const r of results.filter((x) => x.status === 409)) assert.equal(r.body.error.code, "ALREADY_EXISTS");
+  assert.equal((await biz.test.get("/v1/subscriptions")).body.data.length, 1);
+});

@@ -1,30 +1,33 @@
 -- AlterTable
-ALTER TABLE "Price" ADD COLUMN "tiersMode" TEXT;
+ALTER TABLE "Price" ADD COLUMN     "tiersMode" TEXT;
 
 -- CreateTable
 CREATE TABLE "Subscription" (
-    "id" TEXT NOT NULL PRIMARY KEY,
+    "id" TEXT NOT NULL,
     "businessId" TEXT NOT NULL,
     "projectId" TEXT NOT NULL,
     "environment" TEXT NOT NULL,
     "productId" TEXT NOT NULL,
     "priceId" TEXT NOT NULL,
     "status" TEXT NOT NULL,
-    "currentPeriodStart" DATETIME NOT NULL,
-    "currentPeriodEnd" DATETIME NOT NULL,
+    "currentSlot" TEXT,
+    "currentPeriodStart" TIMESTAMP(3) NOT NULL,
+    "currentPeriodEnd" TIMESTAMP(3) NOT NULL,
     "cancelAtPeriodEnd" BOOLEAN NOT NULL DEFAULT false,
-    "canceledAt" DATETIME,
-    "endedAt" DATETIME,
+    "canceledAt" TIMESTAMP(3),
+    "endedAt" TIMESTAMP(3),
     "pendingPriceId" TEXT,
     "paymentMethod" JSONB,
     "metadata" JSONB,
-    "createdAt" DATETIME NOT NULL,
-    "updatedAt" DATETIME NOT NULL
+    "createdAt" TIMESTAMP(3) NOT NULL,
+    "updatedAt" TIMESTAMP(3) NOT NULL,
+
+    CONSTRAINT "Subscription_pkey" PRIMARY KEY ("id")
 );
 
 -- CreateTable
 CREATE TABLE "Invoice" (
-    "id" TEXT NOT NULL PRIMARY KEY,
+    "id" TEXT NOT NULL,
     "businessId" TEXT NOT NULL,
     "projectId" TEXT NOT NULL,
     "environment" TEXT NOT NULL,
@@ -33,24 +36,26 @@ CREATE TABLE "Invoice" (
     "number" TEXT NOT NULL,
     "status" TEXT NOT NULL,
     "currency" TEXT NOT NULL,
-    "periodStart" DATETIME NOT NULL,
-    "periodEnd" DATETIME NOT NULL,
+    "periodStart" TIMESTAMP(3) NOT NULL,
+    "periodEnd" TIMESTAMP(3) NOT NULL,
     "lines" JSONB NOT NULL,
     "usageCutoff" TEXT NOT NULL,
     "subtotal" INTEGER NOT NULL,
     "total" INTEGER NOT NULL,
     "amountPaid" INTEGER NOT NULL DEFAULT 0,
     "attemptCount" INTEGER NOT NULL DEFAULT 0,
-    "nextPaymentAttempt" DATETIME,
-    "paidAt" DATETIME,
-    "finalizedAt" DATETIME NOT NULL,
-    "createdAt" DATETIME NOT NULL,
-    "updatedAt" DATETIME NOT NULL
+    "nextPaymentAttempt" TIMESTAMP(3),
+    "paidAt" TIMESTAMP(3),
+    "finalizedAt" TIMESTAMP(3) NOT NULL,
+    "createdAt" TIMESTAMP(3) NOT NULL,
+    "updatedAt" TIMESTAMP(3) NOT NULL,
+
+    CONSTRAINT "Invoice_pkey" PRIMARY KEY ("id")
 );
 
 -- CreateTable
 CREATE TABLE "Payment" (
-    "id" TEXT NOT NULL PRIMARY KEY,
+    "id" TEXT NOT NULL,
     "businessId" TEXT NOT NULL,
     "environment" TEXT NOT NULL,
     "invoiceId" TEXT NOT NULL,
@@ -62,8 +67,13 @@ CREATE TABLE "Payment" (
     "failureCode" TEXT,
     "failureMessage" TEXT,
     "attempt" INTEGER NOT NULL,
-    "createdAt" DATETIME NOT NULL
+    "createdAt" TIMESTAMP(3) NOT NULL,
+
+    CONSTRAINT "Payment_pkey" PRIMARY KEY ("id")
 );
+
+-- CreateIndex
+CREATE UNIQUE INDEX "Subscription_currentSlot_key" ON "Subscription"("currentSlot");
 
 -- CreateIndex
 CREATE INDEX "Subscription_businessId_environment_createdAt_id_idx" ON "Subscription"("businessId", "environment", "createdAt", "id");
