@@ -225,3 +225,18 @@ test("subscribing at once from many requests makes one subscription", async () =
   for (const r of results.filter((x) => x.status === 409)) assert.equal(r.body.error.code, "ALREADY_EXISTS");
   assert.equal((await biz.test.get("/v1/subscriptions")).body.data.length, 1);
 });
+
+test("a metered price rates the bytes of each request and response, and tokens from them", async () => {
+  const biz = await seedBusiness();
+  const { price } = await priceOn(biz.test, { type: "metered", metrics: [{ name: "data transfer", amount: 1, unit: "KB" }, { name: "tokens", amount: 0.004, unit: "1K tokens" }] });
+  await subscribe(biz.test, price.id);
+  const res = await biz.test.post("/v1/products", { name: "Sized", type: "API", description: "x".repeat(300) });
+  assert.equal(res.status, 201);
+  const bytes = Number(res.headers.get("content-length") ?? Buffer.byteLength(res.text)) + Buffer.byteLength(JSON.stringify({ name: "Sized", type: "API", description: "x".repeat(300) }));
+  // 1 per KB (1000 bytes) is 0.001 a byte; a token is 4 bytes, so 0.004 per 4000 bytes is 0.000001 a byte.
+  const expected = (BigInt(bytes) * 1_000_000n + BigInt(bytes) * 1_000n);
+  const [amount, currency] = res.headers.get("x-request-cost")!.split(" ");
+  assert.equal(currency, "USD");
+  const [w, f = ""] = amount.split(".");
+  assert.equal(BigInt(w) * 1_000_000_000n + BigInt((f + "000000000").slice(0, 9)), expected, `${amount} for ${bytes} bytes`);
+});
