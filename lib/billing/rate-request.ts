@@ -1,4 +1,5 @@
 import { db } from "@/lib/db/client";
+import { redis } from "@/lib/redis/client";
 import { processSingleton } from "@/lib/process-state";
 import type { AuthContext } from "@/lib/auth/auth-context";
 import { compilePrice, type PricePlan } from "./price-plan";
@@ -8,9 +9,10 @@ import { periodQuantities } from "./period-usage";
 import { nanosToDecimal } from "./money";
 
 // The cost of one request, on the request's path without a database query: each process keeps the project's
-// current subscription, its compiled price and the period's running totals in memory. A subscription write in
-// this process invalidates its entry at once; other processes notice within BILLING_CACHE_TTL_MS (default 30 s),
-// refreshing in the background while they go on rating with what they have.
+// current subscription, its compiled price and the period's running totals in memory. A subscription write
+// invalidates its entry at once in this process and, through Redis pub/sub when REDIS_URL is set, in the others;
+// without Redis they notice within BILLING_CACHE_TTL_MS (default 30 s), refreshing in the background while they
+// go on rating with what they have.
 //
 // The running totals start from the period's usage events when a process first meets the subscription and then
 // count this process's requests. With several processes each counts its own, so the cost a response shows can
@@ -33,9 +35,31 @@ interface Entry {
 
 const S = processSingleton("billing-rate-cache", () => new Map<string, Entry>());
 
-export function invalidateBillingCache(projectId: string, environment: string): void {
-  const e = S.get(`${projectId}|${environment}`);
+const CHANNEL = "platform:billing-changed";
+const listener = processSingleton("billing-invalidation", () => ({ listening: false }));
+
+function invalidateLocally(key: string): void {
+  const e = S.get(key);
   if (e) e.invalid = true;
+}
+
+export function invalidateBillingCache(projectId: string, environment: string): void {
+  const key = `${projectId}|${environment}`;
+  invalidateLocally(key);
+  const r = redis();
+  if (!r) return;
+  // The main connection refuses commands until it is ready (no offline queue): a fresh one is waited for, briefly.
+  const ready = r.status === "ready" ? Promise.resolve() : new Promise<void>((resolve) => { r.once("ready", () => resolve()); setTimeout(resolve, 2000).unref(); });
+  void ready.then(() => r.publish(CHANNEL, key)).catch((e: Error) => console.warn(`billing invalidation not published: ${e.message}`));
+}
+
+function listenForBillingChanges(): void {
+  if (listener.listening) return;
+  const sub = redis("subscriber");
+  if (!sub) return;
+  listener.listening = true;
+  sub.subscribe(CHANNEL).catch((e: Error) => console.warn(`billing invalidation subscribe failed: ${e.message}`));
+  sub.on("message", (channel: string, key: string) => { if (channel === CHANNEL) invalidateLocally(key); });
 }
 
 async function load(key: string, projectId: string, environment: string, previous: Entry | undefined): Promise<Entry> {
@@ -80,6 +104,7 @@ export interface RequestCost { nanos: bigint; currency: string; decimal: string 
  */
 export async function rateRequest(auth: AuthContext, r: { at: Date; statusCode: number; bytes: number; computeMs: number }): Promise<RequestCost | null> {
   if (r.statusCode >= 400) return null;
+  listenForBillingChanges();
   const found = entryFor(auth);
   const e = found instanceof Promise ? await found : found;
   if (!e.plan || !e.state) return null;
