@@ -12,15 +12,16 @@ import { invalidateBillingCache } from "./rate-request";
 export async function finalizeInvoices(): Promise<{ closed: number; invoices: number }> {
   await flushUsage();
   let closed = 0, invoices = 0;
+  const skipped: string[] = []; // failed or taken by another process: not tried again in this run
   // A subscription idle for several periods closes one period per pass of the loop.
   for (let pass = 0; pass < 100; pass++) {
     const due = await db.subscription.findMany({
-      where: { status: { in: ["active", "past_due"] }, currentPeriodEnd: { lte: now() } }, orderBy: { currentPeriodEnd: "asc" }, take: 200,
+      where: { status: { in: ["active", "past_due"] }, currentPeriodEnd: { lte: now() }, ...(skipped.length ? { id: { notIn: skipped } } : {}) }, orderBy: { currentPeriodEnd: "asc" }, take: 200,
     });
     if (!due.length) break;
     for (const sub of due) {
       const result = await closePeriod(sub).catch((e) => { console.error(`[billing] closing ${sub.id} failed`, e); return null; });
-      if (!result) continue;
+      if (!result) { skipped.push(sub.id); continue; }
       closed++;
       invalidateBillingCache(sub.projectId, sub.environment);
       if (result.invoiceId) { invoices++; await collectInvoice(result.invoiceId); }

@@ -40,13 +40,14 @@ export async function closePeriod(sub: SubscriptionRow, opts: { endAt?: Date; ca
   const usageCutoff = idTimeBound("usage", Date.now());
   const rated = await invoiceLinesFor(sub, start, end, sub.currentPeriodEnd, invoiceId, usageCutoff);
   const ending = opts.cancel || sub.cancelAtPeriodEnd;
+  const nextPriceId = sub.pendingPriceId ?? sub.priceId;
+  let nextEnd = sub.currentPeriodEnd;
+  if (!ending) {
+    const next = await db.price.findUnique({ where: { id: nextPriceId } });
+    nextEnd = addInterval(sub.currentPeriodEnd, next ? compilePrice(next).interval : "month", 1);
+  }
+  // The transaction's first statement is its conditional write (see createSubscription on SQLite's upgrades).
   return withEvents(async (tx) => {
-    const nextPriceId = sub.pendingPriceId ?? sub.priceId;
-    let nextEnd = sub.currentPeriodEnd;
-    if (!ending) {
-      const next = await tx.price.findUnique({ where: { id: nextPriceId } });
-      nextEnd = addInterval(sub.currentPeriodEnd, next ? compilePrice(next).interval : "month", 1);
-    }
     const data: Prisma.SubscriptionUpdateManyMutationInput = ending
       ? { status: "canceled", currentSlot: null, canceledAt: opts.cancel ? end : (sub.canceledAt ?? end), endedAt: end, cancelAtPeriodEnd: false, updatedAt: now() }
       : { currentPeriodStart: sub.currentPeriodEnd, currentPeriodEnd: nextEnd, priceId: nextPriceId, pendingPriceId: null, updatedAt: now() };

@@ -74,9 +74,11 @@ export async function createSubscription(auth: AuthContext, input: z.infer<typeo
   const paymentMethod = input.paymentMethod ? paymentProvider().tokenize(input.paymentMethod.card, "paymentMethod.card") : null;
   const t = now();
   const plan = compilePrice(price);
+  const current = await db.subscription.findFirst({ where: { projectId, environment: auth.environment, status: { in: CURRENT } } });
+  if (current) throw conflict("ALREADY_EXISTS", "projectId", `The project already has a current subscription (${current.id}); change its price with PATCH or cancel it first.`);
+  // The transaction starts with its write: on SQLite a transaction that reads first cannot always upgrade to a
+  // write while another connection writes. The unique currentSlot decides a race between two subscribers.
   const row = await withEvents(async (tx) => {
-    const current = await tx.subscription.findFirst({ where: { projectId, environment: auth.environment, status: { in: CURRENT } } });
-    if (current) throw conflict("ALREADY_EXISTS", "projectId", `The project already has a current subscription (${current.id}); change its price with PATCH or cancel it first.`);
     const created = await tx.subscription.create({
       data: {
         id: newId("subscription"), ...tenantWhere(auth), projectId, productId: price.productId, priceId: price.id, status: "active",
