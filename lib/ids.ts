@@ -9,6 +9,7 @@ export const ID_PREFIXES = {
   webhook: "wh", event: "evt", delivery: "whd", request: "req", usage: "use", agent: "agt", agentTeam: "team",
   workflow: "wf", function: "fn", trigger: "trg", tool: "tool", task: "task", execution: "exec",
   oauthClient: "oac", oauthCode: "ocd", oauthGrant: "ogr", oauthToken: "otk", idempotency: "idem", audit: "aud", quotaAlert: "qa", rollup: "rup", user: "usr", membership: "mem", account: "acct",
+  subscription: "sub", invoice: "inv", payment: "pay",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;
@@ -55,6 +56,11 @@ export function timeOrderedId(prefix: string, ms = Date.now()): string {
 
 export function newId(kind: IdKind): string {
   return timeOrderedId(ID_PREFIXES[kind]);
+}
+
+/** The smallest id of this kind made at `ms` or later: ids below it were made before `ms` (a cut-off by creation time). */
+export function idTimeBound(kind: IdKind, ms: number): string {
+  return `${ID_PREFIXES[kind]}_${encodeTime(ms)}`;
 }
 
 const ID_BODY = /^[0-9A-HJKMNP-TV-Z]{26}$/;

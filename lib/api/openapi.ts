@@ -110,6 +110,8 @@ export function buildOpenApi(routes: AnyRoute[], serverUrl = "/"): Json {
       responses["200"] = { description: route.summary, content: { "application/json": { schema: { type: "object", required: ["data", "pagination", "meta"], properties: { data: { type: "array", items: sink.convert(r.schema, "output") }, pagination: paginationRef, meta: metaRef } } } } };
     } else if (r.kind === "empty") {
       responses["204"] = { description: "Deleted; no content" };
+    } else if (r.kind === "text") {
+      responses["200"] = { description: r.description, content: { [r.contentType.split(";")[0]]: { schema: { type: "string" } } } };
     } else {
       responses["200"] = { description: r.description, content: { "application/json": { schema: { type: "object" } } } };
     }

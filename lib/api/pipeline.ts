@@ -11,6 +11,8 @@ import { beginIdempotent, completeIdempotent, abandonIdempotent, requestHash, va
 import { admit, type Admission } from "@/lib/limits/rate-limit";
 import { consumeQuota } from "@/lib/usage/quota";
 import { recordRequest } from "@/lib/usage/recorder";
+import { rateRequest } from "@/lib/billing/rate-request";
+import { nanosToNumber } from "@/lib/billing/money";
 import { resolveVersion, type ResolvedVersion } from "@/lib/versions/resolve-version";
 import { versionRegistry } from "@/lib/versions/registry";
 import { extractCredential } from "@/lib/auth/credentials";
@@ -93,6 +95,7 @@ function envelopeFor(route: AnyRoute, result: unknown, m: ReturnType<typeof meta
     }
     case "empty": return { status: 204, body: null };
     case "raw": return { status: 200, body: JSON.stringify(result) };
+    case "text": return { status: 200, body: result as string };
   }
 }
 
@@ -150,6 +153,7 @@ export async function runRoute(route: AnyRoute, req: Request, rawParams: Record<
       const result = await route.handler({ req, requestId, auth: auth as AuthContext, params, query, body, version, baseUrl, client });
       computeMs = performance.now() - handlerStarted;
       const { status, body: text } = envelopeFor(route, result, meta(requestId, version.warning));
+      if (route.response.kind === "text") headers["Content-Type"] = route.response.contentType;
       outcome = { status, body: text, headers: status === 204 ? { "X-Request-Id": requestId, ...version.headers, ...(admission?.headers ?? {}) } : headers };
       if (idempotencyRecord) await completeIdempotent(idempotencyRecord, { status, body: text ?? "" });
     }
@@ -164,12 +168,19 @@ export async function runRoute(route: AnyRoute, req: Request, rawParams: Record<
   } finally {
     admission?.release();
   }
+  let cost: number | null = null;
+  if (auth && outcome.status < 400) {
+    // Rated from the in-memory subscription cache (lib/billing/rate-request.ts): no query on the request's path.
+    const bytes = Number(req.headers.get("content-length") ?? Buffer.byteLength(rawBody)) + (outcome.body ? Buffer.byteLength(outcome.body) : 0);
+    const rated = await rateRequest(auth, { at, statusCode: outcome.status, bytes, computeMs }).catch((e) => { console.error("[billing] rating failed", e); return null; });
+    if (rated) { outcome.headers["X-Request-Cost"] = `${rated.decimal} ${rated.currency}`; cost = nanosToNumber(rated.nanos); }
+  }
   if (auth) {
     recordRequest({
       requestId, at, auth, method: req.method, endpoint: route.path, path: url.pathname + url.search, statusCode: outcome.status, errorType,
       latencyMs: performance.now() - started, computeMs, requestBytes: Number(req.headers.get("content-length") ?? Buffer.byteLength(rawBody)),
       responseBytes: outcome.body ? Buffer.byteLength(outcome.body) : 0, ip, userAgent: req.headers.get("user-agent"),
-      requestHeaders: req.headers, requestBody: rawBody || null, responseHeaders: outcome.headers, responseBody: outcome.body,
+      requestHeaders: req.headers, requestBody: rawBody || null, responseHeaders: outcome.headers, responseBody: outcome.body, cost,
     });
   }
   return toResponse(outcome);

@@ -7,6 +7,7 @@ import { webhookRoutes } from "@/lib/webhooks/routes";
 import { eventRoutes } from "@/lib/events/routes";
 import { automationRoutes } from "@/lib/automation/routes";
 import { oauthClientRoutes } from "@/lib/oauth/routes";
+import { billingRoutes } from "@/lib/billing/routes";
 import { buildOpenApi } from "./openapi";
 import { defineRoute, type AnyRoute } from "./route";
 
@@ -19,7 +20,7 @@ const openApiRoute = defineRoute({
   handler: async ({ baseUrl }) => openApiDocument(baseUrl),
 });
 
-export const ROUTES: AnyRoute[] = [...productRoutes, ...apiKeyRoutes, ...auditRoutes, ...usageRoutes, ...webhookRoutes, ...eventRoutes, ...oauthClientRoutes, ...automationRoutes, ...versionRoutes, openApiRoute];
+export const ROUTES: AnyRoute[] = [...productRoutes, ...apiKeyRoutes, ...auditRoutes, ...usageRoutes, ...webhookRoutes, ...eventRoutes, ...oauthClientRoutes, ...automationRoutes, ...billingRoutes, ...versionRoutes, openApiRoute];
 
 let cachedDocument: { baseUrl: string; doc: Record<string, unknown> } | undefined;
 

@@ -14,7 +14,9 @@ export type ResponseSpec =
   | { kind: "single"; status: 200 | 201; schema: z.ZodType }
   | { kind: "collection"; schema: z.ZodType }
   | { kind: "empty" }
-  | { kind: "raw"; description: string };
+  | { kind: "raw"; description: string }
+  /** A download (CSV): the handler returns the body text. */
+  | { kind: "text"; contentType: string; description: string };
 
 export interface RouteContext<P, Q, B> {
   req: Request;

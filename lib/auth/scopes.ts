@@ -2,6 +2,7 @@
 
 export const SCOPE_RESOURCES = [
   "products", "prices", "features", "api_keys", "webhooks", "events", "usage", "logs", "versions", "audit_logs", "oauth_clients",
+  "subscriptions", "invoices",
   "agents", "agent_teams", "workflows", "functions", "triggers", "tools", "tasks", "executions",
 ] as const;
 export const SCOPE_ACTIONS = ["read", "write", "delete"] as const;

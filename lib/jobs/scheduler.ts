@@ -2,6 +2,7 @@ import { compactRollups } from "./compact-rollups";
 import { purgeExpiredIdempotencyKeys, purgeExpiredLogs } from "./retention";
 import { processKeyRotations } from "@/lib/keys/rotation-job";
 import { purgeExpiredOAuth } from "@/lib/oauth/purge-expired";
+import { finalizeInvoices, retryPayments } from "@/lib/billing/billing-jobs";
 
 // The periodic jobs: in the server by default (instrumentation.ts), or alone with `npm run jobs`.
 // Each job is safe to run in several processes at once (deletes and merges of closed hours only).
@@ -12,6 +13,9 @@ export const JOBS: Record<string, () => Promise<unknown>> = {
   "compact-rollups": compactRollups,
   "key-rotation": () => processKeyRotations(),
   "purge-oauth": purgeExpiredOAuth,
+  // Billing: close ended periods into invoices (renew or cancel) and charge them, then retry due payments.
+  "finalize-invoices": finalizeInvoices,
+  "retry-payments": retryPayments,
 };
 
 export async function runJobsOnce(log = (msg: string) => console.log(msg)): Promise<void> {

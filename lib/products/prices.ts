@@ -19,7 +19,7 @@ export const PRICE_COLLECTION: CollectionSpec = {
   },
   sortable: ["createdAt", "updatedAt", "name", "id"],
   fields: ["productId", "name", "type", "currency", "amount", "interval", "includedQuantity", "minVolume", "description",
-    "tiers", "baseSubscription", "overageRate", "metrics", "isActive", "environment", "createdAt", "updatedAt"],
+    "tiers", "tiersMode", "baseSubscription", "overageRate", "metrics", "isActive", "environment", "createdAt", "updatedAt"],
 };
 
 export async function listPrices(auth: AuthContext, productId: string, query: CollectionQuery) {
@@ -42,6 +42,7 @@ export async function createPrice(auth: AuthContext, productId: string, input: P
       includedQuantity: input.includedQuantity ?? null, minVolume: input.minVolume ?? null, description: input.description ?? null,
       // "inf" and null both mean the unbounded last tier; stored as null.
       tiers: input.tiers?.map((tier) => ({ ...tier, upTo: tier.upTo === "inf" ? null : tier.upTo })) ?? undefined,
+      tiersMode: input.tiers ? (input.tiersMode ?? "graduated") : null,
       baseSubscription: input.baseSubscription ?? undefined, overageRate: input.overageRate ?? null,
       metrics: input.metrics ?? undefined, isActive: input.isActive ?? true, createdAt: t, updatedAt: t,
     },

@@ -48,6 +48,7 @@ export function serializePrice(p: PriceRow) {
     minVolume: p.minVolume,
     description: p.description,
     tiers: (p.tiers as { upTo: number | null; amount: number; description?: string }[] | null) ?? null,
+    tiersMode: (p.tiersMode as "graduated" | "volume" | null) ?? null,
     baseSubscription: (p.baseSubscription as { amount: number; interval: "month" | "year"; includedQuota: number } | null) ?? null,
     overageRate: p.overageRate,
     metrics: (p.metrics as { name: string; amount: number; unit: string; includedQuantity?: number }[] | null) ?? null,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { Environment, Timestamp, shortText } from "./common";
+import { hasAtMostNineDecimals } from "@/lib/billing/money";
 
 // Every pricing shape of the spec: usage (per request or call, with included quantity, minimum volume or
 // tiers), subscription plus overage, and metered resources.
@@ -12,8 +13,13 @@ export const CURRENCIES = [
 
 export const PRICE_TYPES = ["usage", "subscription", "metered"] as const;
 export const PRICE_INTERVALS = ["request", "call", "month", "year"] as const;
+/** How tiers price a period: graduated (each unit at its tier's rate, the default) or volume (all units at the rate of the tier the total reaches). */
+export const TIERS_MODES = ["graduated", "volume"] as const;
 
-const money = z.number().nonnegative("must not be negative").finite();
+// Amounts are numbers in the currency's major unit with at most 9 decimal places: billing reads them as exact
+// nanos (lib/billing/money.ts), so a price never meets binary rounding.
+const money = z.number().nonnegative("must not be negative").finite()
+  .refine(hasAtMostNineDecimals, "must have at most 9 decimal places and be below 10^12");
 // includedQuantity and minVolume are 32-bit integer columns (PostgreSQL's int4): larger counts are refused here
 // rather than failing in the database.
 const MAX_COUNT = 2_147_483_647;
@@ -54,6 +60,7 @@ export const PriceCreate = z.strictObject({
   minVolume: count().optional(),
   description: z.string().max(5000).optional(),
   tiers: z.array(PriceTier).min(1).max(50).optional(),
+  tiersMode: z.enum(TIERS_MODES).optional().meta({ description: "graduated (default): each request at the rate of its tier; volume: every request at the rate of the tier the month's total reaches." }),
   baseSubscription: BaseSubscription.optional(),
   overageRate: money.optional().meta({ description: "Price per request beyond the subscription's included quota." }),
   metrics: z.array(PriceMetric).min(1).max(20).optional(),
@@ -79,6 +86,14 @@ export const PriceCreate = z.strictObject({
       }
       if (bounded) previous = tier.upTo as number;
     });
+    // A gap after the last tier would leave requests beyond it without a price.
+    const last = p.tiers[p.tiers.length - 1];
+    if (last && typeof last.upTo === "number" && p.tiers.every((t, i) => i === 0 || (t.upTo as number) > (p.tiers![i - 1].upTo as number))) {
+      ctx.addIssue({ code: "custom", path: ["tiers", p.tiers.length - 1, "upTo"], message: "The last tier must be unbounded (upTo null or \"inf\"): requests beyond it would have no price." });
+    }
+  }
+  if (p.tiersMode && !p.tiers) {
+    ctx.addIssue({ code: "custom", path: ["tiersMode"], message: "'tiersMode' applies to a price with 'tiers'." });
   }
   if (p.metrics) {
     const seen = new Set<string>();
@@ -108,6 +123,7 @@ export const Price = z.object({
   minVolume: z.number().nullable(),
   description: z.string().nullable(),
   tiers: z.array(z.object({ upTo: z.number().nullable(), amount: z.number(), description: z.string().optional() })).nullable(),
+  tiersMode: z.enum(TIERS_MODES).nullable(),
   baseSubscription: BaseSubscription.nullable(),
   overageRate: z.number().nullable(),
   metrics: z.array(PriceMetric).nullable(),

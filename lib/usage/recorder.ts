@@ -34,6 +34,8 @@ export interface RequestRecord {
   responseHeaders: Record<string, string>;
   responseBody: string | null;
   userId?: string | null;
+  /** The request's cost in the major unit (lib/billing/rate-request.ts), or null when it is not rated. */
+  cost?: number | null;
 }
 
 const EVENT_FLUSH_MS = Number(process.env.USAGE_FLUSH_MS ?? 500);
@@ -111,6 +113,7 @@ function addRollup(r: RequestRecord, billable: boolean): void {
   cell.requestBytes += r.requestBytes;
   cell.responseBytes += r.responseBytes;
   cell.computeMs += r.computeMs;
+  cell.cost += r.cost ?? 0;
 }
 
 function schedule(): void {
@@ -139,7 +142,7 @@ export function recordRequest(r: RequestRecord): void {
   };
   S.usageQueue.push({
     ...base, id: newId("usage"), userId: userOf(r), errorType: r.errorType, requestSize: r.requestBytes, responseSize: r.responseBytes,
-    computeTime: Math.round(r.computeMs * 100) / 100, cost: null, billable, region: process.env.REGION ?? null,
+    computeTime: Math.round(r.computeMs * 100) / 100, cost: r.cost ?? null, billable, region: process.env.REGION ?? null,
   });
   S.logQueue.push({
     ...base, id: r.requestId, requestHeaders: redactHeaders(r.requestHeaders), requestBody: redactBody(r.requestBody),

@@ -52,6 +52,20 @@ const failedDelivery = async (api: ApiClient): Promise<Params> => {
   throw new Error("the test delivery did not fail within 5 s");
 };
 const event = async (api: ApiClient): Promise<Params> => ({ id: (await delivery(api)).eventId });
+/** A price and a new subscription of tenant A's project to it; a project has one current subscription, so any is canceled first. */
+const subscription = async (api: ApiClient): Promise<Params> => {
+  for (const s of (await api.get("/v1/subscriptions?status=active,past_due")).body.data) await api.post(`/v1/subscriptions/${s.id}/cancel`, {});
+  const { id } = await price(api);
+  return { id: (await created(api, "/v1/subscriptions", { priceId: id })).id };
+};
+/** A finalised invoice: a subscription canceled at once gets its final invoice. */
+const invoice = async (api: ApiClient): Promise<Params> => {
+  const { id } = await subscription(api);
+  await api.post(`/v1/subscriptions/${id}/cancel`, {});
+  const inv = (await api.get(`/v1/invoices?subscriptionId=${id}`)).body.data[0];
+  if (!inv) throw new Error("no final invoice after canceling");
+  return { id: inv.id, lineId: "requests" };
+};
 const apiKey = async (api: ApiClient): Promise<Params> => ({ id: (await created(api, "/v1/api-keys", { name: "Fixture key", scopes: ["products:read"] })).id });
 /** A key made by automatic rotation, its value still sealed: rotated here as the scheduled job would. */
 const autoRotatedKey = async (api: ApiClient): Promise<Params> => {
@@ -102,6 +116,10 @@ runCommonRouteTests(ROUTES, {
     "/v1/tools/{id}": made("/v1/tools", TOOL_BODY),
     "/v1/tasks/{id}": made("/v1/tasks", TASK_BODY),
     "/v1/executions/{id}": made("/v1/executions", EXECUTION_BODY),
+    "/v1/subscriptions/{id}": subscription,
+    "/v1/subscriptions/{id}/cancel": subscription,
+    "/v1/invoices/{id}": invoice,
+    "/v1/invoices/{id}/lines/{lineId}/usage": invoice,
   },
   bodies: {
     "POST /v1/products": { name: "Security product", type: "API" },
@@ -124,6 +142,19 @@ runCommonRouteTests(ROUTES, {
     "POST /v1/tools": TOOL_BODY, "PATCH /v1/tools/{id}": { dangerous: true },
     "POST /v1/tasks": TASK_BODY, "PATCH /v1/tasks/{id}": { status: "in_progress" },
     "POST /v1/executions": EXECUTION_BODY, "PATCH /v1/executions/{id}": { status: "running" },
+    // A project has one current subscription: the fixture cancels tenant A's before subscribing again.
+    "POST /v1/subscriptions": async (_: Params, api: ApiClient) => {
+      for (const s of (await api.get("/v1/subscriptions?status=active,past_due")).body.data) await api.post(`/v1/subscriptions/${s.id}/cancel`, {});
+      return { priceId: (await price(api)).id };
+    },
+    "PATCH /v1/subscriptions/{id}": { metadata: { patched: "yes" } },
+    "POST /v1/subscriptions/{id}/cancel": {},
+  },
+  setup: {
+    // The upcoming invoice exists while the project has a current subscription.
+    "GET /v1/invoices/upcoming": async (api: ApiClient) => {
+      if (!(await api.get("/v1/subscriptions?status=active,past_due")).body.data.length) await subscription(api);
+    },
   },
   // Documentation: the OpenAPI document and the automation resources' JSON Schemas.
   publicRoutes: ["GET /v1/openapi.json", "GET /v1/schemas", "GET /v1/schemas/{kind}"],

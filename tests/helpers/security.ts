@@ -18,6 +18,8 @@ export interface RouteFixtures {
   bodies: Record<string, unknown | ((params: Params, api: ApiClient) => unknown)>;
   /** "METHOD /path" of the routes meant to answer without a key; any other `auth: "none"` route fails. */
   publicRoutes: string[];
+  /** "METHOD /path" → state tenant A needs before the request (a route without parameters that reads a current record). */
+  setup?: Record<string, (api: ApiClient) => Promise<void>>;
 }
 
 type Tenant = Awaited<ReturnType<typeof seedBusiness>>;
@@ -66,6 +68,7 @@ function setUp(): Promise<Shared> {
 
 /** A concrete URL and body for `route`, made from fresh fixtures of tenant A; throws when a fixture is missing. */
 async function prepare(route: AnyRoute, fixtures: RouteFixtures, api: ApiClient) {
+  await fixtures.setup?.[label(route)]?.(api);
   const names = paramNames(route.path);
   let params: Params = {};
   if (names.length) {

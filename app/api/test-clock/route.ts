@@ -2,6 +2,7 @@
 // (the test suite); otherwise every method answers 404 like any unknown path.
 import { now, offsetClock, setClock } from "@/lib/clock";
 import { wakeWorker } from "@/lib/webhooks/worker";
+import { runJobsOnce } from "@/lib/jobs/scheduler";
 
 const enabled = () => process.env.PLATFORM_TEST_CLOCK === "true";
 const g = globalThis as unknown as { __testClockOffset?: number };
@@ -15,13 +16,15 @@ export function GET() {
   return Response.json({ now: now().toISOString(), offsetMs: g.__testClockOffset ?? 0 });
 }
 
-/** Body: {"advanceMs": n} to move forward, or {"offsetMs": n} to set the offset from real time (0 resets). */
+/** Body: {"advanceMs": n} to move forward, or {"offsetMs": n} to set the offset from real time (0 resets);
+ * with "runJobs": true the scheduled jobs (invoice finalisation, payment retries, ...) run once at the new time. */
 export async function POST(req: Request) {
   if (!enabled()) return notFound();
-  const body = (await req.json().catch(() => ({}))) as { advanceMs?: number; offsetMs?: number };
+  const body = (await req.json().catch(() => ({}))) as { advanceMs?: number; offsetMs?: number; runJobs?: boolean };
   const offset = typeof body.offsetMs === "number" ? body.offsetMs : (g.__testClockOffset ?? 0) + (Number(body.advanceMs) || 0);
   g.__testClockOffset = offset;
   setClock(offsetClock(offset));
   wakeWorker();
+  if (body.runJobs) await runJobsOnce(() => {});
   return Response.json({ now: now().toISOString(), offsetMs: offset });
 }

@@ -5,6 +5,8 @@ import { usageQuota } from "@/lib/usage/quota";
 import { keyPolicy } from "@/lib/limits/plans";
 import { Card } from "@/components/ui/primitives";
 import { UsageCharts } from "@/components/portal/usage-charts";
+import { BillingOverview } from "@/components/portal/billing-overview";
+import { billingForPortal } from "@/lib/billing/portal-billing";
 
 export const metadata = { title: "Usage · Developer Portal" };
 
@@ -12,7 +14,7 @@ export default async function DeveloperUsage() {
   const ctx = await requirePortalContext();
   const props = developerPortalConfig().views.usage;
   const period = props.periods.includes("day") ? "day" : props.periods[0];
-  const [metrics, quota] = await Promise.all([usageMetrics(ctx.auth, period), usageQuota(ctx.auth)]);
+  const [metrics, quota, billing] = await Promise.all([usageMetrics(ctx.auth, period), usageQuota(ctx.auth), props.showCosts ? billingForPortal(ctx.auth) : null]);
   const policy = keyPolicy(ctx.business.plan, null);
   const pct = quota.percentage ?? 0;
   return (
@@ -48,6 +50,7 @@ export default async function DeveloperUsage() {
           </Card>
         ) : null}
       </div>
+      {billing ? <BillingOverview {...billing} /> : null}
     </div>
   );
 }

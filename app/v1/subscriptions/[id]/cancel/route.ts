@@ -1,0 +1,4 @@
+// POST /v1/subscriptions/{id}/cancel: cancel now or at the period's end
+import { serve } from "@/lib/api/serve";
+
+export const { GET, POST, PATCH, PUT, DELETE } = serve("/v1/subscriptions/{id}/cancel");

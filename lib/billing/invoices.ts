@@ -1,0 +1,125 @@
+import { db } from "@/lib/db/client";
+import { now } from "@/lib/clock";
+import { isIdOf } from "@/lib/ids";
+import { ApiError, notFound } from "@/lib/api/errors";
+import { tenantWhere } from "@/lib/api/tenant";
+import { listCollection } from "@/lib/api/list-collection";
+import type { CollectionQuery, CollectionSpec } from "@/lib/api/collection-query";
+import type { AuthContext } from "@/lib/auth/auth-context";
+import type { Invoice as InvoiceRow, Payment as PaymentRow } from "@/generated/prisma-sqlite";
+import { INVOICE_STATUSES } from "@/lib/schemas/billing";
+import { compilePrice } from "./price-plan";
+import { newRatingState, rateEventParts, invoiceTotal } from "./rate-events";
+import { minorToDecimal, nanosToDecimal } from "./money";
+import { invoiceLinesFor, type StoredLine } from "./close-period";
+import { periodEvents } from "./period-usage";
+import { CURRENT } from "./subscriptions";
+
+// Invoices: the finalised ones (stored), the upcoming one (the running period, rated on demand and not stored),
+// and the CSV of the usage events behind a line.
+
+export const INVOICE_COLLECTION: CollectionSpec = {
+  filters: {
+    id: { type: "string" }, status: { type: "enum", values: INVOICE_STATUSES }, subscriptionId: { type: "string" },
+    projectId: { type: "string" }, total: { type: "number" }, periodStart: { type: "date" }, createdAt: { type: "date" },
+  },
+  sortable: ["createdAt", "periodStart", "total", "id"],
+  fields: ["number", "subscriptionId", "projectId", "priceId", "status", "currency", "periodStart", "periodEnd", "lines", "subtotal", "total",
+    "amountPaid", "amountDue", "totalDecimal", "attemptCount", "nextPaymentAttempt", "paidAt", "finalizedAt", "payments", "environment", "createdAt"],
+};
+
+type WithPayments = InvoiceRow & { payments?: PaymentRow[] };
+
+export function serializeInvoice(i: WithPayments) {
+  return {
+    id: i.id, number: i.number, subscriptionId: i.subscriptionId, projectId: i.projectId, priceId: i.priceId,
+    status: i.status as (typeof INVOICE_STATUSES)[number], currency: i.currency,
+    periodStart: i.periodStart.toISOString(), periodEnd: i.periodEnd.toISOString(), lines: i.lines as unknown as StoredLine[],
+    subtotal: i.subtotal, total: i.total, amountPaid: i.amountPaid, amountDue: Math.max(0, i.total - i.amountPaid),
+    totalDecimal: minorToDecimal(BigInt(i.total), i.currency), attemptCount: i.attemptCount,
+    nextPaymentAttempt: i.nextPaymentAttempt?.toISOString() ?? null, paidAt: i.paidAt?.toISOString() ?? null,
+    finalizedAt: i.finalizedAt.toISOString(),
+    payments: (i.payments ?? []).map((p) => ({
+      id: p.id, status: p.status, amount: p.amount, attempt: p.attempt, failureCode: p.failureCode, failureMessage: p.failureMessage, createdAt: p.createdAt.toISOString(),
+    })),
+    environment: i.environment, createdAt: i.createdAt.toISOString(),
+  };
+}
+
+export function listInvoices(auth: AuthContext, query: CollectionQuery) {
+  return listCollection({
+    spec: INVOICE_COLLECTION, query, baseWhere: tenantWhere(auth),
+    from: db.invoice,
+    serialize: (row: InvoiceRow) => serializeInvoice(row),
+  });
+}
+
+export async function getInvoiceOrThrow(auth: AuthContext, id: string) {
+  if (!isIdOf("invoice", id)) throw notFound("invoice", id);
+  const row = await db.invoice.findFirst({ where: { id, ...tenantWhere(auth) } });
+  if (!row) throw notFound("invoice", id);
+  return row;
+}
+
+export async function getInvoice(auth: AuthContext, id: string) {
+  const row = await getInvoiceOrThrow(auth, id);
+  const payments = await db.payment.findMany({ where: { invoiceId: row.id }, orderBy: { createdAt: "asc" } });
+  return serializeInvoice({ ...row, payments });
+}
+
+/** The running period of the project's current subscription, rated up to now. */
+export async function upcomingInvoice(auth: AuthContext, projectId = auth.projectId) {
+  const sub = await db.subscription.findFirst({ where: { businessId: auth.businessId, projectId, environment: auth.environment, status: { in: CURRENT } } });
+  if (!sub) {
+    throw new ApiError({ status: 404, type: "not_found_error", code: "RESOURCE_NOT_FOUND", field: "projectId", message: "The project has no current subscription, so no upcoming invoice." });
+  }
+  const t = now();
+  const end = t < sub.currentPeriodEnd ? t : sub.currentPeriodEnd;
+  const rated = await invoiceLinesFor(sub, sub.currentPeriodStart, end, end, null);
+  if (!rated) throw notFound("price", sub.priceId);
+  const total = invoiceTotal(rated.lines);
+  return {
+    id: null, number: null, subscriptionId: sub.id, projectId: sub.projectId, priceId: sub.priceId, status: "upcoming" as const, currency: rated.price.currency,
+    periodStart: sub.currentPeriodStart.toISOString(), periodEnd: sub.currentPeriodEnd.toISOString(), lines: rated.lines, subtotal: total, total,
+    amountPaid: 0, amountDue: total, totalDecimal: minorToDecimal(BigInt(total), rated.price.currency), attemptCount: 0,
+    nextPaymentAttempt: sub.currentPeriodEnd.toISOString(), paidAt: null, finalizedAt: null, payments: [], environment: sub.environment, createdAt: null,
+  };
+}
+
+const csvCell = (v: string | number) => (/[",\n\r]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
+
+/**
+ * The usage events behind one line, as CSV: the period's events re-rated in (timestamp, id) order, one row per
+ * event the line metered, with its quantity and exact cost. The last row totals them: its cost equals the line's
+ * exactAmount, and rounded to the minor unit its amount.
+ */
+export async function invoiceLineCsv(auth: AuthContext, invoiceId: string, lineId: string): Promise<string> {
+  const invoice = await getInvoiceOrThrow(auth, invoiceId);
+  const lines = invoice.lines as unknown as StoredLine[];
+  const line = lines.find((l) => l.id === lineId);
+  if (!line || line.type !== "usage") throw notFound("invoice line", lineId);
+  const price = await db.price.findUnique({ where: { id: invoice.priceId } });
+  if (!price) throw notFound("price", invoice.priceId);
+  const plan = compilePrice(price);
+  const index = plan.usage.findIndex((c) => c.key === lineId);
+  if (index < 0) throw notFound("invoice line", lineId);
+  const state = newRatingState(plan);
+  const out = ["event_id,timestamp,method,endpoint,status_code,api_key,quantity,cost,currency"];
+  let quantity = 0;
+  let total = 0n;
+  const measure = plan.usage[index].measure;
+  for await (const e of periodEvents({ projectId: invoice.projectId, environment: invoice.environment, start: invoice.periodStart, end: invoice.periodEnd, idBefore: invoice.usageCutoff })) {
+    const usage = { bytes: e.requestSize + e.responseSize, computeMs: e.computeTime ?? 0 };
+    const cost = rateEventParts(state, usage)[index];
+    const q = measure === "requests" ? 1 : measure === "compute" ? Math.round(usage.computeMs * 100) : measure === "none" ? 0 : usage.bytes;
+    if (q === 0) continue;
+    quantity += q;
+    total += cost;
+    out.push([e.id, e.timestamp.toISOString(), e.method, csvCell(e.endpoint), e.statusCode, e.apiKey, q, nanosToDecimal(cost), invoice.currency].join(","));
+  }
+  out.push(["total", "", "", "", "", "", quantity, nanosToDecimal(total), invoice.currency].join(","));
+  // What the line charges: the total in minor units (rounded half up; on an invoice of several lines, rounded so the
+  // lines add up to the invoice's total, see InvoiceLine.amount).
+  out.push(["amount", "", "", "", "", "", "", minorToDecimal(BigInt(line.amount), invoice.currency), invoice.currency].join(","));
+  return out.join("\n") + "\n";
+}

@@ -1,0 +1,48 @@
+import { db } from "@/lib/db/client";
+import { flushUsage } from "@/lib/usage/recorder";
+import { zeroQuantities, type Quantities } from "./rate-events";
+
+// What a project used in a period, from its usage events: the requests that succeeded (status below 400) in
+// the subscription's environment. Live events are the billable ones (contract.md); test events are rated the
+// same way into test invoices, like Stripe's test mode, and are never charged to a real card.
+
+export interface PeriodScope { projectId: string; environment: string; start: Date; end: Date; idBefore?: string | null }
+
+export function usageWhere(s: PeriodScope) {
+  return {
+    projectId: s.projectId, environment: s.environment, timestamp: { gte: s.start, lt: s.end }, statusCode: { lt: 400 },
+    ...(s.idBefore ? { id: { lt: s.idBefore } } : {}),
+  };
+}
+
+/** Totals of a period in base units: requests, bytes (tokens are counted from bytes), compute in 0.01 ms. */
+export async function periodQuantities(s: PeriodScope, opts: { flush?: boolean } = {}): Promise<Quantities> {
+  // This process's queued events belong to the period too; other processes flush within a second.
+  if (opts.flush !== false) await flushUsage();
+  const agg = await db.usageEvent.aggregate({
+    where: usageWhere(s), _count: { _all: true }, _sum: { requestSize: true, responseSize: true, computeTime: true },
+  });
+  const q = zeroQuantities();
+  q.requests = agg._count._all;
+  q.bytes = (agg._sum.requestSize ?? 0) + (agg._sum.responseSize ?? 0);
+  q.tokens = q.bytes;
+  q.compute = Math.round((agg._sum.computeTime ?? 0) * 100);
+  return q;
+}
+
+/** The events of a period in rating order (timestamp, then id), a page at a time. */
+export async function* periodEvents(s: PeriodScope, pageSize = 5000) {
+  let after: { timestamp: Date; id: string } | null = null;
+  for (;;) {
+    const page: { id: string; timestamp: Date; method: string; endpoint: string; statusCode: number; requestSize: number; responseSize: number; computeTime: number | null; apiKey: string }[] =
+      await db.usageEvent.findMany({
+        where: { ...usageWhere(s), ...(after ? { OR: [{ timestamp: { gt: after.timestamp } }, { timestamp: after.timestamp, id: { gt: after.id } }] } : {}) },
+        orderBy: [{ timestamp: "asc" }, { id: "asc" }], take: pageSize,
+        select: { id: true, timestamp: true, method: true, endpoint: true, statusCode: true, requestSize: true, responseSize: true, computeTime: true, apiKey: true },
+      });
+    for (const e of page) yield e;
+    if (page.length < pageSize) return;
+    const last = page[page.length - 1];
+    after = { timestamp: last.timestamp, id: last.id };
+  }
+}

@@ -1,0 +1,46 @@
+// Billing periods (calendar months and years from the subscription's anchor) and the test payment provider
+// (Stripe's test cards succeed or fail by number; nothing else is accepted, and no full number is kept).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { addInterval, periodContaining } from "@/lib/billing/periods";
+import { testProvider } from "@/lib/billing/payment-provider";
+import { ApiError } from "@/lib/api/errors";
+
+test("a monthly period is a calendar month; the 31st ends on the last day of a short month", () => {
+  assert.equal(addInterval(new Date("2026-01-15T10:00:00Z"), "month", 1).toISOString(), "2026-02-15T10:00:00.000Z");
+  assert.equal(addInterval(new Date("2026-01-31T00:00:00Z"), "month", 1).toISOString(), "2026-02-28T00:00:00.000Z");
+  assert.equal(addInterval(new Date("2026-01-31T00:00:00Z"), "month", 2).toISOString(), "2026-03-31T00:00:00.000Z");
+  assert.equal(addInterval(new Date("2026-11-30T00:00:00Z"), "month", 3).toISOString(), "2027-02-28T00:00:00.000Z");
+  assert.equal(addInterval(new Date("2024-02-29T00:00:00Z"), "year", 1).toISOString(), "2025-02-28T00:00:00.000Z");
+});
+
+test("the period containing a moment", () => {
+  const anchor = new Date("2026-01-31T12:00:00Z");
+  const p = periodContaining(anchor, "month", new Date("2026-03-05T00:00:00Z"));
+  assert.equal(p.start.toISOString(), "2026-02-28T12:00:00.000Z");
+  assert.equal(p.end.toISOString(), "2026-03-31T12:00:00.000Z");
+  assert.equal(p.index, 1);
+  assert.equal(periodContaining(anchor, "month", anchor).index, 0);
+});
+
+const expectField = (fn: () => unknown, field: string) => assert.throws(fn, (e) => e instanceof ApiError && e.status === 400 && e.field === field);
+
+test("the test provider takes test cards only and keeps brand and last four", () => {
+  const pm = testProvider.tokenize({ number: "4242 4242 4242 4242" }, "paymentMethod.card");
+  assert.deepEqual({ brand: pm.brand, last4: pm.last4, provider: pm.provider }, { brand: "visa", last4: "4242", provider: "test" });
+  expectField(() => testProvider.tokenize({ number: "4111111111111111" }, "paymentMethod.card"), "paymentMethod.card.number");
+  expectField(() => testProvider.tokenize({ number: "abc" }, "pm.card"), "pm.card.number");
+});
+
+test("charges succeed or fail by card number", async () => {
+  const charge = (number: string) => testProvider.charge({
+    amount: 100, currency: "USD", idempotencyKey: "k", description: "d", paymentMethod: testProvider.tokenize({ number }, "card"),
+  });
+  assert.equal((await charge("4242424242424242")).status, "succeeded");
+  assert.equal((await charge("5555555555554444")).status, "succeeded");
+  const declined = await charge("4000000000000341");
+  assert.equal(declined.status, "failed");
+  assert.equal(declined.status === "failed" && declined.failureCode, "card_declined");
+  const funds = await charge("4000000000009995");
+  assert.equal(funds.status === "failed" && funds.failureCode, "insufficient_funds");
+});
