@@ -9,38 +9,24 @@ import { db } from "@/lib/db/client";
 import { now } from "@/lib/clock";
 import { newId } from "@/lib/ids";
 import { ApiError } from "@/lib/api/errors";
-import { zodToApiError } from "@/lib/api/zod-errors";
-import { grants } from "@/lib/auth/scopes";
 import { ApiKeyCreate } from "@/lib/schemas/api-key";
 import { WebhookCreate } from "@/lib/schemas/webhook";
 import { createKeyForCaller, revealApiKey, revokeApiKey, rotateApiKey } from "@/lib/keys/manage-api-keys";
 import { createWebhook, deleteWebhook, retryDelivery, rotateWebhookSecret, sendTestEvent, updateWebhook } from "@/lib/webhooks/manage-webhooks";
 import { forgetNotifyAt } from "@/lib/usage/quota";
 import { clientIp } from "@/lib/auth/client-ip";
+import { runAction } from "@/lib/portal/run-action";
 import { ENV_COOKIE, ROLES, requirePortalContext, type PortalContext } from "@/lib/portal/portal-context";
 
-export interface ActionResult<T = unknown> { ok: boolean; data?: T; error?: { message: string; field?: string; code?: string } }
+export type { ActionResult } from "@/lib/portal/run-action";
 
 async function caller(ctx: PortalContext) {
   const h = await headers();
   return { auth: ctx.auth, ip: clientIp(h), userAgent: h.get("user-agent"), actorType: "user" as const };
 }
 
-/** Runs a write for the signed-in user, answering with the API's error message instead of throwing. */
-async function act<T>(scope: string, work: (ctx: PortalContext) => Promise<T>, paths: string[] = []): Promise<ActionResult<T>> {
-  const ctx = await requirePortalContext();
-  if (!grants(ctx.auth.scopes, scope)) return { ok: false, error: { message: `Your role (${ctx.role}) cannot do this.`, code: "INSUFFICIENT_SCOPE" } };
-  try {
-    const data = await work(ctx);
-    for (const p of paths) revalidatePath(p);
-    return { ok: true, data };
-  } catch (e) {
-    const err = e instanceof z.ZodError ? zodToApiError(e, "body") : e;
-    if (err instanceof ApiError) return { ok: false, error: { message: err.message, field: err.field, code: err.code } };
-    console.error("portal action failed", e);
-    return { ok: false, error: { message: "Something went wrong. Try again." } };
-  }
-}
+/** Every write below runs through the portal's one action runner (lib/portal/run-action.ts). */
+const act = runAction;
 
 export async function setEnvironmentAction(environment: "test" | "production") {
   await requirePortalContext();

@@ -27,6 +27,21 @@ function auditRefusal({ error, req, path, grantType, clientId, fallback }: Refus
   });
 }
 
+/** Which client a refusal concerns, filled in as soon as it is known (even when its authentication fails). */
+interface Who { clientId: string | null; fallback: Refused["fallback"] }
+
+async function identifyClient(req: Request, params: Record<string, string>, who: Who) {
+  try {
+    const { client } = await authenticateClient(req, params);
+    Object.assign(who, { clientId: client.id, fallback: { businessId: client.businessId, environment: client.environment } });
+    return client;
+  } catch (e) {
+    const c = clientOfFailure(e);
+    if (c) Object.assign(who, { clientId: c.id, fallback: { businessId: c.businessId, environment: c.environment } });
+    throw e;
+  }
+}
+
 function unexpected(e: unknown): OAuthError {
   if (e instanceof OAuthError) return e;
   console.error("oauth endpoint failed", e);
@@ -35,21 +50,10 @@ function unexpected(e: unknown): OAuthError {
 
 export async function handleTokenRequest(req: Request): Promise<Response> {
   let params: Record<string, string> = {};
-  let clientId: string | null = null;
-  let fallback: Refused["fallback"] = null;
+  const who: Who = { clientId: null, fallback: null };
   try {
     params = await readTokenRequest(req);
-    let authenticated;
-    try {
-      authenticated = await authenticateClient(req, params);
-    } catch (e) {
-      const c = clientOfFailure(e);
-      if (c) { clientId = c.id; fallback = { businessId: c.businessId, environment: c.environment }; }
-      throw e;
-    }
-    const { client } = authenticated;
-    clientId = client.id;
-    fallback = { businessId: client.businessId, environment: client.environment };
+    const client = await identifyClient(req, params, who);
     const grantType = params.grant_type;
     if (!grantType) throw new OAuthError("invalid_request", "grant_type is required.");
     if (!GRANT_TYPES.includes(grantType)) throw new OAuthError("unsupported_grant_type", `grant_type '${grantType.slice(0, 60)}' is not supported; use authorization_code or refresh_token.`);
@@ -57,26 +61,16 @@ export async function handleTokenRequest(req: Request): Promise<Response> {
     return oauthJson(tokens);
   } catch (e) {
     const error = unexpected(e);
-    if (error.status < 500) auditRefusal({ error, req, path: "/oauth/token", grantType: params.grant_type?.slice(0, 60) ?? null, clientId, fallback });
+    if (error.status < 500) auditRefusal({ error, req, path: "/oauth/token", grantType: params.grant_type?.slice(0, 60) ?? null, ...who });
     return oauthErrorResponse(error);
   }
 }
 
 export async function handleRevokeRequest(req: Request): Promise<Response> {
-  let clientId: string | null = null;
-  let fallback: Refused["fallback"] = null;
+  const who: Who = { clientId: null, fallback: null };
   try {
     const params = await readTokenRequest(req);
-    let authenticated;
-    try {
-      authenticated = await authenticateClient(req, params);
-    } catch (e) {
-      const c = clientOfFailure(e);
-      if (c) { clientId = c.id; fallback = { businessId: c.businessId, environment: c.environment }; }
-      throw e;
-    }
-    const { client } = authenticated;
-    clientId = client.id;
+    const client = await identifyClient(req, params, who);
     if (!params.token) throw new OAuthError("invalid_request", "token is required.");
     const result = await revokeToken(client, params.token);
     if (result.revoked) {
@@ -89,7 +83,7 @@ export async function handleRevokeRequest(req: Request): Promise<Response> {
     return new Response(null, { status: 200, headers: { "Cache-Control": "no-store", ...CORS } });
   } catch (e) {
     const error = unexpected(e);
-    if (error.status < 500) auditRefusal({ error, req, path: "/oauth/revoke", grantType: null, clientId, fallback });
+    if (error.status < 500) auditRefusal({ error, req, path: "/oauth/revoke", grantType: null, ...who });
     return oauthErrorResponse(error);
   }
 }

@@ -1,0 +1,34 @@
+import "server-only";
+import { headers } from "next/headers";
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { ApiError } from "@/lib/api/errors";
+import { zodToApiError } from "@/lib/api/zod-errors";
+import { grants } from "@/lib/auth/scopes";
+import { clientIp } from "@/lib/auth/client-ip";
+import { requirePortalContext, type PortalContext } from "./portal-context";
+
+// The one way a portal server action runs a write: as the signed-in user, refused when the user's role lacks the
+// scope the API would ask for, answering with the API's own error (message, field, code) instead of throwing,
+// and refreshing the pages that show what changed.
+
+export interface ActionResult<T = unknown> { ok: boolean; data?: T; error?: { message: string; field?: string; code?: string } }
+
+/** Where the user's request came from, for the audit log. */
+export interface RequestClient { ip: string | null; userAgent: string | null }
+
+export async function runAction<T>(scope: string | null, work: (ctx: PortalContext, client: RequestClient) => Promise<T>, paths: string[] = []): Promise<ActionResult<T>> {
+  const ctx = await requirePortalContext();
+  if (scope && !grants(ctx.auth.scopes, scope)) return { ok: false, error: { message: `Your role (${ctx.role}) cannot do this.`, code: "INSUFFICIENT_SCOPE" } };
+  const h = await headers();
+  try {
+    const data = await work(ctx, { ip: clientIp(h), userAgent: h.get("user-agent") });
+    for (const p of paths) revalidatePath(p);
+    return { ok: true, data };
+  } catch (e) {
+    const err = e instanceof z.ZodError ? zodToApiError(e, "body") : e;
+    if (err instanceof ApiError) return { ok: false, error: { message: err.message, field: err.field, code: err.code } };
+    console.error("portal action failed", e);
+    return { ok: false, error: { message: "Something went wrong. Try again." } };
+  }
+}
