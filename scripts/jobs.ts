@@ -3,12 +3,13 @@
 import { runJobsOnce } from "@/lib/jobs/scheduler";
 import { wakeWorker } from "@/lib/webhooks/worker";
 import { db } from "@/lib/db/client";
+import { closeRedis } from "@/lib/redis/client";
 
 const loop = process.argv.includes("--loop");
 // Stopped with SIGTERM/SIGINT, the worker finishes its attempts in flight and writes their results first.
+const g = globalThis as unknown as { __platformShutdown?: () => Promise<void> };
 for (const sig of ["SIGTERM", "SIGINT"] as const) {
   process.once(sig, () => {
-    const g = globalThis as unknown as { __platformShutdown?: () => Promise<void> };
     void (g.__platformShutdown?.() ?? Promise.resolve()).finally(() => process.exit(0));
   });
 }
@@ -22,4 +23,7 @@ do {
   await runJobsOnce();
   if (loop) await new Promise((r) => setTimeout(r, interval));
 } while (loop);
+// Batched writes (audit entries of automatic rotations) go out before the connections close.
+await g.__platformShutdown?.();
 await db.$disconnect();
+await closeRedis();

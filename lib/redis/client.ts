@@ -35,3 +35,10 @@ export function redis(name = "main"): Redis | null {
   }
   return client;
 }
+
+/** Closes every connection this process opened (scripts and tests end with it; a live connection keeps a process up). */
+export async function closeRedis(): Promise<void> {
+  const clients = [...(g.__platformRedis?.values() ?? [])];
+  g.__platformRedis?.clear();
+  await Promise.all(clients.map((c) => c.quit().catch(() => c.disconnect())));
+}
