@@ -54,18 +54,19 @@ interface RollupCell {
   requestBytes: number; responseBytes: number; computeMs: number; cost: number;
 }
 
-// The columns each batch writes, with their types (prisma/schema.prisma). `cost` stays written (null today): billing fills it.
-const USAGE_COLUMNS: Columns = {
+// The columns each batch writes, with their types (prisma/schema.prisma); `cost` is the rated cost (billing).
+// Exported for the test that reads bulk-inserted rows back through Prisma.
+export const USAGE_COLUMNS: Columns = {
   id: "text", timestamp: "date", businessId: "text", projectId: "text", environment: "text", apiKey: "text", userId: "text",
   method: "text", endpoint: "text", path: "text", statusCode: "int", errorType: "text", latency: "float", requestSize: "int",
   responseSize: "int", computeTime: "float", cost: "float", billable: "bool", ip: "text", userAgent: "text", region: "text",
 };
-const LOG_COLUMNS: Columns = {
+export const LOG_COLUMNS: Columns = {
   id: "text", timestamp: "date", businessId: "text", projectId: "text", environment: "text", apiKey: "text", method: "text",
   endpoint: "text", path: "text", statusCode: "int", latency: "float", ip: "text", userAgent: "text",
   requestHeaders: "json", requestBody: "text", responseHeaders: "json", responseBody: "text",
 };
-const ROLLUP_COLUMNS: Columns = {
+export const ROLLUP_COLUMNS: Columns = {
   id: "text", projectId: "text", environment: "text", hour: "date", endpoint: "text", method: "text", statusCode: "int",
   errorType: "text", apiKey: "text", principal: "text", count: "int", billableCount: "int", latencySum: "float", latencyHist: "json",
   requestBytes: "int", responseBytes: "int", computeMs: "float", cost: "float", compacted: "bool",
