@@ -8,7 +8,7 @@
 import { performance } from "node:perf_hooks";
 import { recordRequest, flushUsage, queuedCounts, recorderStats } from "@/lib/usage/recorder";
 import { db } from "@/lib/db/client";
-import type { AuthContext } from "@/lib/auth/auth-context";
+import type { AuthContext } from "@/lib/http/auth-context";
 
 const RATE = Number(process.env.BENCH_INGEST_RATE ?? 10_000);
 const SECONDS = Number(process.env.BENCH_INGEST_SECONDS ?? 5);

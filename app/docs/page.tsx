@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { ROUTES } from "@/lib/api/route-table";
+import { ROUTES } from "@/lib/server/route-table";
 
 export const metadata = { title: "Docs · Developer Platform" };
 

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { db } from "@/lib/db/client";
 import { now } from "@/lib/clock";
 import { newId } from "@/lib/ids";
-import { ApiError } from "@/lib/api/errors";
+import { ApiError } from "@/lib/http/errors";
 import { ApiKeyCreate } from "@/lib/schemas/api-key";
 import { WebhookCreate } from "@/lib/schemas/webhook";
 import { createKeyForCaller, revealApiKey, revokeApiKey, rotateApiKey } from "@/lib/keys/manage-api-keys";

@@ -2,7 +2,7 @@
 // The portal's OAuth writes: registering and deleting clients, and revoking authorized apps. Same-origin POSTs
 // only (Next's server-action check), each validated with the API's zod schema and run through the API's domain
 // functions as the signed-in user.
-import { ApiError } from "@/lib/api/errors";
+import { ApiError } from "@/lib/http/errors";
 import { OAuthClientCreate } from "@/lib/schemas/oauth-client";
 import { createOAuthClient, deleteOAuthClient } from "@/lib/oauth/manage-clients";
 import { revokeAuthorizedApp } from "@/lib/oauth/authorized-apps";

@@ -4,7 +4,7 @@ import { developerPortalConfig } from "@/lib/apps/developer-app";
 import { usageMetrics } from "@/lib/usage/metrics";
 import { usageQuota } from "@/lib/usage/quota";
 import { keyPolicy } from "@/lib/limits/plans";
-import { parseCollectionQuery } from "@/lib/api/collection-query";
+import { parseCollectionQuery } from "@/lib/http/collection-query";
 import { LOG_COLLECTION, listLogs } from "@/lib/usage/routes";
 import { Card, EmptyState } from "@/components/ui/primitives";
 import { DashboardLive } from "@/components/portal/dashboard-live";

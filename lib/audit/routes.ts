@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { db } from "@/lib/db/client";
-import { defineRoute } from "@/lib/api/route";
-import { listCollection } from "@/lib/api/list-collection";
-import { tenantWhere } from "@/lib/api/tenant";
-import type { CollectionQuery, CollectionSpec } from "@/lib/api/collection-query";
+import { defineRoute } from "@/lib/http/route";
+import { listCollection } from "@/lib/http/list-collection";
+import { tenantWhere } from "@/lib/http/tenant";
+import type { CollectionQuery, CollectionSpec } from "@/lib/http/collection-query";
 import { Timestamp } from "@/lib/schemas/common";
 import type { AuditLog as AuditRow } from "@/generated/prisma-sqlite";
 

@@ -1,4 +1,4 @@
-import { unauthenticated } from "@/lib/api/errors";
+import { unauthenticated } from "@/lib/http/errors";
 
 /**
  * Reads the API credential: `Authorization: Bearer <key>` (recommended) or the `api_key` query parameter.

@@ -1,7 +1,7 @@
 import { db } from "@/lib/db/client";
 import { now } from "@/lib/clock";
 import { processSingleton } from "@/lib/process-state";
-import type { AuthContext } from "./auth-context";
+import type { AuthContext } from "@/lib/http/auth-context";
 
 // `lastUsed` is written at most once a minute per key, off the request's path: an exact timestamp is not
 // worth a database write on every call.

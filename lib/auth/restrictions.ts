@@ -1,5 +1,5 @@
-import { forbidden } from "@/lib/api/errors";
-import type { AuthContext } from "./auth-context";
+import { forbidden } from "@/lib/http/errors";
+import type { AuthContext } from "@/lib/http/auth-context";
 import { ipAllowed } from "./ip-match";
 import { referrerAllowed, refererHost } from "./referrer-match";
 

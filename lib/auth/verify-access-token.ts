@@ -1,11 +1,11 @@
 import { db } from "@/lib/db/client";
 import { now } from "@/lib/clock";
-import { ApiError } from "@/lib/api/errors";
+import { ApiError } from "@/lib/http/errors";
 import { hashesEqual, type Environment } from "@/lib/keys/key-format";
 import { hashSecret, hasSecretShape } from "@/lib/oauth/token-format";
 import { processSingleton } from "@/lib/process-state";
 import { coversAll } from "./scopes";
-import type { AuthContext } from "./auth-context";
+import type { AuthContext } from "@/lib/http/auth-context";
 
 // OAuth access tokens (`oat_…`) verified like API keys: cached in memory by hash, so a cache hit costs one HMAC
 // and no query. Revoking a token or its grant calls invalidateAccessTokens() here and, through the key

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { now } from "@/lib/clock";
-import { unauthenticated } from "@/lib/api/errors";
+import { unauthenticated } from "@/lib/http/errors";
 import { hashKey, hashesEqual, hasKeyShape, type Environment } from "@/lib/keys/key-format";
-import type { AuthContext, KeyRestrictions } from "./auth-context";
+import type { AuthContext, KeyRestrictions } from "@/lib/http/auth-context";
 import { processSingleton } from "@/lib/process-state";
 
 // Verified keys are cached in memory by hash, so a cache hit costs one HMAC and no query. Revocation and

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { isIdOf } from "@/lib/ids";
-import { notFound } from "@/lib/api/errors";
-import { tenantWhere } from "@/lib/api/tenant";
-import type { AuthContext } from "@/lib/auth/auth-context";
+import { notFound } from "@/lib/http/errors";
+import { tenantWhere } from "@/lib/http/tenant";
+import type { AuthContext } from "@/lib/http/auth-context";
 import type { KindDef } from "./kinds";
 
 /** A record of this kind in the caller's business and environment; any other id (malformed, foreign, test vs live,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ApiError } from "@/lib/api/errors";
+import { ApiError } from "@/lib/http/errors";
 import { AUTOMATION_SCHEMAS, type AutomationSchemaName } from "@/lib/schemas/automation";
 import { KINDS } from "./kinds";
 

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { IdKind } from "@/lib/ids";
-import { columnWhere, type CollectionSpec, type FilterField } from "@/lib/api/collection-query";
+import { columnWhere, type CollectionSpec, type FilterField } from "@/lib/http/collection-query";
 import { searchable } from "@/lib/products/product-collection";
 import {
   Agent, AgentUpdate, AgentRecord, agentShape, AI_PROVIDERS,

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
-import { listCollection } from "@/lib/api/list-collection";
-import { tenantWhere } from "@/lib/api/tenant";
-import type { CollectionQuery } from "@/lib/api/collection-query";
-import type { AuthContext } from "@/lib/auth/auth-context";
+import { listCollection } from "@/lib/http/list-collection";
+import { tenantWhere } from "@/lib/http/tenant";
+import type { CollectionQuery } from "@/lib/http/collection-query";
+import type { AuthContext } from "@/lib/http/auth-context";
 import type { AutomationResource as Row } from "@/generated/prisma-sqlite";
 import type { KindDef } from "./kinds";
 import { serializeResource } from "./serialize-resource";

@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { ID_PREFIXES, isIdOf } from "@/lib/ids";
-import { invalidField, stateConflict } from "@/lib/api/errors";
-import { tenantWhere } from "@/lib/api/tenant";
-import type { AuthContext } from "@/lib/auth/auth-context";
+import { invalidField, stateConflict } from "@/lib/http/errors";
+import { tenantWhere } from "@/lib/http/tenant";
+import type { AuthContext } from "@/lib/http/auth-context";
 import { kindDef, type KindDef, type Reference } from "./kinds";
 
 // The checks a document needs the database for: the records it names exist in the same business and environment

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { defineRoute, type AnyRoute } from "@/lib/api/route";
-import { parseCollectionQuery, pickFields, type CollectionQuery } from "@/lib/api/collection-query";
+import { defineRoute, type AnyRoute } from "@/lib/http/route";
+import { parseCollectionQuery, pickFields, type CollectionQuery } from "@/lib/http/collection-query";
 import { IdParams } from "@/lib/schemas/common";
 import { KINDS, type KindDef } from "./kinds";
 import { listResources, withIdentity } from "./list-resources";

@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/api/errors";
+import { ApiError } from "@/lib/http/errors";
 
 // The status machines of tasks and execution contexts (contract.md, "State transitions"):
 //   Task:      pending → in_progress → completed | failed; any unfinished state → cancelled; failed → pending (retry)

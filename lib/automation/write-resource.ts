@@ -1,11 +1,11 @@
 import { db } from "@/lib/db/client";
 import { now } from "@/lib/clock";
 import { newId } from "@/lib/ids";
-import { invalidField, stateConflict } from "@/lib/api/errors";
-import { zodToApiError } from "@/lib/api/zod-errors";
-import { tenantWhere } from "@/lib/api/tenant";
+import { invalidField, stateConflict } from "@/lib/http/errors";
+import { zodToApiError } from "@/lib/http/zod-errors";
+import { tenantWhere } from "@/lib/http/tenant";
 import { emitEvent, withEvents } from "@/lib/events/emit-event";
-import type { AuthContext } from "@/lib/auth/auth-context";
+import type { AuthContext } from "@/lib/http/auth-context";
 import type { Prisma, AutomationResource as Row } from "@/generated/prisma-sqlite";
 import type { KindDef } from "./kinds";
 import { assertMove, isFinal } from "./state-machines";

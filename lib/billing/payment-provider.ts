@@ -1,4 +1,4 @@
-import { invalidField } from "@/lib/api/errors";
+import { invalidField } from "@/lib/http/errors";
 
 // Payments go through one small interface, so a real processor (Stripe, Adyen) is one more implementation.
 // The built-in provider is a test provider: it takes Stripe's test card numbers and succeeds or fails by number,

@@ -1,7 +1,7 @@
 import { db } from "@/lib/db/client";
-import { tenantWhere } from "@/lib/api/tenant";
-import { ApiError } from "@/lib/api/errors";
-import type { AuthContext } from "@/lib/auth/auth-context";
+import { tenantWhere } from "@/lib/http/tenant";
+import { ApiError } from "@/lib/http/errors";
+import type { AuthContext } from "@/lib/http/auth-context";
 import { upcomingInvoice, serializeInvoice } from "./invoices";
 import { simulatePlans } from "./simulate-plans";
 

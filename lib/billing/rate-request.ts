@@ -1,7 +1,7 @@
 import { db } from "@/lib/db/client";
 import { redis } from "@/lib/redis/client";
 import { processSingleton } from "@/lib/process-state";
-import type { AuthContext } from "@/lib/auth/auth-context";
+import type { AuthContext } from "@/lib/http/auth-context";
 import { compilePrice, type PricePlan } from "./price-plan";
 import { newRatingState, rateEvent, type RatingState } from "./rate-events";
 import { addInterval } from "./periods";

@@ -1,6 +1,6 @@
-import { defineRoute } from "@/lib/api/route";
+import { defineRoute } from "@/lib/http/route";
 import { IdParams } from "@/lib/schemas/common";
-import type { CollectionQuery } from "@/lib/api/collection-query";
+import type { CollectionQuery } from "@/lib/http/collection-query";
 import { Invoice, InvoiceLineParams, Subscription, SubscriptionCancel, SubscriptionCreate, SubscriptionUpdate, UpcomingQuery } from "@/lib/schemas/billing";
 import { SUBSCRIPTION_COLLECTION, listSubscriptions, createSubscription, getSubscriptionOrThrow, updateSubscription, cancelSubscription, serializeSubscription } from "./subscriptions";
 import { INVOICE_COLLECTION, listInvoices, getInvoice, upcomingInvoice, invoiceLineCsv } from "./invoices";

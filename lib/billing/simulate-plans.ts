@@ -1,6 +1,6 @@
 import { db } from "@/lib/db/client";
 import { now } from "@/lib/clock";
-import type { AuthContext } from "@/lib/auth/auth-context";
+import type { AuthContext } from "@/lib/http/auth-context";
 import { compilePrice, type PriceLike } from "./price-plan";
 import { ratePeriod, invoiceTotal, type Quantities } from "./rate-events";
 import { minorToDecimal } from "./money";

@@ -1,12 +1,12 @@
 import { db } from "@/lib/db/client";
 import { now } from "@/lib/clock";
 import { isIdOf, newId } from "@/lib/ids";
-import { ApiError, notFound } from "@/lib/api/errors";
-import { tenantWhere } from "@/lib/api/tenant";
-import { listCollection } from "@/lib/api/list-collection";
+import { ApiError, notFound } from "@/lib/http/errors";
+import { tenantWhere } from "@/lib/http/tenant";
+import { listCollection } from "@/lib/http/list-collection";
 import { emitEvent, withEvents } from "@/lib/events/emit-event";
-import type { CollectionQuery, CollectionSpec } from "@/lib/api/collection-query";
-import type { AuthContext } from "@/lib/auth/auth-context";
+import type { CollectionQuery, CollectionSpec } from "@/lib/http/collection-query";
+import type { AuthContext } from "@/lib/http/auth-context";
 import type { Prisma, Subscription as SubscriptionRow } from "@/generated/prisma-sqlite";
 import type { z } from "zod";
 import { SUBSCRIPTION_STATUSES, type SubscriptionCreate, type SubscriptionUpdate } from "@/lib/schemas/billing";

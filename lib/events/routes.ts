@@ -1,10 +1,10 @@
 import { db } from "@/lib/db/client";
-import { defineRoute } from "@/lib/api/route";
+import { defineRoute } from "@/lib/http/route";
 import { isIdOf } from "@/lib/ids";
-import { notFound } from "@/lib/api/errors";
-import { tenantWhere } from "@/lib/api/tenant";
-import { listCollection } from "@/lib/api/list-collection";
-import type { CollectionQuery, CollectionSpec } from "@/lib/api/collection-query";
+import { notFound } from "@/lib/http/errors";
+import { tenantWhere } from "@/lib/http/tenant";
+import { listCollection } from "@/lib/http/list-collection";
+import type { CollectionQuery, CollectionSpec } from "@/lib/http/collection-query";
 import { IdParams } from "@/lib/schemas/common";
 import { Event } from "@/lib/schemas/webhook";
 import type { Event as EventRow } from "@/generated/prisma-sqlite";

@@ -1,6 +1,6 @@
 import { db, type Db } from "@/lib/db/client";
 import type { Prisma } from "@/generated/prisma-sqlite";
-import type { KeyRestrictions } from "@/lib/auth/auth-context";
+import type { KeyRestrictions } from "@/lib/http/auth-context";
 import { now } from "@/lib/clock";
 import { newId } from "@/lib/ids";
 import { seal } from "./secret-box";

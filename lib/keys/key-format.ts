@@ -2,7 +2,8 @@ import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { serverSecret } from "@/lib/auth/server-secret";
 
 export type KeyType = "test" | "live";
-export type Environment = "test" | "production";
+import type { Environment } from "@/lib/http/auth-context";
+export type { Environment };
 
 export const KEY_PREFIX: Record<KeyType, string> = { test: "sk_test_", live: "sk_live_" };
 

@@ -2,7 +2,7 @@ import type { ApiKey as ApiKeyRow } from "@/generated/prisma-sqlite";
 import { now } from "@/lib/clock";
 import { withEvents } from "@/lib/events/emit-event";
 import { announceKeyChange } from "@/lib/auth/key-invalidation";
-import type { KeyRestrictions } from "@/lib/auth/auth-context";
+import type { KeyRestrictions } from "@/lib/http/auth-context";
 import type { Db } from "@/lib/db/client";
 import { createApiKey } from "./create-api-key";
 import { keyTypeOf } from "./key-format";

@@ -1,7 +1,7 @@
-import { defineRoute } from "@/lib/api/route";
+import { defineRoute } from "@/lib/http/route";
 import { IdParams } from "@/lib/schemas/common";
 import { ApiKey, ApiKeyCreate, ApiKeyRotate, ApiKeyUpdate } from "@/lib/schemas/api-key";
-import type { CollectionQuery } from "@/lib/api/collection-query";
+import type { CollectionQuery } from "@/lib/http/collection-query";
 import { API_KEY_COLLECTION, createKeyForCaller, getApiKeyOrThrow, listApiKeys, revealApiKey, revokeApiKey, rotateApiKey, updateApiKey } from "./manage-api-keys";
 import { serializeApiKey } from "./serialize-api-key";
 

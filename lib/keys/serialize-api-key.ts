@@ -1,6 +1,6 @@
 import type { ApiKey as ApiKeyRow } from "@/generated/prisma-sqlite";
 import { now } from "@/lib/clock";
-import type { KeyRestrictions } from "@/lib/auth/auth-context";
+import type { KeyRestrictions } from "@/lib/http/auth-context";
 import { keyTypeOf, maskKey, type Environment } from "./key-format";
 
 export function keyStatus(row: Pick<ApiKeyRow, "revokedAt" | "expiresAt">, at = now()): "active" | "expired" | "revoked" {

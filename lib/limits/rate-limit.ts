@@ -1,7 +1,7 @@
 import { now } from "@/lib/clock";
-import { ApiError } from "@/lib/api/errors";
+import { ApiError } from "@/lib/http/errors";
 import { emitEventLater } from "@/lib/events/emit-event";
-import type { AuthContext } from "@/lib/auth/auth-context";
+import type { AuthContext } from "@/lib/http/auth-context";
 import { keyPolicy } from "./plans";
 import { limiterStore } from "./limiter";
 import type { Decision, LimitState } from "./store";

@@ -1,7 +1,7 @@
-import { defineRoute } from "@/lib/api/route";
+import { defineRoute } from "@/lib/http/route";
 import { IdParams } from "@/lib/schemas/common";
 import { OAuthClient, OAuthClientCreate, OAuthClientUpdate } from "@/lib/schemas/oauth-client";
-import type { CollectionQuery } from "@/lib/api/collection-query";
+import type { CollectionQuery } from "@/lib/http/collection-query";
 import { OAUTH_CLIENT_COLLECTION, createOAuthClient, deleteOAuthClient, getOAuthClientOrThrow, listOAuthClients, serializeOAuthClient, updateOAuthClient } from "./manage-clients";
 
 const tag = "OAuth clients";

@@ -3,7 +3,7 @@ import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { getServerSession } from "next-auth";
 import { db } from "@/lib/db/client";
-import type { AuthContext } from "@/lib/auth/auth-context";
+import type { AuthContext } from "@/lib/http/auth-context";
 import type { Environment } from "@/lib/keys/key-format";
 import { authOptions } from "./auth-options";
 import { scopesForRole, type Role } from "./roles";

@@ -1,6 +1,6 @@
 import "server-only";
-import { ApiError } from "@/lib/api/errors";
-import { toApiError } from "@/lib/api/error-mapper";
+import { ApiError } from "@/lib/http/errors";
+import { toApiError } from "@/lib/http/error-mapper";
 import { getPortalContext, type PortalContext } from "./portal-context";
 
 /**

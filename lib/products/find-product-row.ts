@@ -1,8 +1,8 @@
 import { db } from "@/lib/db/client";
 import { directSqlite, fromSqliteDate, fromSqliteJson, statement } from "@/lib/db/sqlite-direct";
 import type { Product as ProductRow } from "@/generated/prisma-sqlite";
-import type { AuthContext } from "@/lib/auth/auth-context";
-import { tenantWhere } from "@/lib/api/tenant";
+import type { AuthContext } from "@/lib/http/auth-context";
+import { tenantWhere } from "@/lib/http/tenant";
 
 // One product row of the caller's business and environment, the hot read of the API (GET /v1/products/{id},
 // and every feature/price call checks its product first). On SQLite it is one prepared statement on the plain

@@ -1,6 +1,6 @@
 import { isIdOf } from "@/lib/ids";
-import { notFound } from "@/lib/api/errors";
-import type { AuthContext } from "@/lib/auth/auth-context";
+import { notFound } from "@/lib/http/errors";
+import type { AuthContext } from "@/lib/http/auth-context";
 import { findProductRow } from "./find-product-row";
 
 /** A product of the caller's business and environment; any other id (malformed, foreign, test vs live) is a 404. */

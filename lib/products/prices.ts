@@ -1,11 +1,11 @@
 import { db } from "@/lib/db/client";
 import { now } from "@/lib/clock";
 import { isIdOf, newId } from "@/lib/ids";
-import { notFound } from "@/lib/api/errors";
-import { tenantWhere } from "@/lib/api/tenant";
-import { listCollection } from "@/lib/api/list-collection";
-import type { CollectionQuery, CollectionSpec } from "@/lib/api/collection-query";
-import type { AuthContext } from "@/lib/auth/auth-context";
+import { notFound } from "@/lib/http/errors";
+import { tenantWhere } from "@/lib/http/tenant";
+import { listCollection } from "@/lib/http/list-collection";
+import type { CollectionQuery, CollectionSpec } from "@/lib/http/collection-query";
+import type { AuthContext } from "@/lib/http/auth-context";
 import { CURRENCIES, PRICE_TYPES, type PriceCreate } from "@/lib/schemas/price";
 import { getProductOrThrow } from "./get-product-or-throw";
 import { serializePrice } from "./serialize";

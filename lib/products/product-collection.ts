@@ -1,5 +1,5 @@
 import { PRODUCT_TYPES } from "@/lib/schemas/product";
-import { columnWhere, type CollectionSpec, type FilterOp, type FilterValue } from "@/lib/api/collection-query";
+import { columnWhere, type CollectionSpec, type FilterOp, type FilterValue } from "@/lib/http/collection-query";
 
 const stringOf = (column: string) => ({ type: "string" as const, where: columnWhere(column) });
 

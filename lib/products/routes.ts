@@ -1,4 +1,4 @@
-import { defineRoute } from "@/lib/api/route";
+import { defineRoute } from "@/lib/http/route";
 import { IdParams } from "@/lib/schemas/common";
 import { Product, ProductCreate, ProductUpdate } from "@/lib/schemas/product";
 import { Feature, FeatureCreate, FeatureUpdate } from "@/lib/schemas/feature";
@@ -10,7 +10,7 @@ import { createProduct, updateProduct, setProductActive, deleteProduct } from ".
 import { FEATURE_COLLECTION, listFeatures, createFeature, getFeatureOrThrow, updateFeature, deleteFeature } from "./features";
 import { PRICE_COLLECTION, listPrices, createPrice, getPriceOrThrow, updatePrice, deletePrice } from "./prices";
 import { serializeProduct, serializeFeature, serializePrice } from "./serialize";
-import { parseCollectionQuery, pickFields, type CollectionQuery } from "@/lib/api/collection-query";
+import { parseCollectionQuery, pickFields, type CollectionQuery } from "@/lib/http/collection-query";
 import { z } from "zod";
 
 const tag = "Products";

@@ -1,9 +1,9 @@
 import { db } from "@/lib/db/client";
 import { now } from "@/lib/clock";
 import { newId } from "@/lib/ids";
-import { invalidField } from "@/lib/api/errors";
-import { tenantWhere } from "@/lib/api/tenant";
-import type { AuthContext } from "@/lib/auth/auth-context";
+import { invalidField } from "@/lib/http/errors";
+import { tenantWhere } from "@/lib/http/tenant";
+import type { AuthContext } from "@/lib/http/auth-context";
 import type { ProductCreate, ProductUpdate } from "@/lib/schemas/product";
 import { getProductOrThrow } from "./get-product-or-throw";
 import { serializeProduct } from "./serialize";

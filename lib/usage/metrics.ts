@@ -1,6 +1,6 @@
 import { db } from "@/lib/db/client";
 import { now } from "@/lib/clock";
-import type { AuthContext } from "@/lib/auth/auth-context";
+import type { AuthContext } from "@/lib/http/auth-context";
 import { addTo, percentile, type Histogram } from "./histogram";
 import { distinctCounts } from "./rollup-sums";
 import { bucketSums } from "./bucket-cache";

@@ -1,11 +1,11 @@
 import { db } from "@/lib/db/client";
 import { now } from "@/lib/clock";
 import { newId } from "@/lib/ids";
-import { ApiError } from "@/lib/api/errors";
+import { ApiError } from "@/lib/http/errors";
 import { emitEventLater } from "@/lib/events/emit-event";
 import { limiterStore } from "@/lib/limits/limiter";
 import { DEFAULT_NOTIFY_AT, planLimits } from "@/lib/limits/plans";
-import type { AuthContext } from "@/lib/auth/auth-context";
+import type { AuthContext } from "@/lib/http/auth-context";
 import { monthPeriod } from "./period";
 import { processSingleton } from "@/lib/process-state";
 

@@ -3,7 +3,7 @@ import { databaseProvider } from "@/lib/db/client";
 import { newId } from "@/lib/ids";
 import { onShutdown } from "@/lib/shutdown";
 import type { Prisma } from "@/generated/prisma-sqlite";
-import type { AuthContext } from "@/lib/auth/auth-context";
+import type { AuthContext } from "@/lib/http/auth-context";
 import { addTo, merge, type Histogram } from "./histogram";
 import { redactBody, redactHeaders, redactText } from "./redact";
 import { processSingleton } from "@/lib/process-state";

@@ -1,13 +1,13 @@
 import { z } from "zod";
 import { db } from "@/lib/db/client";
-import { defineRoute } from "@/lib/api/route";
-import { invalidParameter, notFound } from "@/lib/api/errors";
-import { listCollection } from "@/lib/api/list-collection";
-import { tenantWhere } from "@/lib/api/tenant";
-import type { CollectionQuery, CollectionSpec } from "@/lib/api/collection-query";
+import { defineRoute } from "@/lib/http/route";
+import { invalidParameter, notFound } from "@/lib/http/errors";
+import { listCollection } from "@/lib/http/list-collection";
+import { tenantWhere } from "@/lib/http/tenant";
+import type { CollectionQuery, CollectionSpec } from "@/lib/http/collection-query";
 import { IdParams, Timestamp } from "@/lib/schemas/common";
 import type { RequestLog as LogRow, UsageEvent as UsageRow } from "@/generated/prisma-sqlite";
-import type { AuthContext } from "@/lib/auth/auth-context";
+import type { AuthContext } from "@/lib/http/auth-context";
 import { usageMetrics, type Period } from "./metrics";
 import { usageQuota } from "./quota";
 

@@ -1,14 +1,10 @@
-import { ApiError, invalidParameter } from "@/lib/api/errors";
+import type { RequestVersion } from "@/lib/http/route";
+import { ApiError, invalidParameter } from "@/lib/http/errors";
 import { currentVersion, effectiveStatus, type VersionRecord } from "./registry";
 
-export interface ResolvedVersion {
-  version: string;
+/** When the client asked with a vendor media type, `contentType` answers in the same kind. */
+export interface ResolvedVersion extends RequestVersion {
   record: VersionRecord;
-  /** Headers every response of this request carries (deprecation notices, X-API-Version). */
-  headers: Record<string, string>;
-  warning?: string;
-  /** When the client asked with a vendor media type, the response answers in the same kind. */
-  contentType: string;
 }
 
 const VENDOR = /application\/vnd\.platform\.(v\d+)\+json/;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineRoute } from "@/lib/api/route";
+import { defineRoute } from "@/lib/http/route";
 import { now } from "@/lib/clock";
 import { VersionRecord, effectiveStatus, versionRegistry } from "./registry";
 

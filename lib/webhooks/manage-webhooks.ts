@@ -1,13 +1,13 @@
 import { db, dbNull } from "@/lib/db/client";
 import { now } from "@/lib/clock";
 import { isIdOf, newId } from "@/lib/ids";
-import { ApiError, invalidField, notFound, stateConflict } from "@/lib/api/errors";
-import { tenantWhere } from "@/lib/api/tenant";
-import { listCollection } from "@/lib/api/list-collection";
-import type { CollectionQuery, CollectionSpec } from "@/lib/api/collection-query";
+import { ApiError, invalidField, notFound, stateConflict } from "@/lib/http/errors";
+import { tenantWhere } from "@/lib/http/tenant";
+import { listCollection } from "@/lib/http/list-collection";
+import type { CollectionQuery, CollectionSpec } from "@/lib/http/collection-query";
 import { emitEvent, withEvents } from "@/lib/events/emit-event";
 import { EVENT_TYPES, TEST_EVENT_TYPE, isValidPattern } from "@/lib/events/event-types";
-import type { AuthContext } from "@/lib/auth/auth-context";
+import type { AuthContext } from "@/lib/http/auth-context";
 import type { Webhook as WebhookRow, WebhookDelivery as DeliveryRow } from "@/generated/prisma-sqlite";
 import type { WebhookCreate, WebhookUpdate } from "@/lib/schemas/webhook";
 import { generateSecret } from "./signing";

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { defineRoute } from "@/lib/api/route";
+import { defineRoute } from "@/lib/http/route";
 import { IdParams } from "@/lib/schemas/common";
 import { Webhook, WebhookCreate, WebhookDelivery, WebhookUpdate } from "@/lib/schemas/webhook";
-import type { CollectionQuery } from "@/lib/api/collection-query";
+import type { CollectionQuery } from "@/lib/http/collection-query";
 import {
   DELIVERY_COLLECTION, WEBHOOK_COLLECTION, createWebhook, deleteWebhook, getDeliveryOrThrow, getWebhookOrThrow, listDeliveries,
   listWebhooks, retryDelivery, rotateWebhookSecret, sendTestEvent, serializeDelivery, serializeWebhook, updateWebhook,

@@ -4,7 +4,7 @@
 // 403 INSUFFICIENT_SCOPE naming the route's scope, as a key would be.
 import { describe, it, before } from "node:test";
 import assert from "node:assert/strict";
-import { ROUTES } from "@/lib/api/route-table";
+import { ROUTES } from "@/lib/server/route-table";
 import { request } from "../helpers/api";
 import { portalUser, registerClient, tokensFor } from "../helpers/oauth";
 

@@ -1,7 +1,7 @@
 // The common security cases against every /v1 route of the route table: no key, unknown key, revoked key,
 // expired key, missing scope, another tenant's id and the wrong environment's id (tests/helpers/security.ts).
 // A new route needs a fixture here only when its path has a parameter or it reads a body; the suite says which.
-import { ROUTES } from "@/lib/api/route-table";
+import { ROUTES } from "@/lib/server/route-table";
 import { createProduct, type ApiClient } from "../helpers/api";
 import { runCommonRouteTests, type Params } from "../helpers/security";
 import { apiKeyRow } from "../helpers/db";

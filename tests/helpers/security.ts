@@ -4,7 +4,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import type { AnyRoute } from "@/lib/api/route";
+import type { AnyRoute } from "@/lib/http/route";
 import { SCOPE_ACTIONS, SCOPE_RESOURCES } from "@/lib/auth/scopes";
 import { assertErrorEnvelope, request, seedBusiness, type ApiClient, type ApiResponse } from "./api";
 import { setKeyExpiry } from "./db";

@@ -4,8 +4,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { zodToApiError } from "@/lib/api/zod-errors";
-import { readJsonBody } from "@/lib/api/read-body";
+import { zodToApiError } from "@/lib/http/zod-errors";
+import { readJsonBody } from "@/lib/http/read-body";
 import {
   AUTOMATION_SCHEMAS, Agent, AgentTeam, Workflow, WorkflowStep, Function, Trigger, Tool, ToolParameter, Task, ExecutionContext,
   AIModel, AgentMemory, AgentUpdate, TaskUpdate, findDependencyCycle, AI_PROVIDERS, STEP_TYPES, TRIGGER_TYPES, RUNTIMES,

@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { addInterval, periodContaining } from "@/lib/billing/periods";
 import { testProvider } from "@/lib/billing/payment-provider";
-import { ApiError } from "@/lib/api/errors";
+import { ApiError } from "@/lib/http/errors";
 
 test("a monthly period is a calendar month; the 31st ends on the last day of a short month", () => {
   assert.equal(addInterval(new Date("2026-01-15T10:00:00Z"), "month", 1).toISOString(), "2026-02-15T10:00:00.000Z");

@@ -2,9 +2,9 @@
 // products collection the API really serves.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ApiError } from "@/lib/api/errors";
-import { parseCollectionQuery, pickFields, DEFAULT_LIMIT, MAX_LIMIT, type CollectionSpec } from "@/lib/api/collection-query";
-import { encodeCursor } from "@/lib/api/cursor";
+import { ApiError } from "@/lib/http/errors";
+import { parseCollectionQuery, pickFields, DEFAULT_LIMIT, MAX_LIMIT, type CollectionSpec } from "@/lib/http/collection-query";
+import { encodeCursor } from "@/lib/http/cursor";
 import { PRODUCT_COLLECTION } from "@/lib/products/product-collection";
 
 const parse = (qs: string, spec: CollectionSpec = PRODUCT_COLLECTION) => parseCollectionQuery(new URLSearchParams(qs), spec);

@@ -2,7 +2,7 @@
 // repeats what was sent.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ApiError } from "@/lib/api/errors";
+import { ApiError } from "@/lib/http/errors";
 import { extractCredential } from "@/lib/auth/credentials";
 
 const KEY = "sk_test_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_abcde";

@@ -1,8 +1,8 @@
 // Opaque keyset cursors: what a page hands out comes back unchanged; anything else is INVALID_CURSOR.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ApiError } from "@/lib/api/errors";
-import { encodeCursor, decodeCursor, type CursorValue } from "@/lib/api/cursor";
+import { ApiError } from "@/lib/http/errors";
+import { encodeCursor, decodeCursor, type CursorValue } from "@/lib/http/cursor";
 
 const SORT = "-createdAt,-id";
 const VALUE: CursorValue = { sort: SORT, values: ["2026-05-01T10:00:00.000Z", 42], id: "prod_01JD2Y7X3Q9W6E8R4T5Y7U9I0P" };

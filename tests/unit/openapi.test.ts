@@ -9,8 +9,8 @@ import { isValidScope } from "@/lib/auth/scopes";
 
 // The route table pulls in the database client; point it at a throwaway file, never the developer's database.
 process.env.DATABASE_URL ??= `file:${path.join(mkdtempSync(path.join(tmpdir(), "openapi-unit-")), "unit.db")}`;
-const { ROUTES } = await import("@/lib/api/route-table");
-const { buildOpenApi } = await import("@/lib/api/openapi");
+const { ROUTES } = await import("@/lib/server/route-table");
+const { buildOpenApi } = await import("@/lib/server/openapi");
 
 type Operation = { operationId: string; parameters: { name: string; in: string }[]; responses: Record<string, unknown>; security?: unknown[]; "x-required-scope"?: string };
 const doc = buildOpenApi(ROUTES, "https://api.example.test") as { openapi: string; paths: Record<string, Record<string, Operation>>; servers: { url: string }[] };

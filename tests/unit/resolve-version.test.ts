@@ -2,7 +2,7 @@
 // registry's dates move a version to deprecated (notices) and sunset (410), read against an injected time.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ApiError } from "@/lib/api/errors";
+import { ApiError } from "@/lib/http/errors";
 import { loadRegistry, effectiveStatus, currentVersion, type VersionRecord } from "@/lib/versions/registry";
 import { resolveVersion } from "@/lib/versions/resolve-version";
 

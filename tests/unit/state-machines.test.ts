@@ -2,7 +2,7 @@
 // refused move becomes (naming the current state and the allowed next ones).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ApiError } from "@/lib/api/errors";
+import { ApiError } from "@/lib/http/errors";
 import {
   allowedNext, assertMove, canMove, isFinal,
   EXECUTION_MACHINE, EXECUTION_STATUSES, TASK_MACHINE, TASK_STATUSES, type StateMachine,

@@ -3,9 +3,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { ApiError } from "@/lib/api/errors";
-import { zodToApiError, formatPath } from "@/lib/api/zod-errors";
-import { toApiError, errorBody } from "@/lib/api/error-mapper";
+import { ApiError } from "@/lib/http/errors";
+import { zodToApiError, formatPath } from "@/lib/http/zod-errors";
+import { toApiError, errorBody } from "@/lib/http/error-mapper";
 import { ProductCreate } from "@/lib/schemas/product";
 
 function mapped(schema: z.ZodType, input: unknown, location: "body" | "query" | "params" = "body"): ApiError {

@@ -1,5 +1,5 @@
 // GET /.well-known/oauth-authorization-server: authorization server metadata (RFC 8414)
-import { publicBaseUrl } from "@/lib/api/pipeline";
+import { publicBaseUrl } from "@/lib/server/pipeline";
 import { authorizationServerMetadata } from "@/lib/oauth/metadata";
 import { CORS, corsPreflight } from "@/lib/oauth/oauth-error";
 

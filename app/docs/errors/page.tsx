@@ -1,4 +1,4 @@
-import { ERROR_CATALOG } from "@/lib/api/error-catalog";
+import { ERROR_CATALOG } from "@/lib/http/error-catalog";
 
 export const metadata = { title: "Errors · Developer Platform" };
 

@@ -1,6 +1,6 @@
 import { requirePortalContext } from "@/lib/portal/portal-context";
 import { developerPortalConfig } from "@/lib/apps/developer-app";
-import { parseCollectionQuery } from "@/lib/api/collection-query";
+import { parseCollectionQuery } from "@/lib/http/collection-query";
 import { API_KEY_COLLECTION, listApiKeys } from "@/lib/keys/manage-api-keys";
 import { requestsByKey } from "@/lib/usage/metrics";
 import { SCOPE_RESOURCES } from "@/lib/auth/scopes";

@@ -1,5 +1,5 @@
 import { requirePortalContext } from "@/lib/portal/portal-context";
-import { parseCollectionQuery } from "@/lib/api/collection-query";
+import { parseCollectionQuery } from "@/lib/http/collection-query";
 import { OAUTH_CLIENT_COLLECTION, listOAuthClients } from "@/lib/oauth/manage-clients";
 import { SCOPE_RESOURCES, grants } from "@/lib/auth/scopes";
 import { OAuthClientsManager, type ClientView } from "@/components/portal/oauth-clients-manager";

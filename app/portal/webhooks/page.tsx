@@ -1,6 +1,6 @@
 import { requirePortalContext } from "@/lib/portal/portal-context";
 import { developerPortalConfig } from "@/lib/apps/developer-app";
-import { parseCollectionQuery } from "@/lib/api/collection-query";
+import { parseCollectionQuery } from "@/lib/http/collection-query";
 import { WEBHOOK_COLLECTION, listWebhooks } from "@/lib/webhooks/manage-webhooks";
 import { EVENT_TYPES } from "@/lib/events/event-types";
 import { EXAMPLES } from "@/lib/events/examples";

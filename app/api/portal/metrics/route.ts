@@ -1,7 +1,7 @@
 // GET /api/portal/metrics?period=: the signed-in user's usage metrics (portal refresh)
 import { portalRead } from "@/lib/portal/portal-json";
 import { usageMetrics, type Period } from "@/lib/usage/metrics";
-import { invalidParameter } from "@/lib/api/errors";
+import { invalidParameter } from "@/lib/http/errors";
 
 export const GET = portalRead(async (ctx, url) => {
   const period = url.searchParams.get("period") ?? "day";

@@ -1,7 +1,7 @@
 // GET /api/portal/invoices/{id}/lines/{lineId}/usage: a line's usage events as a CSV download (signed-in users)
 import { getPortalContext } from "@/lib/portal/portal-context";
 import { invoiceLineCsv } from "@/lib/billing/invoices";
-import { ApiError } from "@/lib/api/errors";
+import { ApiError } from "@/lib/http/errors";
 
 export async function GET(_req: Request, { params }: { params: Promise<{ id: string; lineId: string }> }) {
   const ctx = await getPortalContext();

@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { now } from "@/lib/clock";
-import { forbidden } from "./errors";
-import { toApiError, errorBody } from "./error-mapper";
-import { zodToApiError } from "./zod-errors";
-import { meta, singleEnvelope, collectionEnvelope } from "./envelope";
-import { newRequestId } from "./request-id";
-import { readJsonBody } from "./read-body";
-import { parseCollectionQuery } from "./collection-query";
+import { forbidden } from "@/lib/http/errors";
+import { toApiError, errorBody } from "@/lib/http/error-mapper";
+import { zodToApiError } from "@/lib/http/zod-errors";
+import { meta, singleEnvelope, collectionEnvelope } from "@/lib/http/envelope";
+import { newRequestId } from "@/lib/http/request-id";
+import { readJsonBody } from "@/lib/http/read-body";
+import { parseCollectionQuery } from "@/lib/http/collection-query";
 import { beginIdempotent, completeIdempotent, abandonIdempotent, requestHash, validateIdempotencyKey, type StoredResponse } from "./idempotency";
 import { admit, type Admission } from "@/lib/limits/rate-limit";
 import { consumeQuota } from "@/lib/usage/quota";
@@ -23,9 +23,9 @@ import { clientIp } from "@/lib/auth/client-ip";
 import { enforceRestrictions } from "@/lib/auth/restrictions";
 import { listenForKeyChanges } from "@/lib/auth/key-invalidation";
 import { recordAudit } from "@/lib/audit/record-audit";
-import { ApiError } from "./errors";
-import type { AuthContext } from "@/lib/auth/auth-context";
-import type { AnyRoute, CollectionResult } from "./route";
+import { ApiError } from "@/lib/http/errors";
+import type { AuthContext } from "@/lib/http/auth-context";
+import type { AnyRoute, CollectionResult } from "@/lib/http/route";
 
 // The request pipeline every /v1 route runs through, one small step after another:
 // request id → version → authentication → restrictions → rate limit → scope → quota → input parsing →
@@ -150,7 +150,7 @@ export async function runRoute(route: AnyRoute, req: Request, rawParams: Record<
     } else {
       const client = { ip, userAgent: req.headers.get("user-agent") };
       const handlerStarted = performance.now();
-      const result = await route.handler({ req, requestId, auth: auth as AuthContext, params, query, body, version, baseUrl, client });
+      const result = await route.handler({ requestId, auth: auth as AuthContext, params, query, body, version, baseUrl, client });
       computeMs = performance.now() - handlerStarted;
       const { status, body: text } = envelopeFor(route, result, meta(requestId, version.warning));
       if (route.response.kind === "text") headers["Content-Type"] = route.response.contentType;

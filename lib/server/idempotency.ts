@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import { db } from "@/lib/db/client";
 import { now } from "@/lib/clock";
 import { newId } from "@/lib/ids";
-import { ApiError, invalidParameter } from "./errors";
-import type { AuthContext } from "@/lib/auth/auth-context";
+import { ApiError, invalidParameter } from "@/lib/http/errors";
+import type { AuthContext } from "@/lib/http/auth-context";
 
 // Idempotency-Key on POST (contract.md): scoped to business and environment, kept 24 hours. The unique index
 // on (businessId, environment, key) decides which of two concurrent requests runs: the other sees the

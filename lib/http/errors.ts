@@ -1,4 +1,4 @@
-// The one error type of the API. Thrown anywhere on a request's path; lib/api/error-mapper.ts turns it (and
+// The one error type of the API. Thrown anywhere on a request's path; lib/http/error-mapper.ts turns it (and
 // zod, Prisma and unknown errors) into the spec's error envelope.
 
 export type ErrorType =

@@ -9,7 +9,7 @@ import { automationRoutes } from "@/lib/automation/routes";
 import { oauthClientRoutes } from "@/lib/oauth/routes";
 import { billingRoutes } from "@/lib/billing/routes";
 import { buildOpenApi } from "./openapi";
-import { defineRoute, type AnyRoute } from "./route";
+import { defineRoute, type AnyRoute } from "@/lib/http/route";
 
 // Every /v1 route, in one table: serve.ts answers requests from it, openapi.ts documents it, and the
 // security tests walk it. A route file under app/v1 only names its path here.

@@ -1,4 +1,5 @@
-import type { Environment } from "@/lib/keys/key-format";
+/** `test` keys see test data only; `production` is what live keys see. */
+export type Environment = "test" | "production";
 
 /** Who is calling: resolved once per request by the authentication step. */
 export interface AuthContext {

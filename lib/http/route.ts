@@ -1,11 +1,10 @@
 import type { z } from "zod";
-import type { AuthContext } from "@/lib/auth/auth-context";
-import type { ResolvedVersion } from "@/lib/versions/resolve-version";
+import type { AuthContext } from "@/lib/http/auth-context";
 import type { CollectionQuery, CollectionSpec } from "./collection-query";
 import type { Pagination } from "./envelope";
 
-// A route is data: method, path, scope, schemas and a handler. The same table serves requests (lib/api/serve.ts),
-// writes the OpenAPI document (lib/api/openapi.ts) and drives the security tests that run against every route.
+// A route is data: method, path, scope, schemas and a handler. The same table serves requests (lib/server/dispatch.ts),
+// writes the OpenAPI document (lib/server/openapi.ts) and drives the security tests that run against every route.
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 export const HTTP_METHODS: HttpMethod[] = ["GET", "POST", "PATCH", "PUT", "DELETE"];
@@ -18,15 +17,23 @@ export type ResponseSpec =
   /** A download (CSV): the handler returns the body text. */
   | { kind: "text"; contentType: string; description: string };
 
+/** The API version a request resolved to (lib/versions/resolve-version.ts fills in more). */
+export interface RequestVersion {
+  version: string;
+  /** Headers every response of this request carries (deprecation notices, X-API-Version). */
+  headers: Record<string, string>;
+  warning?: string;
+  contentType: string;
+}
+
 export interface RouteContext<P, Q, B> {
-  req: Request;
   requestId: string;
   /** null only on routes declared with `auth: "none"`. */
   auth: AuthContext;
   params: P;
   query: Q;
   body: B;
-  version: ResolvedVersion;
+  version: RequestVersion;
   baseUrl: string;
   /** The caller's address (see lib/auth/client-ip.ts) and user agent, for audit entries. */
   client: { ip: string | null; userAgent: string | null };

@@ -1,9 +1,9 @@
-import { ApiError } from "./errors";
-import { errorBody } from "./error-mapper";
-import { newRequestId } from "./request-id";
+import { ApiError } from "@/lib/http/errors";
+import { errorBody } from "@/lib/http/error-mapper";
+import { newRequestId } from "@/lib/http/request-id";
 import { runRoute, publicBaseUrl } from "./pipeline";
 import { routesForPath } from "./route-table";
-import { HTTP_METHODS, type HttpMethod } from "./route";
+import { HTTP_METHODS, type HttpMethod } from "@/lib/http/route";
 
 type NextHandler = (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
 

@@ -1,9 +1,9 @@
 import { describeScope } from "@/lib/oauth/scope-words";
 import { z } from "zod";
 import { ErrorEnvelope, Meta, Pagination } from "@/lib/schemas/common";
-import type { CollectionSpec } from "./collection-query";
-import { DEFAULT_LIMIT, MAX_LIMIT } from "./collection-query";
-import type { AnyRoute } from "./route";
+import type { CollectionSpec } from "@/lib/http/collection-query";
+import { DEFAULT_LIMIT, MAX_LIMIT } from "@/lib/http/collection-query";
+import type { AnyRoute } from "@/lib/http/route";
 
 // OpenAPI 3.1 from the route table: the same zod schemas that validate requests describe them here, so the
 // document cannot drift from what the server does.
