@@ -1,4 +1,7 @@
-// The production server: Next's request handler behind node:http, so that
+// The production server on node:http:
+//  - the API (/v1), the OAuth token and revocation endpoints and the well-known document are answered by the
+//    front door that instrumentation.ts registers (globalThis.__platformFrontDoor, lib/server/node-front-door.ts),
+//    without Next's request handler; everything else (portal, docs, sign-in) goes to Next;
 //  - the client's socket address reaches the app in a header no client can forge (x-platform-client-ip),
 //    which the IP allow-list of API keys needs (X-Forwarded-For is trusted only from TRUSTED_PROXIES);
 //  - a SIGTERM/SIGINT stops accepting, lets requests in flight finish, then runs the app's shutdown hooks
@@ -6,6 +9,7 @@
 import { createServer } from "node:http";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import next from "next";
 
 const port = Number(process.env.PORT ?? 3000);
@@ -22,10 +26,18 @@ process.env.NEXTAUTH_URL ??= process.env.PUBLIC_BASE_URL ?? `http://${hostname =
 const app = next({ dev: false, hostname, port, dir: process.cwd(), conf: undefined });
 const handle = app.getRequestHandler();
 await app.prepare();
+// instrumentation.ts's register() puts the API's front door on globalThis. Next runs it once per process, but
+// only when its own server first starts (lazily, at the first request), so it is run here, through the same
+// once-only entry point Next uses: Next's later call finds it done.
+const require = createRequire(import.meta.url);
+const { ensureInstrumentationRegistered } = require("next/dist/server/lib/router-utils/instrumentation-globals.external.js");
+await ensureInstrumentationRegistered(process.cwd(), process.env.NEXT_DIST_DIR ?? ".next");
+const frontDoor = globalThis.__platformFrontDoor;
+if (typeof frontDoor !== "function") throw new Error("instrumentation.ts did not register the API front door");
 
 const server = createServer((req, res) => {
   req.headers["x-platform-client-ip"] = req.socket.remoteAddress ?? "";
-  handle(req, res);
+  if (!frontDoor(req, res)) handle(req, res);
 });
 server.keepAliveTimeout = 65_000;
 server.listen(port, hostname, () => console.log(`ready on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`));

@@ -1,9 +1,10 @@
 // `npm test`: the whole suite with nothing run before it.
+//   0. lint: the import rules of .dependency-cruiser.cjs (layers point down)
 //   1. unit tests (tests/unit), in-process
 //   2. API integration tests (tests/api) against the real built server on a fresh database
 //   3. browser tests (e2e/) in Debian's Chromium via Playwright
 // Ends with the line `N passed, N failed`.
-// Options: --only unit|api|e2e (repeatable), --db sqlite|postgres (the integration database); REDIS_URL passes through.
+// Options: --only lint|unit|api|e2e (repeatable), --db sqlite|postgres (the integration database); REDIS_URL passes through.
 // Words after the options pick test files by a part of their path.
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -13,7 +14,7 @@ import { prepare } from "./lib/prepare.mjs";
 let startServer, createTestDatabase;
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { only: { type: "string", multiple: true }, db: { type: "string", default: "sqlite" } } });
-const wanted = new Set(values.only ?? ["unit", "api", "e2e"]);
+const wanted = new Set(values.only ?? ["lint", "unit", "api", "e2e"]);
 const totals = { passed: 0, failed: 0 };
 
 // Positional arguments narrow a run to the test files whose path contains one of them
@@ -43,6 +44,28 @@ function add(r, label) {
   totals.passed += r.passed;
   totals.failed += r.failed;
   console.log(`\n${label}: ${r.passed} passed, ${r.failed} failed\n`);
+}
+
+/** Runs a checker; it counts as one passed test, or one failed test with its output shown. */
+function check(label, command, args) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.on("data", (d) => { out += d; });
+    child.stderr.on("data", (d) => { out += d; });
+    child.on("exit", (code) => {
+      if (code !== 0) process.stdout.write(out);
+      console.log(`${code === 0 ? "ok" : "not ok"} - ${label}`);
+      resolve({ passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1 });
+    });
+  });
+}
+
+async function lint() {
+  const results = [
+    await check("imports point down (dependency-cruiser)", "node_modules/.bin/depcruise", ["lib", "app", "components", "instrumentation.ts", "proxy.ts", "--config", ".dependency-cruiser.cjs", "--output-type", "err"]),
+  ];
+  add(results.reduce((a, r) => ({ passed: a.passed + r.passed, failed: a.failed + r.failed }), { passed: 0, failed: 0 }), "lint");
 }
 
 const KEY_HASH_SECRET = "test-suite-secret-not-for-production";
@@ -99,6 +122,7 @@ try {
   prepare();
   ({ startServer } = await import("./lib/server.mjs"));
   ({ createTestDatabase } = await import("./lib/test-database.mjs"));
+  if (wanted.has("lint")) await lint();
   if (wanted.has("unit")) await unit();
   if (wanted.has("api")) await api();
   if (wanted.has("e2e")) await e2e();

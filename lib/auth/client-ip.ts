@@ -1,3 +1,4 @@
+import type { HeaderReader } from "@/lib/http/header-reader";
 import { BlockList, isIP } from "node:net";
 import { parseAddressList } from "./ip-match";
 
@@ -26,7 +27,7 @@ function inList(list: BlockList, ip: string): boolean {
   return family !== 0 && list.check(ip, family === 6 ? "ipv6" : "ipv4");
 }
 
-export function clientIp(headers: Headers): string | null {
+export function clientIp(headers: HeaderReader): string | null {
   const socket = headers.get("x-platform-client-ip");
   if (!socket) return null;
   let ip = normaliseIp(socket);

@@ -1,10 +1,11 @@
+import type { HeaderReader } from "@/lib/http/header-reader";
 import { unauthenticated } from "@/lib/http/errors";
 
 /**
  * Reads the API credential: `Authorization: Bearer <key>` (recommended) or the `api_key` query parameter.
  * Anything malformed is a plain 401; the message never repeats what was sent.
  */
-export function extractCredential(headers: Headers, query: URLSearchParams): string {
+export function extractCredential(headers: HeaderReader, query: URLSearchParams): string {
   const header = headers.get("authorization");
   if (header !== null) {
     const match = /^Bearer +(\S+) *$/i.exec(header);

@@ -1,3 +1,4 @@
+import type { HeaderReader } from "@/lib/http/header-reader";
 // Referrer allow-lists: host patterns such as `example.com`, `*.example.com` or `https://app.example.com`.
 // The caller's site comes from the Referer header, or Origin when there is no Referer.
 
@@ -15,7 +16,7 @@ function patternHost(pattern: string): string | null {
   return p.replace(/\/.*$/, "");
 }
 
-export function refererHost(headers: Headers): string | null {
+export function refererHost(headers: HeaderReader): string | null {
   const raw = headers.get("referer") ?? headers.get("origin");
   if (!raw) return null;
   try {

@@ -1,14 +1,19 @@
+import type { IncomingMessage } from "node:http";
 import { ApiError } from "./errors";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
+// The body is not read to its end, so the connection cannot carry another request: `Connection: close` tells the
+// client, and the server closes it once the answer is sent (else a chunked upload keeps the socket hanging).
 const tooLarge = () => new ApiError({
   status: 413, type: "validation_error", code: "PAYLOAD_TOO_LARGE",
-  message: `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`,
+  message: `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`, headers: { Connection: "close" },
 });
 
-/** Reads at most MAX_BODY_BYTES + 1 bytes, so a huge or endless body costs no more than the limit. */
-async function readLimited(req: Request): Promise<string> {
+const decode = (chunks: Uint8Array[]) => new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(chunks));
+
+/** Reads at most MAX_BODY_BYTES + 1 bytes of a Web request, so a huge or endless body costs no more than the limit. */
+export async function readRequestText(req: Request): Promise<string> {
   const declared = Number(req.headers.get("content-length") ?? "0");
   if (declared > MAX_BODY_BYTES) throw tooLarge();
   if (!req.body) return "";
@@ -22,7 +27,21 @@ async function readLimited(req: Request): Promise<string> {
     if (size > MAX_BODY_BYTES) { await reader.cancel().catch(() => {}); throw tooLarge(); }
     chunks.push(value);
   }
-  return new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(chunks));
+  return decode(chunks);
+}
+
+/** The same for a node:http request: stops reading (and pauses the socket) at the limit. */
+export async function readNodeText(req: IncomingMessage): Promise<string> {
+  const declared = Number(req.headers["content-length"] ?? "0");
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.byteLength;
+    if (size > MAX_BODY_BYTES) { req.pause(); throw tooLarge(); }
+    chunks.push(chunk);
+  }
+  return decode(chunks);
 }
 
 // NUL cannot be stored in PostgreSQL text or JSON, and a lone UTF-16 surrogate ("\ud800", legal in JSON's grammar)
@@ -55,10 +74,9 @@ export interface JsonBody {
 }
 
 /** An empty body reads as `{}` so that a missing field is reported by name; anything else must be JSON. */
-export async function readJsonBody(req: Request): Promise<JsonBody> {
-  const raw = await readLimited(req);
+export function parseJsonBody(raw: string, contentType: string | null): JsonBody {
   if (raw.trim() === "") return { raw: "", value: {} };
-  const type = (req.headers.get("content-type") ?? "").toLowerCase();
+  const type = (contentType ?? "").toLowerCase();
   if (!/^application\/([a-z0-9.+-]*\+)?json\b/.test(type)) {
     throw new ApiError({
       status: 400, type: "validation_error", code: "INVALID_JSON",
@@ -80,4 +98,9 @@ export async function readJsonBody(req: Request): Promise<JsonBody> {
     });
   }
   return { raw, value };
+}
+
+/** Reads and parses a Web request's JSON body. */
+export async function readJsonBody(req: Request): Promise<JsonBody> {
+  return parseJsonBody(await readRequestText(req), req.headers.get("content-type"));
 }

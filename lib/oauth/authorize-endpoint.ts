@@ -1,6 +1,6 @@
 import { getServerSession } from "next-auth";
 import { db } from "@/lib/db/client";
-import { publicBaseUrl } from "@/lib/server/pipeline";
+import { publicBaseUrl } from "@/lib/http/public-base-url";
 import { recordAudit } from "@/lib/audit/record-audit";
 import { clientIp } from "@/lib/auth/client-ip";
 import { authOptions } from "@/lib/portal/auth-options";

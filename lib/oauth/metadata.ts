@@ -1,3 +1,5 @@
+import { publicBaseUrl } from "@/lib/http/public-base-url";
+import { CORS } from "./oauth-error";
 import { SCOPE_RESOURCES } from "@/lib/auth/scopes";
 
 // RFC 8414 authorization server metadata, served at /.well-known/oauth-authorization-server. The issuer is this
@@ -22,4 +24,9 @@ export function authorizationServerMetadata(issuer: string) {
     authorization_response_iss_parameter_supported: true,
     service_documentation: `${issuer}/docs/oauth`,
   };
+}
+
+/** GET /.well-known/oauth-authorization-server, served by the node:http front door and by Next's route alike. */
+export function handleMetadataRequest(req: Request): Response {
+  return Response.json(authorizationServerMetadata(publicBaseUrl(req)), { headers: { "Cache-Control": "public, max-age=300", ...CORS } });
 }

@@ -1,3 +1,4 @@
+import type { HeaderReader } from "@/lib/http/header-reader";
 import { bulkInsert, type Columns } from "@/lib/db/bulk-insert";
 import { databaseProvider } from "@/lib/db/client";
 import { newId } from "@/lib/ids";
@@ -29,7 +30,7 @@ export interface RequestRecord {
   responseBytes: number;
   ip: string | null;
   userAgent: string | null;
-  requestHeaders: Headers;
+  requestHeaders: HeaderReader;
   requestBody: string | null;
   responseHeaders: Record<string, string>;
   responseBody: string | null;

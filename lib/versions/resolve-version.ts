@@ -1,3 +1,4 @@
+import type { HeaderReader } from "@/lib/http/header-reader";
 import type { RequestVersion } from "@/lib/http/route";
 import { ApiError, invalidParameter } from "@/lib/http/errors";
 import { currentVersion, effectiveStatus, type VersionRecord } from "./registry";
@@ -17,7 +18,7 @@ function normalise(value: string): string | null {
 
 interface VersionInput {
   pathVersion: string;
-  headers: Headers;
+  headers: HeaderReader;
   query: URLSearchParams;
   baseUrl: string;
 }

@@ -1,7 +1,7 @@
 import { redirect } from "next/navigation";
 import { headers } from "next/headers";
 import { db } from "@/lib/db/client";
-import { publicBaseUrl } from "@/lib/server/pipeline";
+import { publicBaseUrl } from "@/lib/http/public-base-url";
 import { getPortalContext } from "@/lib/portal/portal-context";
 import { authorizeParams, parseAuthorizationRequest } from "@/lib/oauth/authorization-request";
 import { grantableScopes } from "@/lib/oauth/approve-authorization";

@@ -1,4 +1,0 @@
-// POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry: retry a delivery
-import { serve } from "@/lib/server/serve";
-
-export const { GET, POST, PATCH, PUT, DELETE } = serve("/v1/webhooks/{id}/deliveries/{deliveryId}/retry");

@@ -1,4 +1,0 @@
-// GET /v1/webhooks/{id}/deliveries: list deliveries
-import { serve } from "@/lib/server/serve";
-
-export const { GET, POST, PATCH, PUT, DELETE } = serve("/v1/webhooks/{id}/deliveries");

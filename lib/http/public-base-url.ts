@@ -1,0 +1,17 @@
+import type { HeaderReader } from "./header-reader";
+
+// A Host header is the client's to write: only a plain host[:port] is used to build links, anything else
+// falls back to the address the server itself knows.
+const PLAIN_HOST = /^[A-Za-z0-9.:[\]-]{1,255}$/;
+
+/** PUBLIC_BASE_URL when set (behind a proxy); otherwise the address the client used. */
+export function baseUrlFor(protocol: string, host: string | null, fallbackOrigin: string): string {
+  if (process.env.PUBLIC_BASE_URL) return process.env.PUBLIC_BASE_URL.replace(/\/+$/, "");
+  return host && PLAIN_HOST.test(host) ? `${protocol}//${host}` : fallbackOrigin;
+}
+
+/** The same for a Web `Request` (Next's route handlers). */
+export function publicBaseUrl(req: { url: string; headers: HeaderReader }): string {
+  const url = new URL(req.url);
+  return baseUrlFor(url.protocol, req.headers.get("host"), url.origin);
+}

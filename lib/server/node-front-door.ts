@@ -1,0 +1,89 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { NodeHeaders } from "@/lib/http/header-reader";
+import { baseUrlFor } from "@/lib/http/public-base-url";
+import { readNodeText } from "@/lib/http/read-body";
+import { handleTokenRequest, handleRevokeRequest } from "@/lib/oauth/token-endpoint";
+import { handleMetadataRequest } from "@/lib/oauth/metadata";
+import { corsPreflight } from "@/lib/oauth/oauth-error";
+import { API_PATH, dispatchApi } from "./dispatch";
+import type { ApiResponse } from "./request-context";
+
+// server.mjs hands every request here first: the API and the OAuth endpoints are answered on node:http directly,
+// without Next's request handler; anything else (the portal, docs, NextAuth) returns false and goes to Next.
+// Both sides share one instance of every stateful service (lib/process-state.ts keeps them on globalThis).
+
+type WebHandler = (req: Request) => Promise<Response> | Response;
+
+const OAUTH: Record<string, Partial<Record<string, WebHandler>>> = {
+  "/oauth/token": { POST: handleTokenRequest, OPTIONS: corsPreflight },
+  "/oauth/revoke": { POST: handleRevokeRequest, OPTIONS: corsPreflight },
+  "/.well-known/oauth-authorization-server": { GET: handleMetadataRequest, HEAD: handleMetadataRequest, OPTIONS: corsPreflight },
+};
+
+function origin(req: IncomingMessage): { protocol: string; fallback: string } {
+  const protocol = (req.socket as { encrypted?: boolean }).encrypted ? "https:" : "http:";
+  const port = req.socket.localPort;
+  return { protocol, fallback: `${protocol}//localhost${port ? `:${port}` : ""}` };
+}
+
+function write(res: ServerResponse, method: string | undefined, answer: ApiResponse): void {
+  const body = answer.body === null || method === "HEAD" || answer.status === 204 ? null : Buffer.from(answer.body);
+  const headers: Record<string, string | number> = { ...answer.headers };
+  if (answer.status !== 204) headers["Content-Length"] = body ? body.byteLength : method === "HEAD" && answer.body ? Buffer.byteLength(answer.body) : 0;
+  res.writeHead(answer.status, headers);
+  res.end(body ?? undefined);
+}
+
+async function serveApi(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const { protocol, fallback } = origin(req);
+  const headers = new NodeHeaders(req.headers);
+  let url: URL;
+  try {
+    url = new URL(req.url ?? "/", "http://api.invalid");
+  } catch {
+    url = new URL("http://api.invalid/");
+  }
+  const answer = await dispatchApi({
+    method: req.method ?? "GET", url, headers, baseUrl: baseUrlFor(protocol, headers.get("host"), fallback),
+    readText: () => readNodeText(req),
+  });
+  write(res, req.method, answer);
+}
+
+/** Converts to a Web `Request` for the handlers written against it (the OAuth endpoints). */
+async function serveWeb(handler: WebHandler, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const { protocol } = origin(req);
+  const host = req.headers.host && /^[A-Za-z0-9.:[\]-]{1,255}$/.test(req.headers.host) ? req.headers.host : "localhost";
+  const hasBody = req.method !== "GET" && req.method !== "HEAD";
+  const webReq = new Request(`${protocol}//${host}${req.url}`, {
+    method: req.method, headers: new Headers(Object.entries(req.headers).flatMap(([k, v]) => (v === undefined ? [] : Array.isArray(v) ? v.map((x) => [k, x] as [string, string]) : [[k, v] as [string, string]]))),
+    body: hasBody ? await readNodeText(req) : undefined,
+  });
+  const response = await handler(webReq);
+  const headers: Record<string, string> = {};
+  response.headers.forEach((v, k) => { headers[k] = v; });
+  const text = req.method === "HEAD" ? null : await response.text();
+  write(res, req.method, { status: response.status, headers, body: text });
+}
+
+function fail(res: ServerResponse, err: unknown): void {
+  console.error("[front-door] request failed", err);
+  if (!res.headersSent) res.writeHead(500, { "Content-Type": "application/json" });
+  res.end(res.writableEnded ? undefined : JSON.stringify({ error: { type: "server_error", code: "INTERNAL_ERROR", message: "Something went wrong on our side." } }));
+}
+
+/** True when this request is the API's (and is being answered); false hands it to Next. */
+export function handleNodeRequest(req: IncomingMessage, res: ServerResponse): boolean {
+  const target = req.url ?? "/";
+  if (API_PATH.test(target)) {
+    serveApi(req, res).catch((e) => fail(res, e));
+    return true;
+  }
+  const q = target.indexOf("?");
+  const handlers = OAUTH[q === -1 ? target : target.slice(0, q)];
+  if (!handlers) return false;
+  const handler = handlers[req.method ?? "GET"];
+  if (!handler) return false; // Next answers other methods (405) as before
+  serveWeb(handler, req, res).catch((e) => fail(res, e));
+  return true;
+}
