@@ -41,8 +41,8 @@ export async function dispatchApi(request: ApiRequest): Promise<ApiResponse> {
     const match = routeMatcher().match(method, path);
     if (match.kind === "none") return errorResponse(request, routeNotFound(method, path));
     if (match.kind === "method") {
-      const allow = [...match.allow, ...(match.allow.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ");
-      if (method === "OPTIONS") return { status: 204, headers: { Allow: allow }, body: null };
+      const allow = match.allow.join(", ");
+      if (method === "OPTIONS") return { status: 204, headers: { Allow: [...match.allow, ...(match.allow.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ") }, body: null };
       return errorResponse(request, new ApiError({
         status: 405, type: "validation_error", code: "METHOD_NOT_ALLOWED",
         message: `${method} is not allowed on ${match.path}.`, suggestion: `Use ${match.allow.join(", ")}.`, headers: { Allow: allow },
