@@ -19,7 +19,9 @@
 // Prints a table with the goals and writes bench-results/api.json. Always stops the servers and drops the databases.
 // The platform runs without its periodic jobs (JOBS_IN_SERVER=false); the webhook worker stays.
 // Environment: BENCH_DURATION (s, default 10), BENCH_WARMUP (s, 2), BENCH_CONNECTIONS (32), BENCH_KEYS (64),
-//   BENCH_RATE (200), BENCH_PACED_DURATION (s, BENCH_DURATION), BENCH_DEPTH (100000), BENCH_SAMPLES (50), BENCH_PG.
+//   BENCH_RATE (200), BENCH_PACED_DURATION (s, BENCH_DURATION), BENCH_DEPTH (100000), BENCH_SAMPLES (50), BENCH_PG,
+//   BENCH_PROFILE=1 (the platform servers run under `node --cpu-prof`, which slows them: a run for the profile, not
+//   for the figures; where each measured phase spent its CPU is printed, the profiles stay in bench-results/profiles).
 import { readFileSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -49,6 +51,7 @@ async function main() {
   const { createTestDatabase } = await import("./lib/test-database.mjs");
   const { runLoad, timeSequential, startRssSampler, waitForIdle, cpuTimeMs, median, percentile, round } = await import("./lib/bench-util.mjs");
   const { runPaced } = await import("./lib/bench-paced.mjs");
+  const { monotonicUs, latestProfile, summarize } = await import("./lib/bench-profile.mjs");
   const { default: Database } = await import("better-sqlite3");
   const { default: pg } = await import("pg");
 
@@ -60,12 +63,21 @@ async function main() {
   const PACED_DURATION = num("BENCH_PACED_DURATION", DURATION);
   const DEPTH = Math.round(num("BENCH_DEPTH", 100_000));
   const SAMPLES = Math.round(num("BENCH_SAMPLES", 50));
+  const PROFILE = process.env.BENCH_PROFILE === "1";
   const PG = process.env.BENCH_PG === "0" ? false : process.env.BENCH_PG === "1" ? true : await pgAnswers();
 
   const bench = (run.bench = makeBench("bench:api"));
   const { log } = bench;
   bench.onCleanup(() => { for (const c of runPaced.children) c.kill("SIGKILL"); });
   const loadBefore = bench.loadInfo();
+  const profileDir = (name) => path.resolve("bench-results/profiles", `${new Date().toISOString().replace(/[:.]/g, "-")}-${name}`);
+  const profileArgs = (dir) => (PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${dir}`] : []);
+  const startPlatform = async (env, profiles) => {
+    const s = await startServer({ env: { JOBS_IN_SERVER: "false", ...env }, nodeArgs: profileArgs(profiles) });
+    bench.onCleanup(() => s.stop());
+    return s;
+  };
+  const windows = {}; // phase → [start, end) on the monotonic clock, to cut it out of the profile
 
   // ---------------------------------------------------------------- helpers
 
@@ -98,6 +110,7 @@ async function main() {
     if (waited > 1000) log(`server busy for ${(waited / 1000).toFixed(1)} s before ${label} (queued writes of the previous load)`);
     log(`${label}: ${CONNECTIONS} connections, ${WARMUP} s warm-up + ${DURATION} s`);
     const r = await runLoad({ url: server.url, requests: requestsFor(pathname, keys), connections: CONNECTIONS, duration: DURATION, warmup: WARMUP, cpuPid: server.child.pid });
+    windows[label] = [monotonicUs() - DURATION * 1e6, monotonicUs()];
     const cpuAtEnd = cpuTimeMs(server.child.pid);
     r.drainMs = await waitForIdle(server.child.pid);
     r.deferredCpuMs = cpuTimeMs(server.child.pid) - cpuAtEnd;
@@ -113,6 +126,7 @@ async function main() {
     await waitForIdle(server.child.pid);
     log(`${label}: ${RATE} req/s paced, ${WARMUP} s warm-up + ${PACED_DURATION} s`);
     const r = await runPaced({ url: server.url, requests: requestsFor(pathname, keys), rate: RATE, duration: PACED_DURATION, warmup: WARMUP, cpuPid: server.child.pid });
+    windows[`${label} paced`] = [monotonicUs() - PACED_DURATION * 1e6, monotonicUs()];
     if (r.non2xx || r.errors) log(`WARNING: ${label}: ${r.non2xx} non-2xx, ${r.errors} errors of ${r.sent}`);
     return r;
   }
@@ -129,7 +143,8 @@ async function main() {
   const sqliteDb = await bench.freshDb();
   const boot = bench.bootstrap(sqliteDb.env);
   log(`database ${sqliteDb.file}, business ${boot.businessId} (enterprise)`);
-  const platform = (run.platform = await bench.server(sqliteDb.env));
+  const sqliteProfiles = profileDir("sqlite");
+  const platform = (run.platform = await startPlatform(sqliteDb.env, sqliteProfiles));
   log(`platform server on ${platform.url}, pid ${platform.child.pid}`);
   const platformRss = startRssSampler(platform.child.pid);
   const productId = (await createProducts(platform.url, boot.testKey))[Math.floor(API_PRODUCTS / 2)];
@@ -230,8 +245,8 @@ async function main() {
     bench.onCleanup(() => database.drop());
     const env = { DATABASE_URL: database.url, KEY_HASH_SECRET: bench.KEY_HASH_SECRET };
     const pgBoot = bench.bootstrap(env);
-    const server = await startServer({ env: { JOBS_IN_SERVER: "false", ...env } });
-    bench.onCleanup(() => server.stop());
+    const pgProfiles = profileDir("postgresql");
+    const server = await startPlatform(env, pgProfiles);
     log(`PostgreSQL: database ${new URL(database.url).pathname.slice(1)}, platform server pid ${server.child.pid}`);
     const pgProduct = (await createProducts(server.url, pgBoot.testKey))[Math.floor(API_PRODUCTS / 2)];
     const pgKeys = await makeKeys(server.url, pgBoot.testKey);
@@ -252,8 +267,21 @@ async function main() {
       vmRssMB: vmRssMB(server.child.pid),
     };
     await server.stop();
+    if (PROFILE) pgResult.profileDir = pgProfiles;
   }
   const loadAfter = os.loadavg();
+
+  // Where the platform's CPU went in each measured phase (the profile is written when the server exits).
+  const profiles = {};
+  if (PROFILE) {
+    const phases = [[sqliteProfiles, "platform GET /v1/products/{id}"], [sqliteProfiles, `platform GET ${listPath}`],
+      [sqliteProfiles, "platform GET /v1/products/{id} paced"], ...(pgResult ? [[pgResult.profileDir, "PostgreSQL: platform GET /v1/products/{id}"]] : [])];
+    for (const [dir, phase] of phases) {
+      const file = latestProfile(dir);
+      if (!file) { log(`no CPU profile in ${dir}`); continue; }
+      profiles[phase] = { file, ...summarize(file, ...windows[phase]) };
+    }
+  }
 
   // ---------------------------------------------------------------- report
 
@@ -305,11 +333,17 @@ async function main() {
   else console.log("  PostgreSQL: skipped (nothing answers at 127.0.0.1:5432, or BENCH_PG=0)");
   console.log(`cursor page at depth ${DEPTH}: ${cursorResult.deepPageMedianMs} ms median vs first page ${cursorResult.firstPageMedianMs} ms: ${cursorResult.ratio}x`);
   console.log(`request-log rows written during the measured runs: reference ${logCheck.reference}, platform ${logCheck.platform}`);
+  for (const [phase, p] of Object.entries(profiles)) {
+    console.log(`\nCPU profile, ${phase}: ${p.ms} ms busy, ${p.idleMs} ms idle (${path.relative(process.cwd(), p.file)})`);
+    console.log(`  by area:  ${p.areas.slice(0, 10).map((a) => `${a.area} ${a.share}%`).join(", ")}`);
+    for (const fn of p.functions.slice(0, 12)) console.log(`  ${lpad(fn.share.toFixed(1), 5)}%  ${fn.name}  ${fn.where}`);
+  }
 
   const file = writeResults("api", {
     machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? null, node: process.version, loadavgBefore: loadBefore, loadavgAfter: loadAfter },
     config: { connections: CONNECTIONS, keys: keys.length, durationS: DURATION, warmupS: WARMUP, rate: RATE, pacedDurationS: PACED_DURATION, tenantRows },
     load: results, referenceDrift: round(refDrift, 2), logRows: logCheck, cursor: cursorResult, postgres: pgResult, goals,
+    ...(PROFILE ? { profiles } : {}),
   });
   log(`wrote ${file}`);
 }

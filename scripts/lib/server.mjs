@@ -12,9 +12,9 @@ export function freePort() {
   });
 }
 
-export async function startServer({ env = {}, port, quiet = true, script = "server.mjs" } = {}) {
+export async function startServer({ env = {}, port, quiet = true, script = "server.mjs", nodeArgs = [] } = {}) {
   port ??= await freePort();
-  const child = spawn("node", [script], {
+  const child = spawn("node", [...nodeArgs, script], {
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", ...env },
     stdio: quiet ? ["ignore", "ignore", "pipe"] : "inherit",
     detached: false,
