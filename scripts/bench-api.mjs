@@ -279,7 +279,7 @@ async function main() {
     for (const [dir, phase] of phases) {
       const file = latestProfile(dir);
       if (!file) { log(`no CPU profile in ${dir}`); continue; }
-      profiles[phase] = { file, ...summarize(file, ...windows[phase]) };
+      profiles[phase] = { file, windowUs: windows[phase], ...summarize(file, ...windows[phase]) };
     }
   }
 
@@ -335,6 +335,7 @@ async function main() {
   console.log(`request-log rows written during the measured runs: reference ${logCheck.reference}, platform ${logCheck.platform}`);
   for (const [phase, p] of Object.entries(profiles)) {
     console.log(`\nCPU profile, ${phase}: ${p.ms} ms busy, ${p.idleMs} ms idle (${path.relative(process.cwd(), p.file)})`);
+    console.log(`  by kind:  ${p.groups.map((g) => `${g.group} ${g.share}%`).join(", ")}`);
     console.log(`  by area:  ${p.areas.slice(0, 10).map((a) => `${a.area} ${a.share}%`).join(", ")}`);
     for (const fn of p.functions.slice(0, 12)) console.log(`  ${lpad(fn.share.toFixed(1), 5)}%  ${fn.name}  ${fn.where}`);
   }

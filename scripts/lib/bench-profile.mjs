@@ -56,8 +56,21 @@ function areaOf(frame) {
   return url.replace(/^file:\/\//, "").replace(process.cwd() + "/", "");
 }
 
+/** A coarse heading for an area, so a profile reads as "how much is the framework, the ORM, the app, the kernel". */
+export function groupOf(area) {
+  if (area === "GC") return "GC";
+  if (/^native: (writeUtf8String|writev|writeBuffer|writeLatin1String)$|^node:(net|stream|_http|http)/.test(area)) return "socket writes and node:http";
+  if (/prisma|^pg|^@prisma/i.test(area)) return "Prisma (client runtime, query compiler, driver adapter)";
+  if (/^better-sqlite3/.test(area)) return "better-sqlite3";
+  // node:deps is undici here: the web Request/Response objects Next builds around each node:http request.
+  if (/^next|^node:(webstreams|async_hooks|deps)|turbopack/.test(area)) return "Next.js (router, route runtime, web Request/streams, async context)";
+  if (/^(lib|app)\//.test(area)) return "the app's own code (lib/, app/)";
+  return "other (Node internals, packages, V8)";
+}
+
 /**
- * Self time during [startUs, endUs): { ms, idleMs, areas: [{ area, ms, share }], functions: [{ name, where, ms, share }] }
+ * Self time during [startUs, endUs):
+ * { ms, idleMs, groups: [{ group, ms, share }], areas: [{ area, ms, share }], functions: [{ name, where, ms, share }] }
  * (shares are of the busy, non-idle time).
  */
 export function summarize(file, startUs, endUs, top = 15) {
@@ -90,8 +103,11 @@ export function summarize(file, startUs, endUs, top = 15) {
   }
   const ms = (us) => Math.round(us / 100) / 10;
   const share = (us) => Math.round((us / busy) * 1000) / 10;
+  const groups = new Map();
+  for (const [area, us] of areas) groups.set(groupOf(area), (groups.get(groupOf(area)) ?? 0) + us);
   return {
     ms: ms(busy), idleMs: ms(idle),
+    groups: [...groups].sort((a, b) => b[1] - a[1]).map(([group, us]) => ({ group, ms: ms(us), share: share(us) })),
     areas: [...areas].sort((a, b) => b[1] - a[1]).slice(0, top).map(([area, us]) => ({ area, ms: ms(us), share: share(us) })),
     functions: [...functions.values()].sort((a, b) => b.us - a.us).slice(0, top).map((e) => ({ name: e.name, where: e.where, ms: ms(e.us), share: share(e.us) })),
   };
