@@ -1,76 +1,361 @@
-// `npm run bench:api`: throughput and latency of the API on the built server, on a fresh SQLite database.
-//   1. prepare() (install / generate / build when needed; honours NEXT_DIST_DIR), fresh SQLite DB, a business
-//      bootstrapped with the operator CLI, the server started with the same KEY_HASH_SECRET
-//   2. products created through the API, then ~100,000 more seeded straight into SQLite (one transaction)
-//   3. from a separate process on loopback (autocannon, warm-up then a fixed duration and connection count):
-//        GET /api/health (static, no auth, no DB: the baseline), GET /v1/products/{id}, GET /v1/products?limit=20
-//      requests/s, p50/p99 latency and each one's ratio to the static route (goal: product read >= 0.5)
-//   4. a cursor page at depth 100,000 against the first page (medians of sequential requests; goal <= 1.5x)
-//   5. the server's peak RSS
-// Prints a table and writes bench-results/api.json. Always stops the server and drops the database.
-// The server runs without its periodic jobs (JOBS_IN_SERVER=false); the webhook worker stays.
-// The business is on the enterprise plan, so the rate limiter (which every request still runs through) does not
-// answer 429 during the load; any non-2xx answer is reported next to the figures.
-// Environment: BENCH_DURATION (s, default 10), BENCH_WARMUP (s, 2), BENCH_CONNECTIONS (16), BENCH_DEPTH (100000),
-//              BENCH_SAMPLES (timed requests per cursor page, 50).
-import { execFileSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
+// `npm run bench:api`: the API server against a minimal reference server doing the same work, on one database.
+//   1. prepare() (install / generate / build when needed; honours NEXT_DIST_DIR), a fresh SQLite DB, an enterprise
+//      business from the operator CLI, BENCH_KEYS keys (64) so that no per-key limit throttles, 50 products
+//      through the API and ~100,000 more seeded straight into SQLite (one transaction)
+//   2. the platform's server (`node server.mjs`, started the usual way) and the reference server
+//      (scripts/bench-api-reference.mjs: node:http + better-sqlite3, key HMAC, key row, fixed-window counter,
+//      product row, envelope, request-log rows in batches) on the same file and KEY_HASH_SECRET; both must answer
+//      GET /v1/products/{id} with the same `data`, and both must write a request-log row per request
+//   3. from separate processes on loopback, the keys round-robin:
+//        - throughput at BENCH_CONNECTIONS (32): GET /v1/products/{id} on the reference (before and after the
+//          others: the mean is the baseline, the difference says how much outside load moved it), on the platform,
+//          and GET /v1/products?limit=20 on the platform; requests/s and the server process's CPU ms per request
+//          (utime+stime from /proc, including the queued writes it finishes after the run)
+//        - latency at a paced BENCH_RATE (200) req/s, open loop, microsecond timing: p50/p99 of each server
+//   4. a cursor page at depth 100,000 against the first page (medians of sequential requests)
+//   5. each server's RSS (VmRSS) after the run
+//   6. PostgreSQL (when it answers at 127.0.0.1:5432, or BENCH_PG=1; BENCH_PG=0 skips): the platform's server on a
+//      fresh PostgreSQL database, CPU per request of the single read (plus the PostgreSQL backends' CPU)
+// Prints a table with the goals and writes bench-results/api.json. Always stops the servers and drops the databases.
+// The platform runs without its periodic jobs (JOBS_IN_SERVER=false); the webhook worker stays.
+// Environment: BENCH_DURATION (s, default 10), BENCH_WARMUP (s, 2), BENCH_CONNECTIONS (32), BENCH_KEYS (64),
+//   BENCH_RATE (200), BENCH_PACED_DURATION (s, BENCH_DURATION), BENCH_DEPTH (100000), BENCH_SAMPLES (50), BENCH_PG,
+//   BENCH_PROFILE=1 (the platform servers run under `node --cpu-prof`, which slows them: a run for the profile, not
+//   for the figures; where each measured phase spent its CPU is printed, the profiles stay in bench-results/profiles).
+import { readFileSync } from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { isDeepStrictEqual } from "node:util";
 import { fileURLToPath } from "node:url";
 import { prepare } from "./lib/prepare.mjs";
 
 process.chdir(path.resolve(path.dirname(fileURLToPath(import.meta.url)), ".."));
 
-const num = (name, fallback) => {
-  const raw = process.env[name];
-  const n = raw === undefined || raw === "" ? fallback : Number(raw);
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number`);
-  return n;
-};
-const DURATION = num("BENCH_DURATION", 10);
-const WARMUP = num("BENCH_WARMUP", 2);
-const CONNECTIONS = Math.round(num("BENCH_CONNECTIONS", 16));
-const DEPTH = Math.round(num("BENCH_DEPTH", 100_000));
-const SAMPLES = Math.round(num("BENCH_SAMPLES", 50));
+const GOALS = { readRatio: 0.5, listRatio: 0.5, addedP50Ms: 0.3, addedP99Ms: 2, rssMB: 250, pgCpuMs: 0.5 };
 const API_PRODUCTS = 50; // created through the API (the newest rows)
 const EXTRA_ROWS = 1_000; // seeded beyond DEPTH, so the deep page is a full page
 const LIST_LIMIT = 20;
-const GOAL_READ_RATIO = 0.5;
-const GOAL_DEPTH_RATIO = 1.5;
 
-const log = (msg) => console.log(`[bench] ${msg}`);
-const t0 = Date.now();
-const elapsed = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
+const pgAnswers = () => new Promise((resolve) => {
+  const s = net.connect({ host: "127.0.0.1", port: 5432, timeout: 1000 });
+  s.on("connect", () => { s.destroy(); resolve(true); });
+  s.on("error", () => resolve(false));
+  s.on("timeout", () => { s.destroy(); resolve(false); });
+});
 
-// ---------------------------------------------------------------- ids and seeding
+async function main() {
+  prepare();
+  const { makeBench, num, api, writeResults, met, dateEncoderLike, timeOrderedId } = await import("./lib/bench-setup.mjs");
+  const { startServer } = await import("./lib/server.mjs");
+  const { createTestDatabase } = await import("./lib/test-database.mjs");
+  const { runLoad, timeSequential, startRssSampler, waitForIdle, cpuTimeMs, median, percentile, round } = await import("./lib/bench-util.mjs");
+  const { runPaced } = await import("./lib/bench-paced.mjs");
+  const { monotonicUs, latestProfile, summarize } = await import("./lib/bench-profile.mjs");
+  const { default: Database } = await import("better-sqlite3");
+  const { default: pg } = await import("pg");
 
-const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
-/** lib/ids.ts's format: prefix + 10 chars of milliseconds + 16 random chars, Crockford base32. */
-function timeOrderedId(prefix, ms) {
-  let time = "";
-  for (let i = 0, t = ms; i < 10; i++, t = Math.floor(t / 32)) time = CROCKFORD[t % 32] + time;
-  const rnd = Array.from(randomBytes(16), (b) => CROCKFORD[b & 31]).join("");
-  return `${prefix}_${time}${rnd}`;
+  const DURATION = num("BENCH_DURATION", 10);
+  const WARMUP = num("BENCH_WARMUP", 2);
+  const CONNECTIONS = Math.round(num("BENCH_CONNECTIONS", 32));
+  const KEYS = Math.round(num("BENCH_KEYS", 64));
+  const RATE = num("BENCH_RATE", 200);
+  const PACED_DURATION = num("BENCH_PACED_DURATION", DURATION);
+  const DEPTH = Math.round(num("BENCH_DEPTH", 100_000));
+  const SAMPLES = Math.round(num("BENCH_SAMPLES", 50));
+  const PROFILE = process.env.BENCH_PROFILE === "1";
+  const PG = process.env.BENCH_PG === "0" ? false : process.env.BENCH_PG === "1" ? true : await pgAnswers();
+
+  const bench = (run.bench = makeBench("bench:api"));
+  const { log } = bench;
+  bench.onCleanup(() => { for (const c of runPaced.children) c.kill("SIGKILL"); });
+  const loadBefore = bench.loadInfo();
+  const profileDir = (name) => path.resolve("bench-results/profiles", `${new Date().toISOString().replace(/[:.]/g, "-")}-${name}`);
+  const profileArgs = (dir) => (PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${dir}`] : []);
+  const startPlatform = async (env, profiles) => {
+    const s = await startServer({ env: { JOBS_IN_SERVER: "false", ...env }, nodeArgs: profileArgs(profiles) });
+    bench.onCleanup(() => s.stop());
+    return s;
+  };
+  const windows = {}; // phase → [start, end) on the monotonic clock, to cut it out of the profile
+
+  // ---------------------------------------------------------------- helpers
+
+  /** The bootstrap key plus KEYS-1 more made through the API (scope products:read), all of the same business. */
+  async function makeKeys(url, first) {
+    const keys = [first];
+    while (keys.length < KEYS) {
+      const r = await api(`${url}/v1/api-keys`, { method: "POST", key: first, body: { name: `bench ${keys.length}`, scopes: ["products:read"] } });
+      if (!r.data?.key?.startsWith("sk_")) throw new Error(`POST /v1/api-keys returned no key: ${JSON.stringify(r).slice(0, 300)}`);
+      keys.push(r.data.key);
+    }
+    return keys;
+  }
+  async function createProducts(url, key) {
+    const ids = [];
+    for (let i = 0; i < API_PRODUCTS; i++) {
+      const r = await api(`${url}/v1/products`, {
+        method: "POST", key,
+        body: { name: `Bench product ${i}`, type: ["SaaS", "API", "Data", "Headless"][i % 4], description: `Benchmark product number ${i}`, industries: ["benchmarks"], interfaces: { hasAPI: true } },
+      });
+      ids.push(r.data.id);
+    }
+    return ids;
+  }
+  const requestsFor = (pathname, keys) => keys.map((k) => ({ method: "GET", path: pathname, headers: { authorization: `Bearer ${k}` } }));
+
+  /** A load at CONNECTIONS on an idle server; CPU it spends after the run on work the run queued is counted too. */
+  async function measure(label, server, pathname, keys) {
+    const waited = await waitForIdle(server.child.pid);
+    if (waited > 1000) log(`server busy for ${(waited / 1000).toFixed(1)} s before ${label} (queued writes of the previous load)`);
+    log(`${label}: ${CONNECTIONS} connections, ${WARMUP} s warm-up + ${DURATION} s`);
+    const r = await runLoad({ url: server.url, requests: requestsFor(pathname, keys), connections: CONNECTIONS, duration: DURATION, warmup: WARMUP, cpuPid: server.child.pid });
+    windows[label] = [monotonicUs() - DURATION * 1e6, monotonicUs()];
+    const cpuAtEnd = cpuTimeMs(server.child.pid);
+    r.drainMs = await waitForIdle(server.child.pid);
+    r.deferredCpuMs = cpuTimeMs(server.child.pid) - cpuAtEnd;
+    r.serverCpuMs += r.deferredCpuMs;
+    r.serverCpuMsPerRequest = r.serverCpuMs / r.total;
+    if (r.non2xx || r.errors || r.timeouts) {
+      const codes = Object.entries(r.statusCodes ?? {}).map(([code, v]) => `${code}: ${v.count}`).join(", ");
+      log(`WARNING: ${label}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts of ${r.total} (status codes ${codes})`);
+    }
+    return r;
+  }
+  async function paced(label, server, pathname, keys) {
+    await waitForIdle(server.child.pid);
+    log(`${label}: ${RATE} req/s paced, ${WARMUP} s warm-up + ${PACED_DURATION} s`);
+    const r = await runPaced({ url: server.url, requests: requestsFor(pathname, keys), rate: RATE, duration: PACED_DURATION, warmup: WARMUP, cpuPid: server.child.pid });
+    windows[`${label} paced`] = [monotonicUs() - PACED_DURATION * 1e6, monotonicUs()];
+    if (r.non2xx || r.errors) log(`WARNING: ${label}: ${r.non2xx} non-2xx, ${r.errors} errors of ${r.sent}`);
+    return r;
+  }
+  const vmRssMB = (pid) => {
+    try { return round(Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))[1]) / 1024, 1); } catch { return null; }
+  };
+  const logRows = (file) => {
+    const s = new Database(file, { readonly: true });
+    try { return s.prepare(`SELECT COUNT(*) AS n FROM "RequestLog"`).get().n; } finally { s.close(); }
+  };
+
+  // ---------------------------------------------------------------- SQLite: set-up
+
+  const sqliteDb = await bench.freshDb();
+  const boot = bench.bootstrap(sqliteDb.env);
+  log(`database ${sqliteDb.file}, business ${boot.businessId} (enterprise)`);
+  const sqliteProfiles = profileDir("sqlite");
+  const platform = (run.platform = await startPlatform(sqliteDb.env, sqliteProfiles));
+  log(`platform server on ${platform.url}, pid ${platform.child.pid}`);
+  const platformRss = startRssSampler(platform.child.pid);
+  const productId = (await createProducts(platform.url, boot.testKey))[Math.floor(API_PRODUCTS / 2)];
+  const keys = await makeKeys(platform.url, boot.testKey);
+  const environment = (await api(`${platform.url}/v1/products/${productId}`, { key: boot.testKey })).data.environment;
+  log(`${API_PRODUCTS} products and ${keys.length} keys through the API`);
+
+  const seedStart = Date.now();
+  const tenantRows = seedProducts(Database, sqliteDb.file, { businessId: boot.businessId, environment, count: DEPTH + EXTRA_ROWS }, { dateEncoderLike, timeOrderedId });
+  log(`seeded ${DEPTH + EXTRA_ROWS} products in ${((Date.now() - seedStart) / 1000).toFixed(1)} s; ${tenantRows} in the tenant`);
+  const listed = await api(`${platform.url}/v1/products?limit=1`, { key: boot.testKey });
+  if (listed.pagination?.total !== tenantRows) throw new Error(`the API counts ${listed.pagination?.total} products, SQLite ${tenantRows}: the seeded rows are not visible as written`);
+
+  const reference = await startServer({ script: "scripts/bench-api-reference.mjs", env: sqliteDb.env });
+  bench.onCleanup(() => reference.stop());
+  const referenceRss = startRssSampler(reference.child.pid);
+  log(`reference server on ${reference.url}, pid ${reference.child.pid}`);
+  // Same work, same answer: the reference's `data` must equal the platform's, for every key.
+  const byId = `/v1/products/${productId}`;
+  for (const k of [keys[0], keys.at(-1)]) {
+    const [a, b] = await Promise.all([api(`${platform.url}${byId}`, { key: k }), api(`${reference.url}${byId}`, { key: k })]);
+    if (!isDeepStrictEqual(a.data, b.data)) throw new Error(`the reference answers differently:\nplatform  ${JSON.stringify(a.data)}\nreference ${JSON.stringify(b.data)}`);
+  }
+  const listPath = `/v1/products?limit=${LIST_LIMIT}`;
+
+  // ---------------------------------------------------------------- SQLite: load
+
+  // Every route once before any measurement, so the first measured one does not pay for cold code (JIT, lazily
+  // loaded route modules) the others then find warm.
+  log(`warming every route (${WARMUP} s each)`);
+  for (const [s, p] of [[reference, byId], [platform, byId], [platform, listPath]]) {
+    await runLoad({ url: s.url, requests: requestsFor(p, keys), connections: CONNECTIONS, duration: WARMUP, warmup: 0 });
+  }
+  const logsBefore = logRows(sqliteDb.file);
+  const ref1 = await measure("reference GET /v1/products/{id}", reference, byId, keys);
+  const logsAfterRef = logRows(sqliteDb.file);
+  const single = await measure("platform GET /v1/products/{id}", platform, byId, keys);
+  const logsAfterPlatform = logRows(sqliteDb.file);
+  const list = await measure(`platform GET ${listPath}`, platform, listPath, keys);
+  const ref2 = await measure("reference GET /v1/products/{id} (again)", reference, byId, keys);
+  // Each measured run's requests (warm-up included, which is not counted in `total`) left a log row.
+  const logCheck = { reference: logsAfterRef - logsBefore, platform: logsAfterPlatform - logsAfterRef };
+  if (logCheck.reference < ref1.total || logCheck.platform < single.total) {
+    throw new Error(`request-log rows missing: reference wrote ${logCheck.reference} for ${ref1.total} requests, platform ${logCheck.platform} for ${single.total}`);
+  }
+  const refLoad = {
+    rps: (ref1.rps + ref2.rps) / 2, runs: [ref1.rps, ref2.rps],
+    serverCpuMsPerRequest: (ref1.serverCpuMs + ref2.serverCpuMs) / (ref1.total + ref2.total),
+    total: ref1.total + ref2.total, non2xx: ref1.non2xx + ref2.non2xx, errors: ref1.errors + ref2.errors,
+  };
+  const refDrift = Math.abs(ref1.rps - ref2.rps) / Math.max(ref1.rps, ref2.rps);
+
+  const refPaced = await paced("reference GET /v1/products/{id}", reference, byId, keys);
+  const platformPaced = await paced("platform GET /v1/products/{id}", platform, byId, keys);
+
+  // ---------------------------------------------------------------- SQLite: cursor depth
+
+  const boundary = await api(`${platform.url}/v1/products?limit=100&offset=${DEPTH - 100}`, { key: boot.testKey });
+  const cursor = boundary.pagination?.nextCursor;
+  if (!cursor) throw new Error(`no nextCursor at depth ${DEPTH}`);
+  const auth = { Authorization: `Bearer ${boot.testKey}` };
+  const firstUrl = `${platform.url}${listPath}`;
+  const deepUrl = `${firstUrl}&cursor=${encodeURIComponent(cursor)}`;
+  const deepPage = await api(deepUrl, { key: boot.testKey });
+  const expectedId = idAtDepth(Database, sqliteDb.file, { businessId: boot.businessId, environment, index: DEPTH });
+  if (deepPage.data?.[0]?.id !== expectedId) throw new Error(`the deep page starts at ${deepPage.data?.[0]?.id}, expected row ${DEPTH} (${expectedId})`);
+  await waitForIdle(platform.child.pid);
+  await timeSequential(firstUrl, { n: 5, headers: auth });
+  await timeSequential(deepUrl, { n: 5, headers: auth });
+  const firstTimes = [];
+  const deepTimes = [];
+  for (let i = 0; i < SAMPLES; i++) { // interleaved, so drift affects both alike
+    firstTimes.push(...await timeSequential(firstUrl, { n: 1, headers: auth }));
+    deepTimes.push(...await timeSequential(deepUrl, { n: 1, headers: auth }));
+  }
+  const cursorResult = {
+    depth: DEPTH, limit: LIST_LIMIT, samples: SAMPLES, tenantRows,
+    firstPageMedianMs: round(median(firstTimes), 2), deepPageMedianMs: round(median(deepTimes), 2),
+    deepPageP90Ms: round(percentile([...deepTimes].sort((a, b) => a - b), 90), 2),
+  };
+  cursorResult.ratio = round(cursorResult.deepPageMedianMs / cursorResult.firstPageMedianMs, 2);
+
+  // ---------------------------------------------------------------- SQLite: memory after the run
+
+  await waitForIdle(platform.child.pid);
+  const rss = {
+    platform: { vmRssMB: vmRssMB(platform.child.pid), ...platformRss.stop() },
+    reference: { vmRssMB: vmRssMB(reference.child.pid), ...referenceRss.stop() },
+  };
+  await reference.stop();
+  await platform.stop();
+
+  // ---------------------------------------------------------------- PostgreSQL
+
+  let pgResult = null;
+  if (PG) {
+    const database = await createTestDatabase("postgresql");
+    bench.onCleanup(() => database.drop());
+    const env = { DATABASE_URL: database.url, KEY_HASH_SECRET: bench.KEY_HASH_SECRET };
+    const pgBoot = bench.bootstrap(env);
+    const pgProfiles = profileDir("postgresql");
+    const server = await startPlatform(env, pgProfiles);
+    log(`PostgreSQL: database ${new URL(database.url).pathname.slice(1)}, platform server pid ${server.child.pid}`);
+    const pgProduct = (await createProducts(server.url, pgBoot.testKey))[Math.floor(API_PRODUCTS / 2)];
+    const pgKeys = await makeKeys(server.url, pgBoot.testKey);
+    const pgPath = `/v1/products/${pgProduct}`;
+    await runLoad({ url: server.url, requests: requestsFor(pgPath, pgKeys), connections: CONNECTIONS, duration: WARMUP, warmup: 0 });
+    // The PostgreSQL backends serving this database are processes of their own: their CPU is reported beside.
+    const admin = new pg.Client({ connectionString: process.env.PG_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres" });
+    await admin.connect();
+    const backends = async () => (await admin.query(`SELECT pid FROM pg_stat_activity WHERE datname = $1`, [new URL(database.url).pathname.slice(1)])).rows.map((r) => r.pid);
+    const before = new Map((await backends()).map((pid) => [pid, cpuTimeMs(pid)]));
+    const r = await measure("PostgreSQL: platform GET /v1/products/{id}", server, pgPath, pgKeys);
+    let dbCpuMs = 0;
+    for (const pid of await backends()) dbCpuMs += cpuTimeMs(pid) - (before.get(pid) ?? 0);
+    await admin.end();
+    pgResult = {
+      rps: round(r.rps, 0), serverCpuMsPerRequest: round(r.serverCpuMsPerRequest, 3), serverCpuCores: round(r.serverCpuCores, 2),
+      postgresCpuMsPerRequest: round(dbCpuMs / r.total, 3), drainMs: r.drainMs, total: r.total, non2xx: r.non2xx, errors: r.errors,
+      vmRssMB: vmRssMB(server.child.pid),
+    };
+    await server.stop();
+    if (PROFILE) pgResult.profileDir = pgProfiles;
+  }
+  const loadAfter = os.loadavg();
+
+  // Where the platform's CPU went in each measured phase (the profile is written when the server exits).
+  const profiles = {};
+  if (PROFILE) {
+    const phases = [[sqliteProfiles, "platform GET /v1/products/{id}"], [sqliteProfiles, `platform GET ${listPath}`],
+      [sqliteProfiles, "platform GET /v1/products/{id} paced"], ...(pgResult ? [[pgResult.profileDir, "PostgreSQL: platform GET /v1/products/{id}"]] : [])];
+    for (const [dir, phase] of phases) {
+      const file = latestProfile(dir);
+      if (!file) { log(`no CPU profile in ${dir}`); continue; }
+      profiles[phase] = { file, windowUs: windows[phase], ...summarize(file, ...windows[phase]) };
+    }
+  }
+
+  // ---------------------------------------------------------------- report
+
+  const row = (r) => ({ rps: round(r.rps, 0), serverCpuMsPerRequest: round(r.serverCpuMsPerRequest, 3), total: r.total, non2xx: r.non2xx, errors: r.errors });
+  const pacedRow = (r) => ({ p50Ms: round(r.p50, 3), p90Ms: round(r.p90, 3), p99Ms: round(r.p99, 3), maxMs: round(r.max, 2), sent: r.sent, non2xx: r.non2xx, errors: r.errors, generatorLagP99Ms: round(r.lagP99Ms, 2), serverCpuMsPerRequest: round(r.serverCpuMsPerRequest, 3) });
+  const results = {
+    reference: { ...row(refLoad), runs: refLoad.runs.map((x) => round(x, 0)), paced: pacedRow(refPaced), rss: rss.reference },
+    productById: { ...row(single), drainMs: single.drainMs, deferredCpuMs: round(single.deferredCpuMs, 0), paced: pacedRow(platformPaced), rss: rss.platform },
+    productList: { ...row(list), drainMs: list.drainMs, deferredCpuMs: round(list.deferredCpuMs, 0) },
+  };
+  const readRatio = round(single.rps / refLoad.rps, 2);
+  const cpuRatio = round(refLoad.serverCpuMsPerRequest / single.serverCpuMsPerRequest, 2);
+  const listRatio = round(list.rps / single.rps, 2);
+  const addedP50 = round(platformPaced.p50 - refPaced.p50, 3);
+  const addedP99 = round(platformPaced.p99 - refPaced.p99, 3);
+  const goals = {
+    readRatio: { goal: `>= ${GOALS.readRatio}`, value: readRatio, cpuRatio, met: readRatio >= GOALS.readRatio },
+    listRatio: { goal: `>= ${GOALS.listRatio}`, value: listRatio, met: listRatio >= GOALS.listRatio },
+    addedP50Ms: { goal: `< ${GOALS.addedP50Ms}`, value: addedP50, met: addedP50 < GOALS.addedP50Ms },
+    addedP99Ms: { goal: `< ${GOALS.addedP99Ms}`, value: addedP99, met: addedP99 < GOALS.addedP99Ms },
+    rssMB: { goal: `<= ${GOALS.rssMB}`, value: rss.platform.vmRssMB, met: rss.platform.vmRssMB <= GOALS.rssMB },
+    ...(pgResult ? { pgCpuMs: { goal: `<= ${GOALS.pgCpuMs}`, value: pgResult.serverCpuMsPerRequest, met: pgResult.serverCpuMsPerRequest <= GOALS.pgCpuMs } } : {}),
+  };
+
+  const pad = (s, n) => String(s).padEnd(n);
+  const lpad = (s, n) => String(s).padStart(n);
+  const f = (n, d) => (Number.isFinite(n) ? n.toFixed(d) : "-");
+  const busy = Math.max(loadBefore[0], loadAfter[0]) > os.cpus().length * 0.5;
+  console.log("");
+  console.log(`API benchmark: SQLite, ${CONNECTIONS} connections, ${keys.length} keys round-robin, ${DURATION} s after ${WARMUP} s warm-up; latency at ${RATE} req/s paced for ${PACED_DURATION} s`);
+  console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model?.trim() ?? "?"}, node ${process.version}, load average ${loadBefore.map((l) => l.toFixed(2)).join(" ")} -> ${loadAfter.map((l) => l.toFixed(2)).join(" ")}${busy ? "  (BUSY: figures are provisional)" : ""}`);
+  console.log(`reference runs before/after: ${round(ref1.rps, 0)} / ${round(ref2.rps, 0)} req/s${refDrift > 0.15 ? ` (differ by ${Math.round(refDrift * 100)}%: outside load moved them)` : ""}; tenant holds ${tenantRows} products`);
+  console.log(`${pad("", 36)}${lpad("req/s", 7)}${lpad("CPU ms/req", 12)}${lpad("p50 @" + RATE, 11)}${lpad("p99 @" + RATE, 11)}${lpad("RSS MB", 9)}`);
+  const line = (label, r, p, m) => console.log(`${pad(label, 36)}${lpad(f(r.rps, 0), 7)}${lpad(f(r.serverCpuMsPerRequest, 3), 12)}${lpad(p ? f(p.p50, 3) : "", 11)}${lpad(p ? f(p.p99, 3) : "", 11)}${lpad(m ? f(m.vmRssMB, 0) : "", 9)}`);
+  line("reference GET /v1/products/{id}", refLoad, refPaced, rss.reference);
+  line("platform  GET /v1/products/{id}", single, platformPaced, rss.platform);
+  line(`platform  GET ${listPath}`, list, null, null);
+  if (pgResult) line("PostgreSQL platform single read", pgResult, null, pgResult);
+  console.log(`${pad("platform vs reference", 36)}${lpad(f(readRatio, 2), 7)}${lpad(`×${f(1 / cpuRatio, 1)}`, 12)}${lpad("+" + f(addedP50, 3), 11)}${lpad("+" + f(addedP99, 3), 11)}`);
+  const bad = [["reference", refLoad], ["single", single], ["list", list]].filter(([, r]) => r.non2xx || r.errors).map(([n, r]) => `${n}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+  if (bad.length) console.log(`WARNING: ${bad.join("; ")}`);
+  console.log("goals:");
+  console.log(`  single read / reference        >= ${GOALS.readRatio}:  ${f(readRatio, 2)} (CPU ratio ${f(cpuRatio, 2)})  ${met(goals.readRatio.met)}`);
+  console.log(`  list?limit=20 / single read    >= ${GOALS.listRatio}:  ${f(listRatio, 2)} over ${tenantRows} products  ${met(goals.listRatio.met)}`);
+  console.log(`  added p50 at ${RATE} req/s        < ${GOALS.addedP50Ms} ms: ${f(addedP50, 3)} ms  ${met(goals.addedP50Ms.met)}`);
+  console.log(`  added p99 at ${RATE} req/s        < ${GOALS.addedP99Ms} ms:   ${f(addedP99, 3)} ms  ${met(goals.addedP99Ms.met)}  (generator lag p99 ${f(refPaced.lagP99Ms, 2)} / ${f(platformPaced.lagP99Ms, 2)} ms)`);
+  console.log(`  platform RSS after the run     <= ${GOALS.rssMB} MB: ${f(rss.platform.vmRssMB, 0)} MB (peak ${f(rss.platform.peakHwmMB, 0)} MB)  ${met(goals.rssMB.met)}`);
+  if (pgResult) console.log(`  PostgreSQL CPU per request     <= ${GOALS.pgCpuMs} ms: ${f(pgResult.serverCpuMsPerRequest, 3)} ms in the server (+ ${f(pgResult.postgresCpuMsPerRequest, 3)} ms in PostgreSQL)  ${met(goals.pgCpuMs.met)}`);
+  else console.log("  PostgreSQL: skipped (nothing answers at 127.0.0.1:5432, or BENCH_PG=0)");
+  console.log(`cursor page at depth ${DEPTH}: ${cursorResult.deepPageMedianMs} ms median vs first page ${cursorResult.firstPageMedianMs} ms: ${cursorResult.ratio}x`);
+  console.log(`request-log rows written during the measured runs: reference ${logCheck.reference}, platform ${logCheck.platform}`);
+  for (const [phase, p] of Object.entries(profiles)) {
+    console.log(`\nCPU profile, ${phase}: ${p.ms} ms busy, ${p.idleMs} ms idle (${path.relative(process.cwd(), p.file)})`);
+    console.log(`  by kind:  ${p.groups.map((g) => `${g.group} ${g.share}%`).join(", ")}`);
+    console.log(`  by area:  ${p.areas.slice(0, 10).map((a) => `${a.area} ${a.share}%`).join(", ")}`);
+    for (const fn of p.functions.slice(0, 12)) console.log(`  ${lpad(fn.share.toFixed(1), 5)}%  ${fn.name}  ${fn.where}`);
+  }
+
+  const file = writeResults("api", {
+    machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? null, node: process.version, loadavgBefore: loadBefore, loadavgAfter: loadAfter },
+    config: { connections: CONNECTIONS, keys: keys.length, durationS: DURATION, warmupS: WARMUP, rate: RATE, pacedDurationS: PACED_DURATION, tenantRows },
+    load: results, referenceDrift: round(refDrift, 2), logRows: logCheck, cursor: cursorResult, postgres: pgResult, goals,
+    ...(PROFILE ? { profiles } : {}),
+  });
+  log(`wrote ${file}`);
 }
 
-/** A function turning a Date into the same representation the Prisma adapter used for `sample`. */
-function dateEncoderLike(sample) {
-  if (typeof sample === "number" || typeof sample === "bigint") return (d) => d.getTime();
-  if (typeof sample !== "string") throw new Error(`unexpected DateTime storage in SQLite: ${typeof sample} ${sample}`);
-  if (/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(sample)) return (d) => d.toISOString();
-  if (/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$/.test(sample)) return (d) => d.toISOString().replace("Z", "+00:00");
-  if (/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}$/.test(sample)) return (d) => d.toISOString().replace("T", " ").replace("Z", "");
-  if (/^\d+$/.test(sample)) return (d) => String(d.getTime());
-  throw new Error(`unrecognised DateTime storage in SQLite: '${sample}' (teach dateEncoderLike this format)`);
-}
+// ---------------------------------------------------------------- seeding (straight into SQLite)
 
 /**
  * Inserts `count` products older than every existing one, in one transaction, copying the shape of a row the
  * API wrote (same columns, same JSON and DateTime encodings). Returns the number of rows in the tenant.
  */
-function seedProducts(Database, file, { businessId, environment, count }) {
+function seedProducts(Database, file, { businessId, environment, count }, { dateEncoderLike, timeOrderedId }) {
   const sqlite = new Database(file);
   try {
     sqlite.pragma("busy_timeout = 10000");
@@ -87,24 +372,14 @@ function seedProducts(Database, file, { businessId, environment, count }) {
     const insert = sqlite.prepare(`INSERT INTO "Product" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES (${columns.map((c) => `@${c}`).join(", ")})`);
     const types = ["SaaS", "API", "Data", "Headless"];
     const start = oldest - (count + 1) * 1000; // one row a second, all older than the API's rows
-    const fill = sqlite.transaction(() => {
+    sqlite.transaction(() => {
       for (let i = 0; i < count; i++) {
         const ms = start + i * 1000;
         const d = new Date(ms);
         const name = `Seeded product ${String(i).padStart(6, "0")}`;
-        insert.run({
-          ...sample,
-          id: timeOrderedId("prod", ms),
-          name,
-          type: types[i % types.length],
-          description: null,
-          searchText: `${name}\n`.toLowerCase(),
-          createdAt: encodeDate(d),
-          updatedAt: encodeDate(d),
-        });
+        insert.run({ ...sample, id: timeOrderedId("prod", ms), name, type: types[i % types.length], description: null, searchText: `${name}\n`.toLowerCase(), createdAt: encodeDate(d), updatedAt: encodeDate(d) });
       }
-    });
-    fill();
+    })();
     sqlite.pragma("wal_checkpoint(TRUNCATE)");
     return sqlite.prepare(`SELECT COUNT(*) AS n FROM "Product" WHERE "businessId" = ? AND "environment" = ?`).get(businessId, environment).n;
   } finally {
@@ -123,230 +398,16 @@ function idAtDepth(Database, file, { businessId, environment, index }) {
   }
 }
 
-// ---------------------------------------------------------------- HTTP helpers
+// ---------------------------------------------------------------- run
 
-async function api(url, { method = "GET", key, body } = {}) {
-  const res = await fetch(url, {
-    method,
-    headers: { ...(key ? { Authorization: `Bearer ${key}` } : {}), ...(body ? { "Content-Type": "application/json" } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${url} answered ${res.status}: ${text.slice(0, 400)}`);
-  return text ? JSON.parse(text) : null;
-}
-
-// ---------------------------------------------------------------- main
-
-let server;
-let database;
-let sampler;
-let cleaning;
-async function cleanup() {
-  cleaning ??= (async () => {
-    for (const child of (await import("./lib/bench-util.mjs")).runLoad.children) child.kill("SIGKILL");
-    if (server) await server.stop().catch((e) => console.error(`stopping the server: ${e.message}`));
-    if (database) await database.drop().catch((e) => console.error(`dropping the database: ${e.message}`));
-  })();
-  return cleaning;
-}
-for (const sig of ["SIGINT", "SIGTERM"]) {
-  process.on(sig, () => { console.error(`\n[bench] ${sig}: stopping the server and dropping the database`); cleanup().finally(() => process.exit(130)); });
-}
-
-async function main() {
-  prepare();
-  // Installed packages are needed from here on (as in scripts/test.mjs).
-  const { startServer } = await import("./lib/server.mjs");
-  const { createTestDatabase } = await import("./lib/test-database.mjs");
-  const { runLoad, timeSequential, startRssSampler, waitForIdle, cpuTimeMs, median, percentile, round } = await import("./lib/bench-util.mjs");
-  const { default: Database } = await import("better-sqlite3");
-
-  const loadBefore = os.loadavg();
-  log(`${os.cpus().length} cores, load average ${loadBefore.map((l) => l.toFixed(2)).join(" ")}; dist dir ${process.env.NEXT_DIST_DIR ?? ".next"}`);
-  if (loadBefore[0] > os.cpus().length * 0.5) log(`WARNING: the machine is busy (1-min load ${loadBefore[0].toFixed(2)}); figures will be lower and noisier`);
-
-  database = await createTestDatabase("sqlite");
-  const dbFile = database.url.slice("file:".length);
-  const KEY_HASH_SECRET = `bench-${randomBytes(24).toString("base64url")}`;
-  const env = { DATABASE_URL: database.url, KEY_HASH_SECRET };
-
-  const boot = JSON.parse(execFileSync("node_modules/.bin/tsx", ["--conditions=react-server", "scripts/cli.ts", "bootstrap", "--business", "Bench", "--plan", "enterprise", "--json"], {
-    env: { ...process.env, ...env }, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"],
-  }).trim().split("\n").at(-1));
-  const key = boot.testKey;
-  log(`database ${dbFile}, business ${boot.businessId} (${elapsed()})`);
-
-  // The periodic jobs (log retention, rollup compaction) first run 30 s after start, which lands inside a
-  // measurement: they are left out, the steady-state request path is what is measured.
-  server = await startServer({ env: { ...env, JOBS_IN_SERVER: "false" } });
-  sampler = startRssSampler(server.child.pid);
-  log(`server on ${server.url}, pid ${server.child.pid} (${elapsed()})`);
-
-  // Products through the API: the newest rows, and the id the single-product read loads.
-  const created = [];
-  for (let i = 0; i < API_PRODUCTS; i++) {
-    const r = await api(`${server.url}/v1/products`, {
-      method: "POST", key,
-      body: { name: `Bench product ${i}`, type: ["SaaS", "API", "Data", "Headless"][i % 4], description: `Benchmark product number ${i}`, industries: ["benchmarks"], interfaces: { hasAPI: true } },
-    });
-    created.push(r.data?.id ?? r.id);
-  }
-  const productId = created[Math.floor(created.length / 2)];
-  if (!productId) throw new Error("POST /v1/products returned no id");
-  const environment = (await api(`${server.url}/v1/products/${productId}`, { key })).data.environment;
-
-  const seedStart = Date.now();
-  const tenantRows = seedProducts(Database, dbFile, { businessId: boot.businessId, environment, count: DEPTH + EXTRA_ROWS });
-  log(`seeded ${DEPTH + EXTRA_ROWS} products in ${((Date.now() - seedStart) / 1000).toFixed(1)} s; ${tenantRows} in the tenant (${elapsed()})`);
-  const listed = await api(`${server.url}/v1/products?limit=1`, { key });
-  if (listed.pagination?.total !== tenantRows) throw new Error(`the API counts ${listed.pagination?.total} products, SQLite ${tenantRows}: the seeded rows are not visible as written`);
-
-  // ---- load: static baseline first, then the authenticated routes, all against the same server
-  const auth = { Authorization: `Bearer ${key}` };
-  const targets = [
-    { name: "static", label: "static GET /api/health", url: `${server.url}/api/health`, headers: {} },
-    { name: "productById", label: "GET /v1/products/{id}", url: `${server.url}/v1/products/${productId}`, headers: auth },
-    { name: "productList", label: `GET /v1/products?limit=${LIST_LIMIT}`, url: `${server.url}/v1/products?limit=${LIST_LIMIT}`, headers: auth },
-  ];
-  const load = {};
-  // Before each measurement the server must be idle: work queued by the previous load (usage events and request
-  // logs are written in batches after the responses) would otherwise be charged to the next route.
-  const settle = async () => {
-    const waited = await waitForIdle(server.child.pid);
-    if (waited > 1000) log(`server busy for ${(waited / 1000).toFixed(1)} s after the previous load (queued writes)`);
-    return waited;
-  };
-  const settleMs = {};
-  const measure = async (t) => {
-    settleMs[t.name] = await settle();
-    log(`loading ${t.label}: ${CONNECTIONS} connections, ${WARMUP} s warm-up + ${DURATION} s (${elapsed()})`);
-    const r = await runLoad({ url: t.url, headers: t.headers, connections: CONNECTIONS, duration: DURATION, warmup: WARMUP, cpuPid: server.child.pid });
-    // CPU the server spends after the run on work the run queued counts towards the run's requests.
-    const cpuAtEnd = cpuTimeMs(server.child.pid);
-    r.drainMs = await waitForIdle(server.child.pid);
-    r.deferredCpuMs = cpuTimeMs(server.child.pid) - cpuAtEnd;
-    r.serverCpuMs += r.deferredCpuMs;
-    r.serverCpuMsPerRequest = r.serverCpuMs / r.total;
-    if (r.non2xx || r.errors || r.timeouts) {
-      const codes = Object.entries(r.statusCodes ?? {}).map(([code, v]) => `${code}: ${v.count}`).join(", ");
-      log(`WARNING: ${t.label}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts of ${r.total} (status codes ${codes})`);
-    }
-    return r;
-  };
-  // Every route once before any measurement, so the first measured one does not pay for cold code (JIT, lazily
-  // loaded route modules) the others then find warm.
-  log(`warming every route (${WARMUP} s each) (${elapsed()})`);
-  for (const t of targets) await runLoad({ url: t.url, headers: t.headers, connections: CONNECTIONS, duration: WARMUP, warmup: 0 });
-  for (const t of targets) load[t.name] = await measure(t);
-  // The static route again at the end: on a shared machine the baseline is the mean of both, and a large
-  // difference between them says the figures drifted with outside load.
-  const staticAgain = await measure({ ...targets[0], name: "staticAgain", label: `${targets[0].label} (again)` });
-  const staticRuns = [load.static, staticAgain];
-  load.static = {
-    ...load.static,
-    rps: (load.static.rps + staticAgain.rps) / 2,
-    p50: (load.static.p50 + staticAgain.p50) / 2, p99: Math.max(load.static.p99, staticAgain.p99),
-    serverCpuMsPerRequest: (load.static.serverCpuMs + staticAgain.serverCpuMs) / (load.static.total + staticAgain.total),
-    serverCpuCores: (load.static.serverCpuCores + staticAgain.serverCpuCores) / 2,
-    drainMs: Math.max(load.static.drainMs, staticAgain.drainMs), deferredCpuMs: load.static.deferredCpuMs + staticAgain.deferredCpuMs,
-    total: load.static.total + staticAgain.total, non2xx: load.static.non2xx + staticAgain.non2xx,
-    errors: load.static.errors + staticAgain.errors, timeouts: load.static.timeouts + staticAgain.timeouts,
-  };
-  const staticDrift = Math.abs(staticRuns[0].rps - staticRuns[1].rps) / Math.max(staticRuns[0].rps, staticRuns[1].rps);
-
-  // ---- cursor depth: the nextCursor of the offset page ending at DEPTH is a real keyset cursor at depth DEPTH
-  const boundary = await api(`${server.url}/v1/products?limit=100&offset=${DEPTH - 100}`, { key });
-  const cursor = boundary.pagination?.nextCursor;
-  if (!cursor) throw new Error(`no nextCursor at depth ${DEPTH}`);
-  const firstUrl = `${server.url}/v1/products?limit=${LIST_LIMIT}`;
-  const deepUrl = `${server.url}/v1/products?limit=${LIST_LIMIT}&cursor=${encodeURIComponent(cursor)}`;
-  const deepPage = await api(deepUrl, { key });
-  const expectedId = idAtDepth(Database, dbFile, { businessId: boot.businessId, environment, index: DEPTH });
-  if (deepPage.data?.[0]?.id !== expectedId) throw new Error(`the deep page starts at ${deepPage.data?.[0]?.id}, expected row ${DEPTH} (${expectedId})`);
-  await settle();
-  await timeSequential(firstUrl, { n: 5, headers: auth });
-  await timeSequential(deepUrl, { n: 5, headers: auth });
-  const firstTimes = [];
-  const deepTimes = [];
-  for (let i = 0; i < SAMPLES; i++) { // interleaved, so drift affects both alike
-    firstTimes.push(...await timeSequential(firstUrl, { n: 1, headers: auth }));
-    deepTimes.push(...await timeSequential(deepUrl, { n: 1, headers: auth }));
-  }
-  const sortedFirst = [...firstTimes].sort((a, b) => a - b);
-  const sortedDeep = [...deepTimes].sort((a, b) => a - b);
-  const cursorResult = {
-    depth: DEPTH, limit: LIST_LIMIT, samples: SAMPLES, tenantRows,
-    firstPageMedianMs: round(median(firstTimes), 2), deepPageMedianMs: round(median(deepTimes), 2),
-    firstPageP90Ms: round(percentile(sortedFirst, 90), 2), deepPageP90Ms: round(percentile(sortedDeep, 90), 2),
-  };
-  cursorResult.ratio = round(cursorResult.deepPageMedianMs / cursorResult.firstPageMedianMs, 2);
-
-  const rss = sampler.stop();
-  sampler = undefined;
-  const loadAfter = os.loadavg();
-
-  // ---- report
-  const base = load.static.rps;
-  const results = {};
-  for (const t of targets) {
-    const r = load[t.name];
-    results[t.name] = {
-      route: t.label.replace(/^static /, ""), rps: round(r.rps, 0), p50Ms: round(r.p50, 1), p99Ms: round(r.p99, 1),
-      ratioToStatic: round(r.rps / base, 2),
-      serverCpuMsPerRequest: round(r.serverCpuMsPerRequest, 2), serverCpuCores: round(r.serverCpuCores, 2),
-      drainAfterRunMs: r.drainMs, deferredCpuMs: round(r.deferredCpuMs, 0),
-      cpuRatioToStatic: round(load.static.serverCpuMsPerRequest / r.serverCpuMsPerRequest, 2),
-      total: r.total, non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts,
-    };
-  }
-  const readRatio = results.productById.ratioToStatic;
-  const goals = {
-    productReadRatio: { goal: `>= ${GOAL_READ_RATIO}`, value: readRatio, met: readRatio >= GOAL_READ_RATIO },
-    cursorDepthRatio: { goal: `<= ${GOAL_DEPTH_RATIO}`, value: cursorResult.ratio, met: cursorResult.ratio <= GOAL_DEPTH_RATIO },
-  };
-  const pad = (s, n) => String(s).padEnd(n);
-  const lpad = (s, n) => String(s).padStart(n);
-  console.log("");
-  console.log(`API benchmark (SQLite, ${CONNECTIONS} connections, ${DURATION} s after ${WARMUP} s warm-up, ${os.cpus().length} cores, load ${loadBefore[0].toFixed(2)} -> ${loadAfter[0].toFixed(2)})`);
-  console.log(`(static baseline = mean of a run before and after the others: ${round(staticRuns[0].rps, 0)} and ${round(staticRuns[1].rps, 0)} req/s${staticDrift > 0.15 ? `; they differ by ${Math.round(staticDrift * 100)}%: outside load, repeat on a quiet machine` : ""}; tenant holds ${tenantRows} products)`);
-  const cpuLines = [];
-  for (const t of targets) {
-    const r = results[t.name];
-    const goal = t.name === "productById" ? ` (goal >= ${GOAL_READ_RATIO}: ${goals.productReadRatio.met ? "met" : "NOT met"})` : "";
-    const bad = r.non2xx || r.errors || r.timeouts ? `  [${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts]` : "";
-    console.log(`${pad(t.label + ":", 34)}${lpad(r.rps, 6)} req/s  p50 ${lpad(r.p50Ms, 5)} ms  p99 ${lpad(r.p99Ms, 6)} ms  ratio ${r.ratioToStatic.toFixed(2)}${goal}${bad}`);
-    const drain = r.drainAfterRunMs > 1000 ? `; ${(r.drainAfterRunMs / 1000).toFixed(1)} s of queued work after the run, included` : "";
-    cpuLines.push(`${pad(t.label + ":", 34)}${lpad(r.serverCpuMsPerRequest.toFixed(2), 6)} ms CPU/request  CPU ratio ${r.cpuRatioToStatic.toFixed(2)}  (server ${r.serverCpuCores.toFixed(2)} cores busy during the run${drain})`);
-  }
-  console.log("server CPU per request (static CPU/request divided by the route's: what the ratio would be were the server CPU-bound on a core of its own):");
-  for (const l of cpuLines) console.log(`  ${l}`);
-  console.log(`${pad(`cursor page at depth ${DEPTH}:`, 34)}${cursorResult.deepPageMedianMs} ms median vs first page ${cursorResult.firstPageMedianMs} ms (${tenantRows} rows, limit ${LIST_LIMIT}, ${SAMPLES} each): ${cursorResult.ratio}x (goal <= ${GOAL_DEPTH_RATIO}x: ${goals.cursorDepthRatio.met ? "met" : "NOT met"})`);
-  const main = rss.processes.reduce((a, b) => (b.hwmMB > a.hwmMB ? b : a), { hwmMB: 0 });
-  console.log(`${pad("server peak RSS:", 34)}${rss.peakHwmMB} MB (VmHWM of pid ${main.pid}, ${main.name}); process tree peak ${rss.peakTreeRssMB} MB over ${rss.processes.length} process(es)`);
-
-  const out = {
-    date: new Date().toISOString(),
-    commit: (() => { try { return execFileSync("git", ["rev-parse", "HEAD"], { encoding: "utf8" }).trim(); } catch { return null; } })(),
-    machine: { cpus: os.cpus().length, node: process.version, loadavgBefore: loadBefore, loadavgAfter: loadAfter },
-    config: { database: "sqlite", connections: CONNECTIONS, durationS: DURATION, warmupS: WARMUP, distDir: process.env.NEXT_DIST_DIR ?? ".next" },
-    load: results, staticRuns: staticRuns.map((r) => ({ rps: round(r.rps, 0), p50Ms: r.p50, p99Ms: r.p99, serverCpuMsPerRequest: round(r.serverCpuMsPerRequest, 2) })), staticDrift: round(staticDrift, 2),
-    settleMsBefore: settleMs, cursor: cursorResult, rss, goals,
-  };
-  mkdirSync("bench-results", { recursive: true });
-  writeFileSync("bench-results/api.json", JSON.stringify(out, null, 2) + "\n");
-  log(`wrote bench-results/api.json (${elapsed()})`);
-}
-
+const run = { bench: null, platform: null }; // for the cleanup and the error report
 let failed = false;
 try {
   await main();
 } catch (e) {
   failed = true;
-  if (!cleaning) console.error(`[bench] failed: ${e instanceof Error ? e.stack : e}`); // not after an interrupt
-  if (server && !cleaning) console.error(`[bench] server stderr (tail):\n${server.stderr().slice(-3000)}`);
-} finally {
-  sampler?.stop();
-  await cleanup();
+  console.error(`[bench:api] failed: ${e instanceof Error ? e.stack : e}`);
+  if (run.platform) console.error(`[bench:api] platform server stderr (tail):\n${run.platform.stderr().slice(-3000)}`);
 }
+await run.bench?.cleanup(); // kills load children, stops the servers, drops the databases
 process.exit(failed ? 1 : 0);

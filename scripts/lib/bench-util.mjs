@@ -39,8 +39,9 @@ export const round = (n, digits = 1) => (Number.isFinite(n) ? Math.round(n * 10 
  * Loads `url` with autocannon from a child process: `warmup` seconds (discarded), then `duration` seconds measured.
  * Returns { rps, p50, p90, p99, mean, max, total, non2xx, errors, timeouts, durationS } (latencies in ms).
  */
-export function runLoad({ url, connections = 16, duration = 10, warmup = 2, headers = {}, method = "GET", body, timeoutS = 10, cpuPid }) {
-  const opts = { url, connections, duration, warmup, headers, method, body, timeout: timeoutS };
+export function runLoad({ url, connections = 16, duration = 10, warmup = 2, headers = {}, method = "GET", body, timeoutS = 10, cpuPid, requests }) {
+  // `requests`: autocannon's list of requests each connection cycles through (say, one per API key).
+  const opts = { url, connections, duration, warmup, headers, method, body, timeout: timeoutS, requests };
   let cpuStart = null;
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [SELF, "--autocannon", JSON.stringify(opts)], { stdio: ["ignore", "pipe", "pipe"] });
@@ -76,7 +77,7 @@ runLoad.children = new Set();
 
 async function autocannonChild(opts) {
   const { default: autocannon } = await import("autocannon");
-  const base = { url: opts.url, connections: opts.connections, headers: opts.headers, method: opts.method, body: opts.body, timeout: opts.timeout };
+  const base = { url: opts.url, connections: opts.connections, headers: opts.headers, method: opts.method, body: opts.body, timeout: opts.timeout, ...(opts.requests ? { requests: opts.requests } : {}) };
   if (opts.warmup > 0) await autocannon({ ...base, duration: opts.warmup });
   process.stdout.write("MEASURING\n");
   const r = await autocannon({ ...base, duration: opts.duration });

@@ -1,4 +1,5 @@
-// Starts the built app as a child process on a free port and waits until it answers.
+// Starts the built app (or another server script, say a benchmark's reference server) as a child process on a
+// free port and waits until it answers.
 import { spawn } from "node:child_process";
 import net from "node:net";
 
@@ -11,9 +12,9 @@ export function freePort() {
   });
 }
 
-export async function startServer({ env = {}, port, quiet = true } = {}) {
+export async function startServer({ env = {}, port, quiet = true, script = "server.mjs", nodeArgs = [] } = {}) {
   port ??= await freePort();
-  const child = spawn("node", ["server.mjs"], {
+  const child = spawn("node", [...nodeArgs, script], {
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", ...env },
     stdio: quiet ? ["ignore", "ignore", "pipe"] : "inherit",
     detached: false,

@@ -1,0 +1,106 @@
+// Latency at a fixed request rate, for `npm run bench:api`: an open-loop generator (request i is sent at
+// start + i / rate whether or not earlier ones have been answered, so a slow server meets queued requests rather
+// than a politely waiting client) on a keep-alive pool, timing each request to the microsecond (autocannon's
+// histogram counts whole milliseconds, too coarse for a goal of 0.3 ms).
+//   runPaced({ url, requests: [{ path, headers }], rate, duration, warmup, cpuPid })
+// runs the generator in a child process (never sharing an event loop with the server or the script) and
+// resolves to { sent, ok, non2xx, errors, p50, p90, p99, max, mean (ms), lagP99Ms, serverCpuMsPerRequest }.
+// A request's time runs from the moment it is due to the end of its body (waiting for a free socket counts);
+// lagP99Ms is how late the generator itself sent them (a busy machine shows here first).
+import { spawn } from "node:child_process";
+import http from "node:http";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { cpuTimeMs, percentile } from "./bench-util.mjs";
+
+const SELF = fileURLToPath(import.meta.url);
+
+export function runPaced({ url, requests, rate = 200, duration = 10, warmup = 2, cpuPid, sockets = 32 }) {
+  const opts = { url, requests, rate, duration, warmup, sockets };
+  let cpuStart = null;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [SELF, "--paced", JSON.stringify(opts)], { stdio: ["ignore", "pipe", "pipe"] });
+    runPaced.children.add(child);
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+      if (cpuStart === null && cpuPid && out.includes("MEASURING\n")) cpuStart = cpuTimeMs(cpuPid);
+    });
+    child.stderr.on("data", (d) => { err += d; if (err.length > 10_000) err = err.slice(-10_000); });
+    const killer = setTimeout(() => child.kill("SIGKILL"), (warmup + duration + 60) * 1000);
+    child.on("error", reject);
+    child.on("exit", (code) => {
+      clearTimeout(killer);
+      runPaced.children.delete(child);
+      const line = out.trim().split("\n").at(-1);
+      if (code !== 0 || !line) return reject(new Error(`paced child exited with ${code}: ${err.trim()}`));
+      let r;
+      try { r = JSON.parse(line); } catch { return reject(new Error(`paced child printed no result: ${out}${err}`)); }
+      if (cpuStart !== null) r.serverCpuMsPerRequest = (cpuTimeMs(cpuPid) - cpuStart) / r.sent;
+      resolve(r);
+    });
+  });
+}
+/** Paced children still running (to kill them if the parent is interrupted). */
+runPaced.children = new Set();
+
+function pace({ url, requests, rate, duration, sockets }, onEach) {
+  const { hostname, port } = new URL(url);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: sockets });
+  const total = Math.round(rate * duration);
+  const interval = 1000 / rate;
+  const start = performance.now() + 20;
+  let next = 0;
+  let done = 0;
+  return new Promise((resolve) => {
+    const send = (i, due) => {
+      const r = requests[i % requests.length];
+      const sentAt = performance.now();
+      const req = http.get({ host: hostname, port, path: r.path, headers: r.headers, agent }, (res) => {
+        res.on("data", () => {});
+        res.on("end", () => finish(res.statusCode, due, sentAt));
+      });
+      req.on("error", () => finish(0, due, sentAt));
+    };
+    const finish = (status, due, sentAt) => {
+      onEach(status, performance.now() - due, sentAt - due);
+      if (++done === total) { agent.destroy(); resolve(); }
+    };
+    const tick = () => {
+      const now = performance.now();
+      while (next < total && start + next * interval <= now) { send(next, start + next * interval); next++; }
+      if (next < total) setTimeout(tick, Math.max(0, start + next * interval - performance.now()));
+    };
+    setTimeout(tick, 20);
+  });
+}
+
+async function pacedChild(opts) {
+  if (opts.warmup > 0) await pace({ ...opts, duration: opts.warmup }, () => {});
+  process.stdout.write("MEASURING\n");
+  const times = [];
+  const lags = [];
+  let ok = 0;
+  let non2xx = 0;
+  let errors = 0;
+  await pace(opts, (status, ms, lag) => {
+    if (status === 0) errors++;
+    else if (status >= 200 && status < 300) ok++;
+    else non2xx++;
+    times.push(ms);
+    lags.push(lag);
+  });
+  times.sort((a, b) => a - b);
+  lags.sort((a, b) => a - b);
+  return {
+    rate: opts.rate, durationS: opts.duration, sent: times.length, ok, non2xx, errors,
+    p50: percentile(times, 50), p90: percentile(times, 90), p99: percentile(times, 99), max: times.at(-1),
+    mean: times.reduce((a, b) => a + b, 0) / times.length, lagP99Ms: percentile(lags, 99),
+  };
+}
+
+if (process.argv[1] && pathToFileURL(process.argv[1]).href === import.meta.url && process.argv[2] === "--paced") {
+  pacedChild(JSON.parse(process.argv[3]))
+    .then((r) => { process.stdout.write(JSON.stringify(r) + "\n"); process.exit(0); })
+    .catch((e) => { console.error(e?.stack ?? e); process.exit(1); });
+}
