@@ -30,29 +30,38 @@ export async function readRequestText(req: Request): Promise<string> {
   return decode(chunks);
 }
 
-// A client that is still sending when the server answers and closes gets a reset instead of the answer. Up to
-// this much is read and thrown away first, so the client has finished sending when the 413 arrives; past it
-// (or when the declared length is past it) the answer goes out at once and the connection is closed.
+// A client that is still sending when the server answers and closes gets a reset instead of the answer. So past
+// the limit the rest is read and thrown away, until the body ends, DRAIN_LIMIT bytes were read or DRAIN_MS passed
+// (a client that stalls mid-body); then the 413 goes out with `Connection: close` and the connection is closed.
 const DRAIN_LIMIT = 16 * MAX_BODY_BYTES;
+const DRAIN_MS = 2_000;
 
-/** The same for a node:http request: keeps at most MAX_BODY_BYTES, reads (and drops) at most DRAIN_LIMIT. */
+/** The same for a node:http request: keeps at most MAX_BODY_BYTES. */
 export function readNodeText(req: IncomingMessage): Promise<string> {
   const declared = Number(req.headers["content-length"] ?? "0");
   if (declared > DRAIN_LIMIT) return Promise.reject(tooLarge());
   return new Promise((resolve, reject) => {
     const chunks: Uint8Array[] = [];
     let size = 0;
+    let draining: NodeJS.Timeout | null = null;
+    const refuse = () => {
+      if (draining) clearTimeout(draining);
+      req.off("data", onData);
+      req.pause();
+      reject(tooLarge());
+    };
     const onData = (chunk: Buffer) => {
       size += chunk.byteLength;
       if (size <= MAX_BODY_BYTES) chunks.push(chunk);
-      else if (size > DRAIN_LIMIT) {
-        req.off("data", onData);
-        req.pause();
-        reject(tooLarge());
-      }
+      else if (size > DRAIN_LIMIT) refuse();
+      else draining ??= setTimeout(refuse, DRAIN_MS);
     };
     req.on("data", onData);
-    req.once("end", () => (size > MAX_BODY_BYTES ? reject(tooLarge()) : resolve(decode(chunks))));
+    req.once("end", () => {
+      if (draining) clearTimeout(draining);
+      if (size > MAX_BODY_BYTES) reject(tooLarge());
+      else resolve(decode(chunks));
+    });
     req.once("error", reject);
   });
 }
