@@ -1,6 +1,7 @@
 import "server-only";
 import { db } from "./client";
 import { directSqlite, statement, toSqliteDate } from "./sqlite-direct";
+import { markWritten } from "./count-cache";
 
 // Many rows into one table at once, for the usage recorder's batches. Prisma's createMany costs about 0.6 ms of
 // CPU per row here (every value goes through the query engine); these paths cost a few microseconds:
@@ -70,6 +71,10 @@ async function insertPostgres(table: string, columns: Columns, rows: Record<stri
 export async function bulkInsert(table: string, columns: Columns, rows: Record<string, unknown>[]): Promise<void> {
   if (rows.length === 0) return;
   const sqlite = directSqlite();
-  if (sqlite) return insertSqlite(sqlite, table, columns, rows);
-  return insertPostgres(table, columns, rows);
+  try {
+    if (sqlite) await insertSqlite(sqlite, table, columns, rows);
+    else await insertPostgres(table, columns, rows);
+  } finally {
+    markWritten(table); // the model's counts are stale now (the direct SQLite path does not go through Prisma)
+  }
 }

@@ -5,6 +5,7 @@ import { PrismaClient as SqliteClient, Prisma as SqlitePrisma } from "@/generate
 import { PrismaClient as PgClient, Prisma as PgPrisma } from "@/generated/prisma-pg";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
+import { countCacheExtension, markWritten } from "./count-cache";
 
 // One type for the rest of the code: both clients are generated from one schema, so the SQLite client's
 // type describes the PostgreSQL one as well.
@@ -45,8 +46,19 @@ function createClient(url: string): Db {
   return client;
 }
 
+/**
+ * The client with the count cache (./count-cache.ts). A count taken while a transaction was open may miss its
+ * writes, so the end of every transaction bumps every write version once more.
+ */
+function withCountCache(client: Db): Db {
+  const extended = client.$extends(countCacheExtension) as unknown as Db;
+  const transaction = ((...args: Parameters<Db["$transaction"]>) =>
+    (extended.$transaction as (...a: unknown[]) => Promise<unknown>)(...args).finally(() => markWritten(null))) as Db["$transaction"];
+  return new Proxy(extended, { get: (target, prop, receiver) => (prop === "$transaction" ? transaction : Reflect.get(target, prop, receiver)) });
+}
+
 /** The process-wide client (a globalThis singleton survives Next's module reloading in development). */
-export const db: Db = globalForDb.__platformDb ?? (globalForDb.__platformDb = createClient(databaseUrl()));
+export const db: Db = globalForDb.__platformDb ?? (globalForDb.__platformDb = withCountCache(createClient(databaseUrl())));
 
 /**
  * Prisma's DbNull (what clears a JSON column) from the generated module `db` was built with. Prisma matches the

@@ -1,0 +1,99 @@
+import { processSingleton } from "@/lib/process-state";
+import { redis } from "@/lib/redis/client";
+
+// Every list page answers `pagination.total`, and counting 100,000 rows costs far more than reading 20 of them.
+// A count is kept per model and arguments (tenant, filters) and used again until that model is written: every
+// write through the client bumps its model's write version, a raw statement or the end of a transaction bumps
+// all of them, so a total is never older than the last write this process made or saw. Another process's
+// writes arrive through Redis when REDIS_URL is set (the channel below); without Redis a count is also never
+// kept longer than COUNT_CACHE_MS (default 2 s), which bounds what a separate `npm run jobs` process can skew.
+
+const WRITES = new Set(["create", "createMany", "createManyAndReturn", "update", "updateMany", "updateManyAndReturn", "upsert", "delete", "deleteMany"]);
+const RAW_WRITES = new Set(["$executeRaw", "$executeRawUnsafe"]);
+const MAX_ENTRIES = 10_000;
+const TTL_MS = Number(process.env.COUNT_CACHE_MS ?? 2_000);
+const CHANNEL = `${process.env.REDIS_PREFIX ?? "platform:"}db-written`;
+
+interface Entry { version: number; total: number; at: number }
+
+const state = processSingleton("count-cache", () => ({
+  versions: new Map<string, number>(),
+  all: 0,
+  entries: new Map<string, Entry>(),
+  listening: false,
+  hits: 0,
+  misses: 0,
+}));
+
+const versionOf = (model: string) => state.all + (state.versions.get(model) ?? 0);
+
+function bumpLocally(model: string | null): void {
+  if (model === null) state.all++;
+  else state.versions.set(model, (state.versions.get(model) ?? 0) + 1);
+}
+
+/** A write happened (model null: any table may have changed). */
+export function markWritten(model: string | null): void {
+  bumpLocally(model);
+  const client = redis();
+  if (client?.status === "ready") client.publish(CHANNEL, model ?? "*").catch(() => {});
+}
+
+function listen(): void {
+  if (state.listening) return;
+  state.listening = true;
+  const sub = redis("subscriber");
+  if (!sub) return;
+  sub.subscribe(CHANNEL).catch((e: Error) => console.warn(`count cache subscribe failed: ${e.message}`));
+  sub.on("message", (channel, model: string) => { if (channel === CHANNEL) bumpLocally(model === "*" ? null : model); });
+}
+
+export const countCacheStats = () => ({ hits: state.hits, misses: state.misses, entries: state.entries.size });
+
+/** A count through the cache: `run` only when the model was written since, or the entry is older than the TTL. */
+export async function cachedCount(model: string, args: unknown, run: () => Promise<number>): Promise<number> {
+  listen();
+  const key = `${model}\u0000${JSON.stringify(args ?? {})}`;
+  const version = versionOf(model);
+  const hit = state.entries.get(key);
+  if (hit && hit.version === version && Date.now() - hit.at < TTL_MS) {
+    state.hits++;
+    return hit.total;
+  }
+  state.misses++;
+  const total = await run();
+  // Kept only if nothing was written while counting: the count may or may not include that write.
+  if (versionOf(model) === version) {
+    if (state.entries.size >= MAX_ENTRIES) state.entries.clear();
+    state.entries.set(key, { version, total, at: Date.now() });
+  }
+  return total;
+}
+
+/**
+ * The Prisma client extension: counts through the cache, writes bump versions. `query` runs the operation as
+ * asked; the result is never changed.
+ */
+export const countCacheExtension = {
+  name: "count-cache",
+  query: {
+    async $allOperations({ model, operation, args, query }: { model?: string; operation: string; args: unknown; query: (args: unknown) => Promise<unknown> }) {
+      if (model && operation === "count" && TTL_MS > 0) return cachedCount(model, args, () => query(args) as Promise<number>);
+      if (model && WRITES.has(operation)) {
+        try {
+          return await query(args);
+        } finally {
+          markWritten(model);
+        }
+      }
+      if (!model && RAW_WRITES.has(operation)) {
+        try {
+          return await query(args);
+        } finally {
+          markWritten(null);
+        }
+      }
+      return query(args);
+    },
+  },
+};
