@@ -43,9 +43,12 @@ export function KeysManager({ keys, usage, props, environment, resources, canWri
 
   function create(form: FormData) {
     const scopes = fullAccess ? ["*"] : form.getAll("scope").map(String);
-    const days = Number(form.get("expiresInDays"));
+    // Empty or 0 means no expiry. Anything else goes to the server as typed, so a negative, fractional or
+    // non-numeric count comes back as the field's error instead of silently making a key that never expires.
+    const days = String(form.get("expiresInDays") ?? "").trim();
+    const expiry = days === "" || Number(days) === 0 ? {} : { expiresInDays: Number(days) };
     start(async () => {
-      const r = await createKeyAction({ name: String(form.get("name") ?? ""), scopes, ...(days > 0 ? { expiresInDays: days } : {}) });
+      const r = await createKeyAction({ name: String(form.get("name") ?? ""), scopes, ...expiry });
       if (!r.ok) return setError(r.error ?? { message: "Could not create the key." });
       setError(null);
       setSecret({ title: `Your new key "${r.data!.name}"`, value: r.data!.key });

@@ -158,7 +158,7 @@ export const KINDS: readonly KindDef[] = [
     kind: "Task", idKind: "task", path: "tasks", scope: "tasks", label: "task", plural: "tasks", object: "task", typed: true,
     schema: Task, update: TaskUpdate, record: TaskRecord, shape: taskShape, machine: TASK_MACHINE,
     filters: {
-      title: stringFilter("name"), status: enumFilter("status", TASK_STATUSES), priority: { type: "number" },
+      title: stringFilter("name"), status: enumFilter("status", TASK_STATUSES), priority: { type: "integer" },
       assignee: stringFilter("ref"), dueDate: { type: "date" },
     },
     collectionOpts: { named: false, sortable: ["createdAt", "updatedAt", "priority", "id"] },

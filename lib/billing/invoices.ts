@@ -21,7 +21,7 @@ import { CURRENT } from "./subscriptions";
 export const INVOICE_COLLECTION: CollectionSpec = {
   filters: {
     id: { type: "string" }, status: { type: "enum", values: INVOICE_STATUSES }, subscriptionId: { type: "string" },
-    projectId: { type: "string" }, total: { type: "number" }, periodStart: { type: "date" }, createdAt: { type: "date" },
+    projectId: { type: "string" }, total: { type: "integer" }, periodStart: { type: "date" }, createdAt: { type: "date" },
   },
   sortable: ["createdAt", "periodStart", "total", "id"],
   fields: ["number", "subscriptionId", "projectId", "priceId", "status", "currency", "periodStart", "periodEnd", "lines", "subtotal", "total",

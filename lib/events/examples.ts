@@ -15,7 +15,7 @@ const DATA: Record<string, Record<string, unknown>> = {
     object: "payment", id: "pay_01JD2Y7X3Q9W6E8R4T5Y7U9I0P", invoiceId: "inv_01JD2Y7X3Q9W6E8R4T5Y7U9I0P", subscriptionId: "sub_01JD2Y7X3Q9W6E8R4T5Y7U9I0P",
     amount: 4900, amountDecimal: "49.00", currency: "USD", status: "succeeded", attempt: 1, failureCode: null, failureMessage: null, nextPaymentAttempt: null,
   },
-  api: { apiKey: "key_01JD2Y7X3Q9W6E8R4T5Y7U9I0P", projectId: "proj_01JD2Y7X3Q9W6E8R4T5Y7U9I0P", limit: "minute", max: 100 },
+  api: { apiKey: "key_01JD2Y7X3Q9W6E8R4T5Y7U9I0P", projectId: "proj_01JD2Y7X3Q9W6E8R4T5Y7U9I0P", limit: "burst", max: 100 },
   enrichment: { id: "enr_01JD2Y7X3Q9W6E8R4T5Y7U9I0P", status: "completed" },
 };
 

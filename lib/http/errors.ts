@@ -3,7 +3,7 @@
 
 export type ErrorType =
   | "validation_error" | "authentication_error" | "authorization_error" | "not_found_error"
-  | "conflict_error" | "rate_limit_error" | "server_error" | "version_sunset" | "idempotency_error";
+  | "conflict_error" | "rate_limit_error" | "server_error" | "version_sunset" | "idempotency_error" | "card_error";
 
 export interface ApiErrorInit {
   status: number;

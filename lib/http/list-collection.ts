@@ -1,5 +1,5 @@
 import { encodeCursor, invalidCursor } from "./cursor";
-import { pickFields, type CollectionQuery, type CollectionSpec } from "./collection-query";
+import { INT32_MAX, INT32_MIN, pickFields, type CollectionQuery, type CollectionSpec } from "./collection-query";
 import type { CollectionResult } from "./route";
 
 type Where = Record<string, unknown>;
@@ -42,7 +42,8 @@ function typedValue(value: string | number, type: string | undefined): string | 
     if (!d || Number.isNaN(d.getTime()) || d.getUTCFullYear() < 1) throw invalidCursor();
     return d;
   }
-  if (type === "number" && typeof value !== "number") throw invalidCursor();
+  if (type === "number" && (typeof value !== "number" || !Number.isFinite(value))) throw invalidCursor();
+  if (type === "integer" && (typeof value !== "number" || !Number.isInteger(value) || value < INT32_MIN || value > INT32_MAX)) throw invalidCursor();
   if ((type === "string" || type === "enum") && typeof value !== "string") throw invalidCursor();
   return value;
 }

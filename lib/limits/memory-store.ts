@@ -1,5 +1,5 @@
-import { DAY_MS, HOUR_MS, slidingEstimate, windowFitsAtMs, type Decision, type LimitState, type LimiterStore } from "./store";
-import type { KeyPolicy } from "./plans";
+import { DAY_MS, HOUR_MS, slidingEstimate, windowFitsAtMs, windowRoomGrowsAtMs, type Decision, type LimitState, type LimiterStore } from "./store";
+import { burstWindowSeconds, type KeyPolicy } from "./plans";
 
 // The embedded default: everything in this process's memory. Node runs one request's synchronous code at a
 // time, so a check-and-consume without an await in between is atomic.
@@ -40,13 +40,14 @@ export class MemoryStore implements LimiterStore {
     this.buckets.set(key, { tokens: after, ts: nowMs });
     if (allowed) for (const w of windows) w.w[w.start] = w.current + 1;
 
-    const limits: LimitState[] = [{
-      name: "minute", limit: policy.capacity, remaining: Math.floor(after), windowSeconds: 60,
-      resetMs: nowMs + Math.ceil((policy.capacity - after) / ratePerMs),
-    }];
+    const limits: LimitState[] = [bucketState(policy, after, nowMs)];
     windows.forEach((w) => {
-      const used = slidingEstimate(w.previous, w.current + (allowed ? 1 : 0), nowMs, w.ms);
-      limits.push({ name: w.name, limit: w.limit!, remaining: Math.max(0, Math.floor(w.limit! - used)), windowSeconds: w.ms / 1000, resetMs: (w.start + 1) * w.ms });
+      const current = w.current + (allowed ? 1 : 0);
+      const remaining = Math.max(0, Math.floor(w.limit! - slidingEstimate(w.previous, current, nowMs, w.ms)));
+      limits.push({
+        name: w.name, limit: w.limit!, remaining, windowSeconds: w.ms / 1000, resetMs: (w.start + 1) * w.ms,
+        moreAtMs: windowRoomGrowsAtMs(w.previous, current, nowMs, w.ms, w.limit!, remaining),
+      });
     });
     return decide(allowed, limits, bucketOk, after, ratePerMs, windows.map((w, i) => ({ ok: windowOk[i], name: w.name, fitsAtMs: windowFitsAtMs(w.previous, w.current, nowMs, w.ms, w.limit!) })), nowMs);
   }
@@ -85,12 +86,22 @@ export class MemoryStore implements LimiterStore {
   }
 }
 
+/** The token bucket's state after a check: `tokens` left (fractional), full again at resetMs, one more at moreAtMs. */
+export function bucketState(policy: KeyPolicy, tokens: number, nowMs: number): LimitState {
+  const ratePerMs = policy.refillPerMinute / 60_000;
+  return {
+    name: "burst", limit: policy.capacity, remaining: Math.floor(tokens), windowSeconds: burstWindowSeconds(policy),
+    resetMs: nowMs + Math.ceil((policy.capacity - tokens) / ratePerMs),
+    moreAtMs: nowMs + Math.ceil((Math.floor(tokens) + 1 - tokens) / ratePerMs),
+  };
+}
+
 /** The shared tail of both stores: which limit refused and when to come back. */
 export function decide(allowed: boolean, limits: LimitState[], bucketOk: boolean, tokens: number, ratePerMs: number,
   windows: { ok: boolean; name: "hour" | "day"; fitsAtMs: number }[], nowMs: number): Decision {
   if (allowed) return { allowed, limits, retryAfterSeconds: 0 };
   const waits: { name: LimitState["name"]; ms: number }[] = [];
-  if (!bucketOk) waits.push({ name: "minute", ms: Math.ceil((1 - tokens) / ratePerMs) });
+  if (!bucketOk) waits.push({ name: "burst", ms: Math.ceil((1 - tokens) / ratePerMs) });
   for (const w of windows) if (!w.ok) waits.push({ name: w.name, ms: w.fitsAtMs - nowMs });
   const worst = waits.sort((a, b) => b.ms - a.ms)[0];
   return { allowed, limits, retryAfterSeconds: Math.max(1, Math.ceil(worst.ms / 1000)), refusedBy: worst.name };

@@ -43,3 +43,12 @@ export function keyPolicy(plan: string, keyRateLimit: number | null): KeyPolicy 
     concurrent: p.concurrent,
   };
 }
+
+/**
+ * The burst policy's window: the seconds an empty bucket takes to fill again. `capacity` per that window is the
+ * sustained rate, so "20 per 120 s" (free plan) reads true both as a burst and as a pace, where "20 per 60 s" would
+ * promise twice what the key can keep up.
+ */
+export function burstWindowSeconds(policy: Pick<KeyPolicy, "capacity" | "refillPerMinute">): number {
+  return Math.max(1, Math.ceil((policy.capacity * 60) / policy.refillPerMinute));
+}

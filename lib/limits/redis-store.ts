@@ -1,6 +1,6 @@
 import type Redis from "ioredis";
-import { DAY_MS, HOUR_MS, windowFitsAtMs, type Decision, type LimitState, type LimiterStore } from "./store";
-import { decide } from "./memory-store";
+import { DAY_MS, HOUR_MS, windowFitsAtMs, windowRoomGrowsAtMs, type Decision, type LimitState, type LimiterStore } from "./store";
+import { bucketState, decide } from "./memory-store";
 import type { KeyPolicy } from "./plans";
 
 // The shared store: one Lua script per check, so the bucket and both windows are read, tested and updated
@@ -70,15 +70,12 @@ export class RedisStore implements LimiterStore {
     const [allowedN, tokensS, bucketOk, hourOk, dayOk, hs, hc, hp, ds, dc, dp] = r.map(Number);
     const allowed = allowedN === 1;
     const tokens = Number(tokensS);
-    const limits: LimitState[] = [{
-      name: "minute", limit: policy.capacity, remaining: Math.floor(tokens), windowSeconds: 60,
-      resetMs: nowMs + Math.ceil((policy.capacity - tokens) / ratePerMs),
-    }];
+    const limits: LimitState[] = [bucketState(policy, tokens, nowMs)];
     const windows: { ok: boolean; name: "hour" | "day"; fitsAtMs: number }[] = [];
     const addWindow = (name: "hour" | "day", limit: number | null, ms: number, start: number, cur: number, prev: number, ok: number) => {
       if (limit === null) return;
-      const used = prev * (1 - (nowMs % ms) / ms) + cur;
-      limits.push({ name, limit, remaining: Math.max(0, Math.floor(limit - used)), windowSeconds: ms / 1000, resetMs: (start + 1) * ms });
+      const remaining = Math.max(0, Math.floor(limit - (prev * (1 - (nowMs % ms) / ms) + cur)));
+      limits.push({ name, limit, remaining, windowSeconds: ms / 1000, resetMs: (start + 1) * ms, moreAtMs: windowRoomGrowsAtMs(prev, cur, nowMs, ms, limit, remaining) });
       windows.push({ ok: ok === 1, name, fitsAtMs: windowFitsAtMs(prev, cur, nowMs, ms, limit) });
     };
     addWindow("hour", policy.perHour, HOUR_MS, hs, hc, hp, hourOk);

@@ -6,12 +6,18 @@ import type { KeyPolicy } from "./plans";
 // against all of them.
 
 export interface LimitState {
-  name: "minute" | "hour" | "day";
+  /** "burst": the token bucket (capacity `limit`, refilled at the sustained per-minute rate). */
+  name: "burst" | "hour" | "day";
   limit: number;
   remaining: number;
   /** Unix ms when this limit has room again (bucket: when it is full again; windows: when the window rolls). */
   resetMs: number;
   windowSeconds: number;
+  /**
+   * Unix ms when there is room for one more request than `remaining`: until then `remaining` is all the client can
+   * use (the draft's effective window `t`). For a refused request, when it would be admitted.
+   */
+  moreAtMs: number;
 }
 
 export interface Decision {
@@ -54,4 +60,13 @@ export function windowFitsAtMs(previous: number, current: number, nowMs: number,
   // 1 ms of margin: the estimate at the exact instant may round a hair above the limit.
   if (current + 1 <= limit) return start + Math.ceil(Math.max(0, 1 - (limit - 1 - current) / previous) * windowMs) + 1;
   return start + windowMs + Math.ceil(Math.max(0, 1 - (limit - 1) / current) * windowMs) + 1;
+}
+
+/** When a sliding window next has room for `remaining + 1` requests, with no more sent: the effective window's end. */
+export function windowRoomGrowsAtMs(previous: number, current: number, nowMs: number, windowMs: number, limit: number, remaining: number): number {
+  const rolls = nowMs - (nowMs % windowMs) + windowMs;
+  if (remaining >= limit) return rolls;
+  // Room for remaining + 1 under `limit` is room for one under `limit - remaining`.
+  const at = windowFitsAtMs(previous, current, nowMs, windowMs, limit - remaining);
+  return Number.isFinite(at) && at > nowMs ? at : rolls;
 }

@@ -29,6 +29,8 @@ export const ErrorObject = z.object({
   retryAfter: z.number().optional(),
   limit: z.number().optional(),
   window: z.number().optional(),
+  policy: z.string().optional().meta({ description: "On a 429: the rate-limit policy that refused (burst, hour, day, concurrent), as named in RateLimit-Policy" }),
+  declineCode: z.string().optional().meta({ description: "On a 402 CARD_DECLINED: why the card was declined, as Stripe's decline_code" }),
   migration: z.string().optional(),
   currentVersion: z.string().optional(),
 }).meta({ id: "Error" });

@@ -55,7 +55,7 @@ function collectionParameters(spec: CollectionSpec): Json[] {
   if (spec.expand?.length) params.push(p("expand", `Relations to expand: ${spec.expand.join(", ")}`));
   if (spec.search) params.push(p("q", "Full-text search; every word must match"));
   for (const [field, def] of Object.entries(spec.filters)) {
-    const schema: Json = def.type === "enum" ? { type: "string", enum: def.values } : def.type === "number" ? { type: "number" }
+    const schema: Json = def.type === "enum" ? { type: "string", enum: def.values } : def.type === "number" ? { type: "number" } : def.type === "integer" ? { type: "integer", format: "int32" }
       : def.type === "boolean" ? { type: "boolean" } : def.type === "date" ? { type: "string", format: "date-time" } : { type: "string" };
     params.push({ ...p(field, `Exact match; comma-separated values match any. Also ${field}[gte], [gt], [lte], [lt], [ne].`), schema });
   }

@@ -17,7 +17,8 @@ const trafficFilters = {
   id: { type: "string" as const },
   method: { type: "enum" as const, values: METHODS },
   endpoint: { type: "string" as const },
-  statusCode: { type: "number" as const },
+  statusCode: { type: "integer" as const },
+  latency: { type: "number" as const },
   apiKey: { type: "string" as const },
   timestamp: { type: "date" as const },
 };

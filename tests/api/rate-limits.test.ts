@@ -34,9 +34,9 @@ test("free plan: 20 requests at once, X-RateLimit-Remaining 19..0, then 429 with
     assert.equal(res.status, 200, `request ${i + 1}: ${res.text.slice(0, 200)}`);
     const r = assertRateHeaders(res, `request ${i + 1}`);
     assert.equal(r.limit, "20", "the burst is the binding limit");
-    assert.equal(r.window, "60");
-    assert.equal(r.policy, '"minute";q=20;w=60, "hour";q=100;w=3600, "day";q=1000;w=86400');
-    assert.match(r.state!, new RegExp(`^"minute";r=${r.remaining};t=\\d+$`));
+    assert.equal(r.window, "120", "20 per 120 s: the burst over the time it takes to refill at 10 a minute");
+    assert.equal(r.policy, '"burst";q=20;w=120, "sustained";q=10;w=60, "hour";q=100;w=3600, "day";q=1000;w=86400, "concurrent";q=1;qu="concurrent-requests"');
+    assert.match(r.state!, new RegExp(`^"burst";r=${r.remaining};t=\\d+$`));
     remaining.push(Number(r.remaining));
   }
   assert.deepEqual(remaining, Array.from({ length: 20 }, (_, i) => 19 - i));
@@ -45,7 +45,7 @@ test("free plan: 20 requests at once, X-RateLimit-Remaining 19..0, then 429 with
   const e = expectError(refused, 429, "RATE_LIMIT_EXCEEDED");
   assert.equal(e.type, "rate_limit_error");
   assert.equal(e.limit, 20);
-  assert.equal(e.window, 60);
+  assert.equal(e.window, 120);
   assert.ok(Number.isInteger(e.retryAfter) && (e.retryAfter as number) >= 1 && (e.retryAfter as number) <= 6, `retryAfter ${e.retryAfter}`);
   const r = assertRateHeaders(refused, "the 429");
   assert.equal(r.retryAfter, String(e.retryAfter), "Retry-After header equals the body's retryAfter");
@@ -177,7 +177,7 @@ test("429s emit one api.rate_limited event per key and window, not one per refus
   const [event] = await eventRows(biz.businessId, "api.rate_limited");
   const data = event.data as Record<string, unknown>;
   assert.equal(data.apiKey, k.id);
-  assert.equal(data.limit, "minute");
+  assert.equal(data.limit, "burst");
   assert.equal(data.max, 2);
   assert.equal(event.environment, "test");
 });

@@ -41,6 +41,18 @@ test("charges succeed or fail by card number", async () => {
   const declined = await charge("4000000000000341");
   assert.equal(declined.status, "failed");
   assert.equal(declined.status === "failed" && declined.failureCode, "card_declined");
-  const funds = await charge("4000000000009995");
+  // A declining card never gets stored (tokenize refuses it); one stored before that change still fails its charge.
+  const stored = { provider: "test", type: "card" as const, brand: "visa", last4: "9995", token: "tok_test_4000000000009995" };
+  const funds = await testProvider.charge({ amount: 100, currency: "USD", idempotencyKey: "k", description: "d", paymentMethod: stored });
   assert.equal(funds.status === "failed" && funds.failureCode, "insufficient_funds");
+});
+
+test("declining cards are refused when given: 402 CARD_DECLINED with the decline code, the field pointing at the cause", () => {
+  const declined = (number: string, code: string, field: string) => assert.throws(() => testProvider.tokenize({ number }, "paymentMethod.card"),
+    (e) => e instanceof ApiError && e.status === 402 && e.code === "CARD_DECLINED" && e.extra?.declineCode === code && e.field === field);
+  declined("4000000000000002", "generic_decline", "paymentMethod.card.number");
+  declined("4000000000009995", "insufficient_funds", "paymentMethod.card.number");
+  declined("4000000000000127", "incorrect_cvc", "paymentMethod.card.cvc");
+  declined("4000000000000069", "expired_card", "paymentMethod.card.expYear");
+  assert.equal(testProvider.tokenize({ number: "4000000000000341" }, "card").last4, "0341", "0341 attaches; only its charges fail");
 });

@@ -35,7 +35,7 @@ test("an unknown plan gets the free plan's limits", () => {
   assert.deepEqual(keyPolicy("platinum", null), keyPolicy("free", null));
 });
 
-test("free plan: 20 at once with remaining 19..0, then the 21st is refused for 6 seconds by the minute limit", async () => {
+test("free plan: 20 at once with remaining 19..0, then the 21st is refused for 6 seconds by the burst limit", async () => {
   const store = new MemoryStore();
   const policy = keyPolicy("free", null);
   const seen: number[] = [];
@@ -47,7 +47,7 @@ test("free plan: 20 at once with remaining 19..0, then the 21st is refused for 6
   assert.deepEqual(seen, Array.from({ length: 20 }, (_, i) => 19 - i));
   const refused = await store.consume("k", policy, T0);
   assert.equal(refused.allowed, false);
-  assert.equal(refused.refusedBy, "minute");
+  assert.equal(refused.refusedBy, "burst");
   assert.equal(refused.retryAfterSeconds, 6, "one token at 10 per minute takes 6 s");
   assert.equal(remaining(refused), 0);
 });
@@ -181,30 +181,53 @@ test("remaining reaches 0 exactly when the next request would be refused (random
   }
 });
 
-test("headers describe the binding limit, in Unix seconds, with the IETF fields beside them", async () => {
+test("headers describe the binding policy, in Unix seconds, with the IETF fields beside them", async () => {
   const clock = fixedClock(new Date(T0));
   setClock(clock);
   const store = new MemoryStore();
   const policy = keyPolicy("free", null);
   let d = await store.consume("k", policy, T0);
-  let h = rateLimitHeaders(d);
+  let h = rateLimitHeaders(d, policy);
   assert.equal(h["X-RateLimit-Limit"], "20");
   assert.equal(h["X-RateLimit-Remaining"], "19");
-  assert.equal(h["X-RateLimit-Window"], "60");
+  // The burst's window is the time an empty bucket takes to refill: 20 per 120 s is the sustained 10 a minute.
+  assert.equal(h["X-RateLimit-Window"], "120");
   // The bucket is full again after one token's refill: 6 s.
   assert.equal(h["X-RateLimit-Reset"], String(Math.ceil((T0 + 6000) / 1000)));
-  assert.equal(h["RateLimit-Policy"], '"minute";q=20;w=60, "hour";q=100;w=3600, "day";q=1000;w=86400');
-  assert.equal(h.RateLimit, '"minute";r=19;t=6');
+  assert.equal(h["RateLimit-Policy"], '"burst";q=20;w=120, "sustained";q=10;w=60, "hour";q=100;w=3600, "day";q=1000;w=86400, "concurrent";q=1;qu="concurrent-requests"');
+  assert.equal(h.RateLimit, '"burst";r=19;t=6');
+
+  // Half a token in: the next whole one is 3 s away, the full bucket 117 s away.
+  for (let i = 0; i < 18; i++) d = await store.consume("k", policy, T0);
+  setClock(fixedClock(new Date(T0 + 3000)));
+  d = await store.consume("k", policy, T0 + 3000);
+  assert.equal(d.allowed, true);
+  h = rateLimitHeaders(d, policy);
+  assert.equal(h.RateLimit, '"burst";r=0;t=3');
+  assert.equal(h["X-RateLimit-Remaining"], "0");
+  const refused = await store.consume("k", policy, T0 + 3000);
+  h = rateLimitHeaders(refused, policy);
+  assert.equal(h.RateLimit, `"burst";r=0;t=${refused.retryAfterSeconds}`, "t of a refusal is its Retry-After");
 
   // 95 more requests spread over the hour: now the hour window binds.
   const hourly2: KeyPolicy = { ...policy, capacity: 1000, refillPerMinute: 1000 };
   for (let i = 0; i < 95; i++) d = await store.consume("h", hourly2, T0 + i);
-  h = rateLimitHeaders(d);
+  h = rateLimitHeaders(d, hourly2);
   assert.equal(h["X-RateLimit-Limit"], "100");
   assert.equal(h["X-RateLimit-Remaining"], "5");
   assert.equal(h["X-RateLimit-Window"], "3600");
   assert.equal(h["X-RateLimit-Reset"], String(Date.UTC(2026, 2, 10, 13, 0, 0) / 1000), "the hour window rolls at the top of the hour");
   assert.match(h.RateLimit, /^"hour";r=5;t=\d+$/);
+
+  // Both the bucket and the hour empty: the headers describe the one that refused, as the 429's body does.
+  const both: KeyPolicy = { ...policy, capacity: 3, refillPerMinute: 1, perHour: 3 };
+  for (let i = 0; i < 3; i++) await store.consume("b", both, T0);
+  const r = await store.consume("b", both, T0);
+  assert.equal(r.allowed, false);
+  h = rateLimitHeaders(r, both);
+  assert.equal(h.RateLimit.split(";")[0], `"${r.refusedBy}"`);
+  assert.equal(h["X-RateLimit-Limit"], "3");
+  assert.equal(h["X-RateLimit-Window"], String(r.limits.find((l) => l.name === r.refusedBy)!.windowSeconds));
 });
 
 test("concurrency: at most `limit` in flight per key; a release frees one slot", async () => {

@@ -47,7 +47,7 @@ after(async () => {
   await connB.quit();
 });
 
-test("free plan: 20 at once with remaining 19..0, then refused for 6 s by the minute limit", async () => {
+test("free plan: 20 at once with remaining 19..0, then refused for 6 s by the burst limit", async () => {
   const k = key();
   const policy = keyPolicy("free", null);
   const seen: number[] = [];
@@ -59,7 +59,7 @@ test("free plan: 20 at once with remaining 19..0, then refused for 6 s by the mi
   assert.deepEqual(seen, Array.from({ length: 20 }, (_, i) => 19 - i));
   const refused = await storeA.consume(k, policy, T0);
   assert.equal(refused.allowed, false);
-  assert.equal(refused.refusedBy, "minute");
+  assert.equal(refused.refusedBy, "burst");
   assert.equal(refused.retryAfterSeconds, 6);
   assert.equal(remaining(refused), 0);
 });
