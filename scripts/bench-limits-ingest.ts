@@ -20,7 +20,7 @@ const ENDPOINTS = ["/v1/products", "/v1/products/{id}", "/v1/prices", "/v1/featu
 
 async function main() {
   const auth: AuthContext = {
-    keyId: "key_bench", businessId: process.env.BENCH_BUSINESS_ID!, projectId: process.env.BENCH_PROJECT_ID!,
+    principal: { kind: "api_key", id: "key_bench" }, businessId: process.env.BENCH_BUSINESS_ID!, projectId: process.env.BENCH_PROJECT_ID!,
     environment: "production", scopes: ["*"], plan: "enterprise", rateLimit: null, restrictions: null,
   };
   const reqHeaders = new Headers({ "user-agent": "bench", authorization: "Bearer sk_live_xxxxxxxxxxxxxxxxxxxxxxxx", accept: "application/json" });

@@ -8,14 +8,15 @@ import type { AuthContext } from "@/lib/http/auth-context";
 const WRITE_INTERVAL_MS = 60_000;
 const lastWritten = processSingleton("last-used", () => new Map<string, number>());
 
-/** The key's lastUsed, or for an OAuth access token its grant's. */
-export function touchLastUsed(auth: Pick<AuthContext, "keyId" | "oauth">): void {
-  const keyId = auth.keyId;
+/** The key's lastUsed, or for an OAuth access token its grant's (a portal user has none). */
+export function touchLastUsed(auth: Pick<AuthContext, "principal">): void {
+  const { kind, id: keyId } = auth.principal;
+  if (kind === "portal_user") return;
   const t = now();
   const previous = lastWritten.get(keyId);
   if (previous !== undefined && t.getTime() - previous < WRITE_INTERVAL_MS) return;
   lastWritten.set(keyId, t.getTime());
-  const write = auth.oauth
+  const write = kind === "oauth_grant"
     ? db.oAuthGrant.update({ where: { id: keyId }, data: { lastUsed: t } })
     : db.apiKey.update({ where: { id: keyId }, data: { lastUsed: t } });
   write.catch(() => lastWritten.delete(keyId));

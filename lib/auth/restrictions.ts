@@ -8,7 +8,7 @@ import { referrerAllowed, refererHost } from "./referrer-match";
 export function enforceRestrictions(auth: AuthContext, ip: string | null, headers: HeaderReader): void {
   const r = auth.restrictions;
   if (!r) return;
-  const subject = { keyId: auth.keyId, businessId: auth.businessId, environment: auth.environment };
+  const subject = { keyId: auth.principal.id, businessId: auth.businessId, environment: auth.environment };
   if (r.ipWhitelist?.length && !ipAllowed(r.ipWhitelist, ip)) {
     throw forbidden("IP_NOT_ALLOWED", "This API key may not be used from this IP address.", undefined, subject);
   }

@@ -51,7 +51,7 @@ async function load(tokenHash: string): Promise<CachedToken | null> {
     tokenHash, tokenId: token.id, expiresAt: token.expiresAt.getTime(),
     revokedAt: revoked.length ? Math.min(...revoked) : null, loadedAt: Date.now(),
     context: {
-      keyId: grant.id, businessId: grant.businessId, projectId: grant.projectId, environment: grant.environment as Environment,
+      principal: { kind: "oauth_grant", id: grant.id }, businessId: grant.businessId, projectId: grant.projectId, environment: grant.environment as Environment,
       scopes: tokenScopes(token.scopes as string[] | null, grant.scopes as string[]), plan: business.plan, rateLimit: null, restrictions: null,
       oauth: { clientId: grant.clientId, grantId: grant.id, userId: grant.userId },
     },
@@ -67,7 +67,7 @@ function index(id: string, hash: string): void {
 function remember(entry: CachedToken): void {
   if (S.byHash.size >= MAX_ENTRIES) S.byHash.delete(S.byHash.keys().next().value!);
   S.byHash.set(entry.tokenHash, entry);
-  index(entry.context.keyId, entry.tokenHash);
+  index(entry.context.principal.id, entry.tokenHash);
   index(entry.tokenId, entry.tokenHash);
 }
 
@@ -86,7 +86,8 @@ export async function verifyAccessToken(value: string): Promise<AuthContext> {
   } else S.stats.hits++;
   if (!hashesEqual(entry.tokenHash, tokenHash)) throw invalid("INVALID_ACCESS_TOKEN", "Invalid access token provided.");
   const t = now().getTime();
-  const { keyId, businessId, environment, oauth } = entry.context;
+  const { businessId, environment, oauth } = entry.context;
+  const keyId = entry.context.principal.id;
   const subject = { keyId, businessId, environment, actorType: "oauth_client" as const, actorId: oauth!.clientId };
   if (entry.revokedAt !== null && entry.revokedAt <= t) throw invalid("ACCESS_TOKEN_REVOKED", "This access token has been revoked.", subject);
   if (entry.expiresAt <= t) throw invalid("ACCESS_TOKEN_EXPIRED", "This access token has expired; use the refresh token for a new one.", subject);

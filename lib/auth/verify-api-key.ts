@@ -30,7 +30,7 @@ async function load(keyHash: string): Promise<CachedKey | null> {
     revokedAt: row.revokedAt?.getTime() ?? null,
     loadedAt: Date.now(),
     context: {
-      keyId: row.id, businessId: row.businessId, projectId: row.projectId,
+      principal: { kind: "api_key", id: row.id }, businessId: row.businessId, projectId: row.projectId,
       environment: row.environment as Environment, scopes: (row.scopes as string[]) ?? [],
       plan: row.business.plan, rateLimit: row.rateLimit ?? null,
       restrictions: (row.restrictions as KeyRestrictions | null) ?? null,
@@ -41,7 +41,7 @@ async function load(keyHash: string): Promise<CachedKey | null> {
 function remember(entry: CachedKey): void {
   if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value!);
   cache.set(entry.keyHash, entry);
-  idToHash.set(entry.context.keyId, entry.keyHash);
+  idToHash.set(entry.context.principal.id, entry.keyHash);
 }
 
 export async function verifyApiKey(value: string): Promise<AuthContext> {
@@ -58,7 +58,8 @@ export async function verifyApiKey(value: string): Promise<AuthContext> {
   }
   if (!hashesEqual(entry.keyHash, keyHash)) throw unauthenticated("INVALID_API_KEY", "Invalid API key provided.");
   const t = now().getTime();
-  const { keyId, businessId, environment } = entry.context;
+  const { businessId, environment } = entry.context;
+  const keyId = entry.context.principal.id;
   if (entry.revokedAt !== null && entry.revokedAt <= t) throw unauthenticated("API_KEY_REVOKED", "This API key has been revoked.", { keyId, businessId, environment });
   if (entry.expiresAt !== null && entry.expiresAt <= t) throw unauthenticated("API_KEY_EXPIRED", "This API key has expired.", { keyId, businessId, environment });
   return entry.context;

@@ -1,5 +1,5 @@
 import { db } from "@/lib/db/client";
-import { redis } from "@/lib/redis/client";
+import { publish, subscribe } from "@/lib/redis/bus";
 import { processSingleton } from "@/lib/process-state";
 import type { AuthContext } from "@/lib/http/auth-context";
 import { compilePrice, type PricePlan } from "./price-plan";
@@ -35,7 +35,7 @@ interface Entry {
 
 const S = processSingleton("billing-rate-cache", () => new Map<string, Entry>());
 
-const CHANNEL = "platform:billing-changed";
+const TOPIC = "billing-changed";
 const listener = processSingleton("billing-invalidation", () => ({ listening: false }));
 
 function invalidateLocally(key: string): void {
@@ -46,20 +46,13 @@ function invalidateLocally(key: string): void {
 export function invalidateBillingCache(projectId: string, environment: string): void {
   const key = `${projectId}|${environment}`;
   invalidateLocally(key);
-  const r = redis();
-  if (!r) return;
-  // The main connection refuses commands until it is ready (no offline queue): a fresh one is waited for, briefly.
-  const ready = r.status === "ready" ? Promise.resolve() : new Promise<void>((resolve) => { r.once("ready", () => resolve()); setTimeout(resolve, 2000).unref(); });
-  void ready.then(() => r.publish(CHANNEL, key)).catch((e: Error) => console.warn(`billing invalidation not published: ${e.message}`));
+  publish(TOPIC, key);
 }
 
 function listenForBillingChanges(): void {
   if (listener.listening) return;
-  const sub = redis("subscriber");
-  if (!sub) return;
   listener.listening = true;
-  sub.subscribe(CHANNEL).catch((e: Error) => console.warn(`billing invalidation subscribe failed: ${e.message}`));
-  sub.on("message", (channel: string, key: string) => { if (channel === CHANNEL) invalidateLocally(key); });
+  subscribe(TOPIC, invalidateLocally);
 }
 
 async function load(key: string, projectId: string, environment: string, previous: Entry | undefined): Promise<Entry> {

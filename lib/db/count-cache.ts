@@ -1,5 +1,5 @@
 import { processSingleton } from "@/lib/process-state";
-import { redis } from "@/lib/redis/client";
+import { publish, subscribe } from "@/lib/redis/bus";
 
 // Every list page answers `pagination.total`, and counting 100,000 rows costs far more than reading 20 of them.
 // A count is kept per model and arguments (tenant, filters) and used again until that model is written: every
@@ -12,7 +12,7 @@ const WRITES = new Set(["create", "createMany", "createManyAndReturn", "update",
 const RAW_WRITES = new Set(["$executeRaw", "$executeRawUnsafe"]);
 const MAX_ENTRIES = 10_000;
 const TTL_MS = Number(process.env.COUNT_CACHE_MS ?? 2_000);
-const CHANNEL = `${process.env.REDIS_PREFIX ?? "platform:"}db-written`;
+const TOPIC = "db-written";
 
 interface Entry { version: number; total: number; at: number }
 
@@ -35,17 +35,13 @@ function bumpLocally(model: string | null): void {
 /** A write happened (model null: any table may have changed). */
 export function markWritten(model: string | null): void {
   bumpLocally(model);
-  const client = redis();
-  if (client?.status === "ready") client.publish(CHANNEL, model ?? "*").catch(() => {});
+  publish(TOPIC, model ?? "*");
 }
 
 function listen(): void {
   if (state.listening) return;
   state.listening = true;
-  const sub = redis("subscriber");
-  if (!sub) return;
-  sub.subscribe(CHANNEL).catch((e: Error) => console.warn(`count cache subscribe failed: ${e.message}`));
-  sub.on("message", (channel, model: string) => { if (channel === CHANNEL) bumpLocally(model === "*" ? null : model); });
+  subscribe(TOPIC, (model) => bumpLocally(model === "*" ? null : model));
 }
 
 export const countCacheStats = () => ({ hits: state.hits, misses: state.misses, entries: state.entries.size });

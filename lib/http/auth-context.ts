@@ -1,9 +1,18 @@
 /** `test` keys see test data only; `production` is what live keys see. */
 export type Environment = "test" | "production";
 
+/**
+ * The credential behind a call: an API key, an OAuth grant (the access token's authorization), or a portal user
+ * (the portal acts as its signed-in user). Rate limits, last-used times and audit entries count per principal.
+ */
+export interface Principal {
+  kind: "api_key" | "oauth_grant" | "portal_user";
+  id: string;
+}
+
 /** Who is calling: resolved once per request by the authentication step. */
 export interface AuthContext {
-  keyId: string;
+  principal: Principal;
   businessId: string;
   projectId: string;
   environment: Environment;
@@ -11,7 +20,7 @@ export interface AuthContext {
   plan: string;
   rateLimit: number | null;
   restrictions: KeyRestrictions | null;
-  /** Set when the caller is an OAuth access token: `keyId` is then the grant's id (the rate limiter's subject). */
+  /** Set when the caller is an OAuth access token (`principal` is then its grant). */
   oauth?: OAuthActor | null;
 }
 

@@ -49,7 +49,7 @@ export const API_KEY_COLLECTION: CollectionSpec = {
 
 function audit(caller: Caller, action: string, keyId: string, details?: Record<string, unknown>) {
   recordAudit({
-    businessId: caller.auth.businessId, environment: caller.auth.environment, actorType: caller.actorType ?? "api_key", actorId: caller.auth.keyId,
+    businessId: caller.auth.businessId, environment: caller.auth.environment, actorType: caller.actorType ?? "api_key", actorId: caller.auth.principal.id,
     action, targetType: "api_key", targetId: keyId, ip: caller.ip, userAgent: caller.userAgent, details,
   });
 }
@@ -117,7 +117,7 @@ export async function createKeyForCaller(caller: Caller, input: ApiKeyCreate) {
     businessId: auth.businessId, projectId, type, name: input.name, scopes,
     expiresAt: parseExpiry(input.expiresAt, input.expiresInDays) ?? null,
     rateLimit: input.rateLimit ?? restrictions?.rateLimit ?? null, restrictions, metadata: input.metadata ?? null,
-    rotation: input.rotation ?? null, createdBy: auth.keyId,
+    rotation: input.rotation ?? null, createdBy: auth.principal.id,
   });
   audit(caller, "api_key.created", row.id, { name: row.name, scopes, environment: row.environment });
   await keyEvent(null, row, "resource.created");
@@ -166,7 +166,7 @@ export async function rotateApiKey(caller: Caller, id: string, gracePeriodDays?:
   assertGrantable(caller.auth, current.scopes as string[]);
   if (current.revokedAt) throw stateConflict("A revoked key cannot be rotated.", { currentState: "revoked" });
   if (current.expiresAt && current.expiresAt <= now()) throw stateConflict("An expired key cannot be rotated.", { currentState: "expired" });
-  const rotated = await rotateKeyRow(current, { graceDays: gracePeriodDays, createdBy: caller.auth.keyId });
+  const rotated = await rotateKeyRow(current, { graceDays: gracePeriodDays, createdBy: caller.auth.principal.id });
   if (!rotated) throw stateConflict("This key is being rotated already.");
   audit(caller, "api_key.rotated", current.id, { newKeyId: rotated.row.id, oldKeyExpiresAt: rotated.rotatedFrom.expiresAt, gracePeriodDays: rotated.graceDays });
   return { ...serializeApiKey(rotated.row, rotated.key), rotatedFrom: rotated.rotatedFrom };

@@ -68,10 +68,10 @@ function rateLimited(message: string, retryAfter: number, limit: number, window:
 async function reportRateLimited(auth: AuthContext, limit: LimitState | undefined, kind: string): Promise<void> {
   const windowMs = (limit?.windowSeconds ?? 60) * 1000;
   const windowStart = Math.floor(now().getTime() / windowMs);
-  if (!(await limiterStore().setOnce(`rl-event:${auth.keyId}:${kind}:${windowStart}`, windowMs))) return;
+  if (!(await limiterStore().setOnce(`rl-event:${auth.principal.id}:${kind}:${windowStart}`, windowMs))) return;
   emitEventLater({
     businessId: auth.businessId, environment: auth.environment, type: "api.rate_limited",
-    data: { apiKey: auth.keyId, projectId: auth.projectId, limit: kind, max: limit?.limit ?? null, windowSeconds: limit?.windowSeconds ?? null },
+    data: { apiKey: auth.principal.id, projectId: auth.projectId, limit: kind, max: limit?.limit ?? null, windowSeconds: limit?.windowSeconds ?? null },
   });
 }
 
@@ -83,15 +83,15 @@ export interface Admission {
 export async function admit(auth: AuthContext): Promise<Admission> {
   const policy = keyPolicy(auth.plan, auth.rateLimit);
   const store = limiterStore();
-  if (!(await store.acquire(auth.keyId, policy.concurrent))) {
+  if (!(await store.acquire(auth.principal.id, policy.concurrent))) {
     void reportRateLimited(auth, undefined, "concurrent");
     throw rateLimited(`Too many requests in flight for this key (at most ${policy.concurrent} at once).`, 1, policy.concurrent, 0, "concurrent",
       concurrencyHeaders(policy, 1));
   }
-  const release = () => { void store.release(auth.keyId).catch(() => {}); };
+  const release = () => { void store.release(auth.principal.id).catch(() => {}); };
   let decision: Decision;
   try {
-    decision = await store.consume(auth.keyId, policy, now().getTime());
+    decision = await store.consume(auth.principal.id, policy, now().getTime());
   } catch (e) {
     release();
     throw e;

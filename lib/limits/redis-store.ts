@@ -1,5 +1,5 @@
 import type Redis from "ioredis";
-import { DAY_MS, HOUR_MS, windowFitsAtMs, windowRoomGrowsAtMs, type Decision, type LimitState, type LimiterStore } from "./store";
+import { DAY_MS, HOUR_MS, slidingEstimate, windowFitsAtMs, windowRoomGrowsAtMs, type Decision, type LimitState, type LimiterStore } from "./store";
 import { bucketState, decide } from "./memory-store";
 import type { KeyPolicy } from "./plans";
 
@@ -74,7 +74,7 @@ export class RedisStore implements LimiterStore {
     const windows: { ok: boolean; name: "hour" | "day"; fitsAtMs: number }[] = [];
     const addWindow = (name: "hour" | "day", limit: number | null, ms: number, start: number, cur: number, prev: number, ok: number) => {
       if (limit === null) return;
-      const remaining = Math.max(0, Math.floor(limit - (prev * (1 - (nowMs % ms) / ms) + cur)));
+      const remaining = Math.max(0, Math.floor(limit - slidingEstimate(prev, cur, nowMs, ms)));
       limits.push({ name, limit, remaining, windowSeconds: ms / 1000, resetMs: (start + 1) * ms, moreAtMs: windowRoomGrowsAtMs(prev, cur, nowMs, ms, limit, remaining) });
       windows.push({ ok: ok === 1, name, fitsAtMs: windowFitsAtMs(prev, cur, nowMs, ms, limit) });
     };

@@ -39,7 +39,7 @@ export function serializeOAuthClient(row: ClientRow, fullSecret?: string) {
 function audit(caller: ClientCaller, action: string, clientId: string, details?: Record<string, unknown>) {
   recordAudit({
     businessId: caller.auth.businessId, environment: caller.auth.environment, actorType: caller.actorType ?? (caller.auth.oauth ? "oauth_client" : "api_key"),
-    actorId: caller.auth.oauth?.clientId ?? caller.auth.keyId, action, targetType: "oauth_client", targetId: clientId,
+    actorId: caller.auth.oauth?.clientId ?? caller.auth.principal.id, action, targetType: "oauth_client", targetId: clientId,
     ip: caller.ip, userAgent: caller.userAgent, details,
   });
 }
@@ -80,7 +80,7 @@ export async function createOAuthClient(caller: ClientCaller, input: OAuthClient
       id: newId("oauthClient"), businessId: caller.auth.businessId, environment: caller.auth.environment, name: input.name,
       redirectUris: [...new Set(input.redirectUris)], scopes, clientType,
       secretHash: secret ? hashSecret(secret) : null, secretLastFour: secret ? secret.slice(-4) : null,
-      createdBy: caller.auth.oauth?.clientId ?? caller.auth.keyId, createdAt: t, updatedAt: t,
+      createdBy: caller.auth.oauth?.clientId ?? caller.auth.principal.id, createdAt: t, updatedAt: t,
     },
   });
   audit(caller, "oauth_client.created", row.id, { name: row.name, clientType, scopes });

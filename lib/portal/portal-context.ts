@@ -50,7 +50,7 @@ export async function getPortalContext(): Promise<PortalContext | null> {
     environment,
     memberships: user.memberships.map((m) => ({ businessId: m.businessId, businessName: businesses.find((b) => b.id === m.businessId)?.name ?? m.businessId, role: m.role })),
     auth: {
-      keyId: user.id, businessId: business.id, projectId: project.id, environment, scopes: scopesForRole(membership.role),
+      principal: { kind: "portal_user", id: user.id }, businessId: business.id, projectId: project.id, environment, scopes: scopesForRole(membership.role),
       plan: business.plan, rateLimit: null, restrictions: null,
     },
   };

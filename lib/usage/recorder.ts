@@ -91,13 +91,13 @@ export function hourOf(at: Date): Date {
 }
 
 // Which credential acted: the key, or for an OAuth access token the client (oac_...); the user is then the one
-// who authorized it. Rate limits still count per grant (auth.keyId).
-const actorOf = (r: RequestRecord) => r.auth.oauth?.clientId ?? r.auth.keyId;
+// who authorized it. Rate limits still count per grant (auth.principal).
+const actorOf = (r: RequestRecord) => r.auth.oauth?.clientId ?? r.auth.principal.id;
 const userOf = (r: RequestRecord) => r.userId ?? r.auth.oauth?.userId ?? null;
 
 function addRollup(r: RequestRecord, billable: boolean): void {
   const hour = hourOf(r.at);
-  const principal = userOf(r) ?? r.auth.keyId;
+  const principal = userOf(r) ?? r.auth.principal.id;
   const key = [r.auth.projectId, r.auth.environment, hour.getTime(), r.endpoint, r.method, r.statusCode, r.errorType ?? "", actorOf(r), principal].join("|");
   let cell = S.rollups.get(key);
   if (!cell) {

@@ -5,7 +5,7 @@ import type { AuthContext } from "@/lib/http/auth-context";
 import { createRequestContext, type RequestContext } from "@/lib/server/request-context";
 
 export const testAuth = (over: Partial<AuthContext> = {}): AuthContext => ({
-  keyId: "key_test", businessId: "biz_test", projectId: "proj_test", environment: "test", scopes: ["products:read"],
+  principal: { kind: "api_key", id: "key_test" }, businessId: "biz_test", projectId: "proj_test", environment: "test", scopes: ["products:read"],
   plan: "enterprise", rateLimit: null, restrictions: null, ...over,
 });
 

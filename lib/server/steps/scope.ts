@@ -5,7 +5,7 @@ import type { RequestContext } from "../request-context";
 
 /** Who a refusal is recorded against: the key, or for an OAuth token the client acting under its grant. */
 export function subjectOf(auth: AuthContext): NonNullable<ApiError["subject"]> {
-  const base = { keyId: auth.keyId, businessId: auth.businessId, environment: auth.environment };
+  const base = { keyId: auth.principal.id, businessId: auth.businessId, environment: auth.environment };
   return auth.oauth ? { ...base, actorType: "oauth_client", actorId: auth.oauth.clientId } : base;
 }
 

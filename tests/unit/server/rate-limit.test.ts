@@ -5,7 +5,7 @@ import { ApiError } from "@/lib/http/errors";
 import { testAuth, testContext } from "../../helpers/request-context";
 
 test("rate limit: an admitted call carries the limit headers and its slot is released afterwards", async () => {
-  const ctx = testContext({ auth: testAuth({ keyId: `key_rl_${Date.now()}` }) });
+  const ctx = testContext({ auth: testAuth({ principal: { kind: "api_key", id: `key_rl_${Date.now()}` } }) });
   await rateLimit(ctx);
   assert.ok(ctx.admission);
   assert.ok(Object.keys(ctx.headers).some((h) => /ratelimit/i.test(h)), "rate-limit headers on the answer");
@@ -14,7 +14,7 @@ test("rate limit: an admitted call carries the limit headers and its slot is rel
 });
 
 test("rate limit: past the key's own limit the call is a 429 with Retry-After", async () => {
-  const auth = testAuth({ keyId: `key_rl2_${Date.now()}`, plan: "free", rateLimit: 2 });
+  const auth = testAuth({ principal: { kind: "api_key", id: `key_rl2_${Date.now()}` }, plan: "free", rateLimit: 2 });
   let refused: unknown;
   for (let i = 0; i < 50 && !refused; i++) {
     const ctx = testContext({ auth });

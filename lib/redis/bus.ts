@@ -1,0 +1,46 @@
+import { processSingleton } from "@/lib/process-state";
+import { redis } from "./client";
+
+// The one invalidation bus: a process that changes something other processes cache (a key, a subscription's
+// prices, a table's row count) publishes the changed thing's name on a topic; every process that subscribed
+// drops its copy. Topics live under REDIS_PREFIX (default `platform:`), so two deployments sharing a Redis do
+// not hear each other. Without REDIS_URL there are no other processes to tell: publish and subscribe do nothing
+// (each caller has already changed its own process's cache).
+
+type Handler = (message: string) => void;
+
+const state = processSingleton("redis-bus", () => ({ handlers: new Map<string, Handler[]>(), listening: false }));
+
+export const channelOf = (topic: string) => `${process.env.REDIS_PREFIX ?? "platform:"}${topic}`;
+
+/** Sends `message` on `topic` to every other process; never throws and never waits on the caller's path. */
+export function publish(topic: string, message: string): void {
+  const client = redis();
+  if (!client) return;
+  const send = () => { client.publish(channelOf(topic), message).catch((e: Error) => console.warn(`[bus] ${topic} not published: ${e.message}`)); };
+  if (client.status === "ready") return send();
+  // A connection still opening (the first change in a fresh process) has no offline queue: send once it is up.
+  const onReady = () => { clearTimeout(timer); send(); };
+  const timer = setTimeout(() => { client.off("ready", onReady); console.warn(`[bus] ${topic} not published: Redis not ready`); }, 5000);
+  timer.unref?.();
+  client.once("ready", onReady);
+}
+
+/** Calls `handler` with every message other processes publish on `topic` (and this one's: handlers are idempotent). */
+export function subscribe(topic: string, handler: Handler): void {
+  const sub = redis("subscriber");
+  if (!sub) return;
+  const channel = channelOf(topic);
+  const handlers = state.handlers.get(channel);
+  if (handlers) {
+    if (!handlers.includes(handler)) handlers.push(handler);
+    return;
+  }
+  state.handlers.set(channel, [handler]);
+  redis(); // open the publishing connection early too, so a first change is sent at once
+  sub.subscribe(channel).catch((e: Error) => console.warn(`[bus] subscribe to ${topic} failed: ${e.message}`));
+  if (!state.listening) {
+    state.listening = true;
+    sub.on("message", (ch: string, message: string) => { for (const h of state.handlers.get(ch) ?? []) h(message); });
+  }
+}
