@@ -26,6 +26,7 @@ export const ERROR_CATALOG: ErrorDoc[] = [
   { code: "ALREADY_EXISTS", status: 409, type: "conflict_error", meaning: "A resource with these unique values exists.", fix: "Use the existing one or change the values." },
   { code: "STATE_CONFLICT", status: 409, type: "conflict_error", meaning: "The resource is not in a state that allows this.", fix: "Read its state and choose an allowed action." },
   { code: "IDEMPOTENCY_KEY_IN_USE", status: 409, type: "conflict_error", meaning: "A request with this Idempotency-Key is still running.", fix: "Retry after it finishes." },
+  { code: "IDEMPOTENCY_RESULT_LOST", status: 409, type: "conflict_error", meaning: "The request with this Idempotency-Key was carried out, but the server stopped before storing its response; it is not run again.", fix: "Read the resource to see the result; use a new key for a new request." },
   { code: "IDEMPOTENCY_KEY_REUSED", status: 422, type: "idempotency_error", meaning: "The Idempotency-Key was used with another method, path or body in the last 24 hours.", fix: "Use a new key for a new request." },
   { code: "RATE_LIMIT_EXCEEDED", status: 429, type: "rate_limit_error", meaning: "Too many requests for this key; see `retryAfter`.", fix: "Wait `Retry-After` seconds." },
   { code: "QUOTA_EXCEEDED", status: 429, type: "rate_limit_error", meaning: "The project's monthly quota is used up (free plan).", fix: "Upgrade the plan or wait for the next period." },

@@ -7,7 +7,8 @@ import { meta, singleEnvelope, collectionEnvelope } from "./envelope";
 import { newRequestId } from "./request-id";
 import { readJsonBody } from "./read-body";
 import { parseCollectionQuery } from "./collection-query";
-import { beginIdempotent, completeIdempotent, abandonIdempotent, requestHash, validateIdempotencyKey, type StoredResponse } from "./idempotency";
+import { beginIdempotent, completeIdempotent, abandonIdempotent, markCommitted, requestHash, validateIdempotencyKey, type IdempotencyClaim, type StoredResponse } from "./idempotency";
+import { runWithCommitHook, type CommitScope } from "@/lib/db/commit-hook";
 import { admit, type Admission } from "@/lib/limits/rate-limit";
 import { consumeQuota } from "@/lib/usage/quota";
 import { recordRequest } from "@/lib/usage/recorder";
@@ -107,7 +108,8 @@ export async function runRoute(route: AnyRoute, req: Request, rawParams: Record<
   const baseUrl = publicBaseUrl(req);
   const headers: Record<string, string> = { "X-Request-Id": requestId, "Cache-Control": "no-store", "Content-Type": "application/json" };
   let version: ResolvedVersion | undefined;
-  let idempotencyRecord: string | undefined;
+  let idempotencyClaim: IdempotencyClaim | undefined;
+  let commitScope: CommitScope | undefined;
   let auth: AuthContext | null = null;
   let admission: Admission | null = null;
   let rawBody = "";
@@ -142,30 +144,40 @@ export async function runRoute(route: AnyRoute, req: Request, rawParams: Record<
       validateIdempotencyKey(idempotencyKey);
       const begun = await beginIdempotent(auth, idempotencyKey, req.method, url.pathname, requestHash(req.method, url.pathname, rawBody));
       if (begun.kind === "replay") replay = begun.response;
-      else idempotencyRecord = begun.recordId;
+      else idempotencyClaim = begun.claim;
     }
 
     if (replay) {
-      outcome = { status: replay.status === 204 ? 204 : 200, body: replay.body || null, headers: { ...headers, "Idempotent-Replayed": "true" } };
+      outcome = { status: replay.status >= 400 ? replay.status : replay.status === 204 ? 204 : 200, body: replay.body || null, headers: { ...headers, "Idempotent-Replayed": "true" } };
     } else {
       const client = { ip, userAgent: req.headers.get("user-agent") };
       const handlerStarted = performance.now();
-      const result = await route.handler({ req, requestId, auth: auth as AuthContext, params, query, body, version, baseUrl, client });
+      const input = { req, requestId, auth: auth as AuthContext, params, query, body, version, baseUrl, client };
+      const run = () => route.handler(input);
+      // With a claimed key, the handler's transactions mark the record as they commit (idempotency.ts).
+      const claim = idempotencyClaim;
+      const result = claim
+        ? await runWithCommitHook((tx) => markCommitted(claim, tx), (scope) => { commitScope = scope; return run(); })
+        : await run();
       computeMs = performance.now() - handlerStarted;
       const { status, body: text } = envelopeFor(route, result, meta(requestId, version.warning));
       if (route.response.kind === "text") headers["Content-Type"] = route.response.contentType;
       outcome = { status, body: text, headers: status === 204 ? { "X-Request-Id": requestId, ...version.headers, ...(admission?.headers ?? {}) } : headers };
-      if (idempotencyRecord) await completeIdempotent(idempotencyRecord, { status, body: text ?? "" });
+      if (idempotencyClaim) await completeIdempotent(idempotencyClaim, { status, body: text ?? "" });
     }
   } catch (err) {
-    if (idempotencyRecord) await abandonIdempotent(idempotencyRecord).catch(() => {});
     const error = toApiError(err, requestId);
     errorType = error.type;
     auditDenial(error, auth, req, url.pathname, ip);
     const body = errorBody(error, requestId, baseUrl);
     if (version?.warning) Object.assign(body.meta, { warning: version.warning });
     outcome = { status: error.status, body: JSON.stringify(body), headers: { ...headers, ...(error.headers ?? {}) } };
+    // A request that failed before committing anything frees its key; one that failed after a commit (a handler
+    // with two transactions) is not run twice: its error is what the key replays.
+    if (idempotencyClaim && commitScope?.committed) await completeIdempotent(idempotencyClaim, { status: error.status, body: outcome.body ?? "" }).catch(() => {});
+    else if (idempotencyClaim) await abandonIdempotent(idempotencyClaim).catch(() => {});
   } finally {
+    if (commitScope) commitScope.closed = true;
     admission?.release();
   }
   let cost: number | null = null;
