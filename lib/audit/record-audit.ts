@@ -4,6 +4,7 @@ import { now } from "@/lib/clock";
 import { newId } from "@/lib/ids";
 import { onShutdown } from "@/lib/shutdown";
 import { processSingleton } from "@/lib/process-state";
+import { redactText } from "@/lib/usage/redact";
 
 // The audit log of key changes and refused credentials. Entries are queued and written in batches, off the
 // request's path; a graceful stop flushes the queue. Refusals of unknown keys are capped per address and
@@ -73,8 +74,9 @@ export function recordAudit(entry: AuditEntry): void {
     id: newId("audit"), businessId: entry.businessId ?? null, environment: entry.environment ?? null,
     actorType: entry.actorType, actorId: entry.actorId ?? null, action: entry.action,
     targetType: entry.targetType ?? null, targetId: entry.targetId ?? null,
-    ip: entry.ip ?? null, userAgent: entry.userAgent?.slice(0, 500) ?? null,
-    method: entry.method ?? null, path: entry.path?.slice(0, 500) ?? null,
+    // A client can put a credential anywhere, its User-Agent and path included: redacted as in the request log.
+    ip: entry.ip ?? null, userAgent: entry.userAgent ? redactText(entry.userAgent).slice(0, 500) : null,
+    method: entry.method ?? null, path: entry.path ? redactText(entry.path).slice(0, 500) : null,
     details: (entry.details ?? undefined) as Prisma.InputJsonValue | undefined, createdAt: t,
   });
   if (S.queue.length >= MAX_BATCH) void flushAudit();

@@ -4,6 +4,7 @@ import { newId } from "@/lib/ids";
 import type { Prisma } from "@/generated/prisma-sqlite";
 import { matches } from "./event-types";
 import { processSingleton } from "@/lib/process-state";
+import { currentCommitHook } from "@/lib/db/commit-hook";
 
 // Events are rows in the Event table, and each one fans out into one delivery per subscribed, active endpoint.
 // Pass the transaction of the change the event reports: the change, its event and its deliveries commit
@@ -92,9 +93,18 @@ export function emitEventLater(event: NewEvent): void {
   emitEvent(event).catch((e) => console.error(`event ${event.type} not written`, e));
 }
 
-/** A write and its event in one transaction; deliveries are announced once it has committed. */
+/**
+ * A write and its event in one transaction; deliveries are announced once it has committed. Inside a request with
+ * an Idempotency-Key, the key's record is marked in the same transaction (lib/db/commit-hook.ts).
+ */
 export async function withEvents<T>(work: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
-  const result = await db.$transaction((tx) => work(tx));
+  const hook = currentCommitHook();
+  const result = await db.$transaction(async (tx) => {
+    const done = await work(tx);
+    if (hook) await hook.run(tx);
+    return done;
+  });
+  hook?.committed();
   notifyDeliveriesCreated();
   return result;
 }

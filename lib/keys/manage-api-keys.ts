@@ -16,6 +16,7 @@ import { keyTypeOf } from "./key-format";
 import { serializeApiKey } from "./serialize-api-key";
 import { keyEvent } from "./key-events";
 import { rotateKeyRow } from "./rotate-api-key";
+import { withEvents } from "@/lib/events/emit-event";
 import { open } from "./secret-box";
 
 
@@ -113,14 +114,18 @@ export async function createKeyForCaller(caller: Caller, input: ApiKeyCreate) {
     if (!project) throw invalidField("projectId", "No such project in this business.");
   }
   const restrictions: KeyRestrictions | null = fromPermissions || input.restrictions ? { ...fromPermissions, ...input.restrictions } : null;
-  const { row, key } = await createApiKey({
-    businessId: auth.businessId, projectId, type, name: input.name, scopes,
-    expiresAt: parseExpiry(input.expiresAt, input.expiresInDays) ?? null,
-    rateLimit: input.rateLimit ?? restrictions?.rateLimit ?? null, restrictions, metadata: input.metadata ?? null,
-    rotation: input.rotation ?? null, createdBy: auth.principal.id,
+  const expiresAt = parseExpiry(input.expiresAt, input.expiresInDays) ?? null;
+  // The key and its event commit together (and with an Idempotency-Key's record, lib/db/commit-hook.ts).
+  const { row, key } = await withEvents(async (tx) => {
+    const made = await createApiKey({
+      businessId: auth.businessId, projectId, type, name: input.name, scopes, expiresAt,
+      rateLimit: input.rateLimit ?? restrictions?.rateLimit ?? null, restrictions, metadata: input.metadata ?? null,
+      rotation: input.rotation ?? null, createdBy: auth.principal.id,
+    }, tx);
+    await keyEvent(tx, made.row, "resource.created");
+    return made;
   });
   audit(caller, "api_key.created", row.id, { name: row.name, scopes, environment: row.environment });
-  await keyEvent(null, row, "resource.created");
   return serializeApiKey(row, key);
 }
 
@@ -180,7 +185,9 @@ export async function revealApiKey(caller: Caller, id: string) {
   const current = await getApiKeyOrThrow(caller.auth, id);
   assertGrantable(caller.auth, current.scopes as string[]);
   const value = current.pendingSecret ? open(current.pendingSecret) : null;
-  const taken = value ? await db.apiKey.updateMany({ where: { id: current.id, pendingSecret: current.pendingSecret }, data: { pendingSecret: null, updatedAt: now() } }) : { count: 0 };
+  const taken = value
+    ? await withEvents((tx) => tx.apiKey.updateMany({ where: { id: current.id, pendingSecret: current.pendingSecret }, data: { pendingSecret: null, updatedAt: now() } }))
+    : { count: 0 };
   if (!value || taken.count === 0) {
     throw stateConflict("This key's value cannot be shown: it was shown once already, or the key was not made by automatic rotation.",
       { currentState: "secret_not_pending" });

@@ -7,7 +7,7 @@ import { listCollection } from "@/lib/http/list-collection";
 import type { CollectionQuery, CollectionSpec } from "@/lib/http/collection-query";
 import { coversAll } from "@/lib/auth/scopes";
 import { recordAudit } from "@/lib/audit/record-audit";
-import { emitEvent } from "@/lib/events/emit-event";
+import { emitEvent, withEvents, type Tx } from "@/lib/events/emit-event";
 import type { AuthContext } from "@/lib/http/auth-context";
 import type { OAuthClient as ClientRow } from "@/generated/prisma-sqlite";
 import type { OAuthClientCreate, OAuthClientUpdate } from "@/lib/schemas/oauth-client";
@@ -44,8 +44,8 @@ function audit(caller: ClientCaller, action: string, clientId: string, details?:
   });
 }
 
-function clientEvent(caller: ClientCaller, type: string, row: ClientRow, previousAttributes?: Record<string, unknown>) {
-  return emitEvent({ businessId: caller.auth.businessId, environment: caller.auth.environment, type, data: { object: "oauth_client", ...serializeOAuthClient(row) }, previousAttributes });
+function clientEvent(caller: ClientCaller, type: string, row: ClientRow, previousAttributes?: Record<string, unknown>, tx?: Tx) {
+  return emitEvent({ businessId: caller.auth.businessId, environment: caller.auth.environment, type, data: { object: "oauth_client", ...serializeOAuthClient(row) }, previousAttributes }, tx);
 }
 
 /** A client may be allowed only what its registrant holds: the same rule as creating a key. */
@@ -75,16 +75,18 @@ export async function createOAuthClient(caller: ClientCaller, input: OAuthClient
   const clientType = input.clientType ?? "confidential";
   const secret = clientType === "confidential" ? generateSecret("clientSecret") : null;
   const t = now();
-  const row = await db.oAuthClient.create({
-    data: {
+  // The client and its event commit together (and with an Idempotency-Key's record, lib/db/commit-hook.ts).
+  const row = await withEvents(async (tx) => {
+    const created = await tx.oAuthClient.create({ data: {
       id: newId("oauthClient"), businessId: caller.auth.businessId, environment: caller.auth.environment, name: input.name,
       redirectUris: [...new Set(input.redirectUris)], scopes, clientType,
       secretHash: secret ? hashSecret(secret) : null, secretLastFour: secret ? secret.slice(-4) : null,
       createdBy: caller.auth.oauth?.clientId ?? caller.auth.principal.id, createdAt: t, updatedAt: t,
-    },
+    } });
+    await clientEvent(caller, "resource.created", created, undefined, tx);
+    return created;
   });
   audit(caller, "oauth_client.created", row.id, { name: row.name, clientType, scopes });
-  await clientEvent(caller, "resource.created", row);
   return serializeOAuthClient(row, secret ?? undefined);
 }
 

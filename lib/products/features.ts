@@ -1,4 +1,5 @@
 import { db, dbNull } from "@/lib/db/client";
+import { withEvents } from "@/lib/events/emit-event";
 import { now } from "@/lib/clock";
 import { isIdOf, newId } from "@/lib/ids";
 import { notFound } from "@/lib/http/errors";
@@ -32,12 +33,13 @@ export async function listFeatures(auth: AuthContext, productId: string, query: 
 export async function createFeature(auth: AuthContext, productId: string, input: FeatureCreate) {
   const product = await getProductOrThrow(auth, productId);
   const t = now();
-  const row = await db.feature.create({
+  // In a transaction (with no event) so that an Idempotency-Key's record commits with it (lib/db/commit-hook.ts).
+  const row = await withEvents((tx) => tx.feature.create({
     data: {
       id: newId("feature"), ...tenantWhere(auth), productId: product.id, name: input.name,
       description: input.description ?? null, key: input.key ?? null, value: input.value ?? undefined, createdAt: t, updatedAt: t,
     },
-  });
+  }));
   return serializeFeature(row);
 }
 

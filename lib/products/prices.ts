@@ -1,4 +1,5 @@
 import { db } from "@/lib/db/client";
+import { withEvents } from "@/lib/events/emit-event";
 import { now } from "@/lib/clock";
 import { isIdOf, newId } from "@/lib/ids";
 import { notFound } from "@/lib/http/errors";
@@ -34,7 +35,8 @@ export async function listPrices(auth: AuthContext, productId: string, query: Co
 export async function createPrice(auth: AuthContext, productId: string, input: PriceCreate) {
   const product = await getProductOrThrow(auth, productId);
   const t = now();
-  const row = await db.price.create({
+  // In a transaction (with no event) so that an Idempotency-Key's record commits with it (lib/db/commit-hook.ts).
+  const row = await withEvents((tx) => tx.price.create({
     data: {
       id: newId("price"), ...tenantWhere(auth), productId: product.id,
       name: input.name, type: input.type, currency: input.currency, amount: input.amount ?? null,
@@ -46,7 +48,7 @@ export async function createPrice(auth: AuthContext, productId: string, input: P
       baseSubscription: input.baseSubscription ?? undefined, overageRate: input.overageRate ?? null,
       metrics: input.metrics ?? undefined, isActive: input.isActive ?? true, createdAt: t, updatedAt: t,
     },
-  });
+  }));
   return serializePrice(row);
 }
 

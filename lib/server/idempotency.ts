@@ -3,18 +3,40 @@ import { db } from "@/lib/db/client";
 import { now } from "@/lib/clock";
 import { newId } from "@/lib/ids";
 import { ApiError, invalidParameter } from "@/lib/http/errors";
+import { open, seal } from "@/lib/keys/secret-box";
+import type { Prisma } from "@/generated/prisma-sqlite";
 import type { AuthContext } from "@/lib/http/auth-context";
 
 // Idempotency-Key on POST (contract.md): scoped to business and environment, kept 24 hours. The unique index
 // on (businessId, environment, key) decides which of two concurrent requests runs: the other sees the
 // record and answers 409 while the first is in flight, or replays its result afterwards.
+//
+// A record moves processing → committed → complete:
+// - processing: claimed for a lease (IDEMPOTENCY_LEASE_MS). A request killed mid-flight (a crash, kill -9) never
+//   finishes its record; once the lease is over, a retry with the same key and body takes the record over
+//   (a compare-and-set on its claim time) and runs the request again.
+// - committed: the handler's transaction committed, and marked the record in that same transaction
+//   (markCommitted through lib/db/commit-hook.ts). The killed attempt therefore either committed its writes and
+//   this mark, or neither; a record left "processing" is safe to run again. An attempt that outlived its lease
+//   and was taken over finds its claim gone when it marks, and its transaction rolls back.
+// - complete: the response is stored, sealed under the server secret (lib/keys/secret-box.ts), because it may
+//   carry a new key or client secret; a replay opens it and answers it as the first response did.
 
 const RETENTION_MS = 24 * 60 * 60 * 1000;
 
+/** How long a claim holds: longer than any request takes (their database waits end after 5 s). */
+export function idempotencyLeaseMs(): number {
+  const ms = Number(process.env.IDEMPOTENCY_LEASE_MS);
+  return Number.isFinite(ms) && ms > 0 ? ms : 30_000;
+}
+
 export interface StoredResponse { status: number; body: string }
 
+/** The claim a running request holds: the record and the claim time that the compare-and-sets check. */
+export interface IdempotencyClaim { recordId: string; claimedAt: Date }
+
 export type IdempotencyOutcome =
-  | { kind: "run"; recordId: string }
+  | { kind: "run"; claim: IdempotencyClaim }
   | { kind: "replay"; response: StoredResponse };
 
 export function requestHash(method: string, path: string, rawBody: string): string {
@@ -39,7 +61,7 @@ export async function beginIdempotent(auth: AuthContext, key: string, method: st
       const record = await db.idempotencyRecord.create({
         data: { id: newId("idempotency"), ...scope, method, path, requestHash: hash, state: "processing", createdAt: t, expiresAt: new Date(t.getTime() + RETENTION_MS) },
       });
-      return { kind: "run", recordId: record.id };
+      return { kind: "run", claim: { recordId: record.id, claimedAt: t } };
     } catch (e) {
       if (!isUniqueViolation(e)) throw e;
     }
@@ -56,6 +78,14 @@ export async function beginIdempotent(auth: AuthContext, key: string, method: st
         suggestion: "Use a new Idempotency-Key for a new request.",
       });
     }
+    const leaseOver = existing.createdAt.getTime() + idempotencyLeaseMs() <= t.getTime();
+    if (existing.state === "processing" && leaseOver) {
+      // The attempt holding the key is gone (or overran its lease) and committed nothing: run again.
+      const taken = await db.idempotencyRecord.updateMany({ where: { id: existing.id, state: "processing", createdAt: existing.createdAt }, data: { createdAt: t } });
+      if (taken.count === 1) return { kind: "run", claim: { recordId: existing.id, claimedAt: t } };
+      continue; // another retry took it first
+    }
+    if (existing.state === "committed" && leaseOver) throw resultLost();
     if (existing.state !== "complete" || existing.statusCode === null) {
       throw new ApiError({
         status: 409, type: "conflict_error", code: "IDEMPOTENCY_KEY_IN_USE",
@@ -63,16 +93,56 @@ export async function beginIdempotent(auth: AuthContext, key: string, method: st
         headers: { "Retry-After": "1" },
       });
     }
-    return { kind: "replay", response: { status: existing.statusCode, body: existing.responseBody ?? "" } };
+    const body = openResponse(existing.id, existing.responseBody ?? "");
+    if (body === null) throw resultLost();
+    return { kind: "replay", response: { status: existing.statusCode, body } };
   }
   throw new ApiError({ status: 409, type: "conflict_error", code: "IDEMPOTENCY_KEY_IN_USE", message: "A request with this Idempotency-Key is still being processed." });
 }
 
-export async function completeIdempotent(recordId: string, response: StoredResponse): Promise<void> {
-  await db.idempotencyRecord.update({ where: { id: recordId }, data: { state: "complete", statusCode: response.status, responseBody: response.body } });
+/** Why a key can be neither replayed nor run again: its request committed, but its response is not readable. */
+function resultLost(): ApiError {
+  return new ApiError({
+    status: 409, type: "conflict_error", code: "IDEMPOTENCY_RESULT_LOST",
+    message: "The request with this Idempotency-Key was carried out, but its response cannot be replayed (the server stopped before storing it, or its secret changed). It is not run again.",
+    suggestion: "Read the resource to see the result; use a new Idempotency-Key for a new request.",
+  });
 }
 
-/** A failed request frees its key, so the client can fix the problem and retry with the same key. */
-export async function abandonIdempotent(recordId: string): Promise<void> {
-  await db.idempotencyRecord.deleteMany({ where: { id: recordId } });
+// An empty body (204) has nothing to hide; a body stored before responses were sealed is JSON and read as it is.
+function sealResponse(recordId: string, body: string): string {
+  return body === "" ? "" : seal(body, `idempotency:${recordId}`);
+}
+
+function openResponse(recordId: string, stored: string): string | null {
+  if (stored === "" || stored.startsWith("{")) return stored;
+  return open(stored, `idempotency:${recordId}`);
+}
+
+// Only the attempt holding the claim may change the record: the claim time is part of every condition. A record
+// already "committed" by this attempt (a handler with two transactions) stays so.
+const ours = (claim: IdempotencyClaim) => ({ id: claim.recordId, createdAt: claim.claimedAt, state: { in: ["processing", "committed"] } });
+
+/** In the handler's transaction: the request has committed. Throws (rolling it back) when the claim was lost. */
+export async function markCommitted(claim: IdempotencyClaim, tx: Prisma.TransactionClient): Promise<void> {
+  const marked = await tx.idempotencyRecord.updateMany({ where: ours(claim), data: { state: "committed" } });
+  if (marked.count === 0) {
+    throw new ApiError({
+      status: 409, type: "conflict_error", code: "IDEMPOTENCY_KEY_IN_USE",
+      message: "This request took longer than its Idempotency-Key's lease, and a retry took the key over; nothing was changed.",
+      suggestion: "Retry with the same key to see the outcome of the retry.", headers: { "Retry-After": "1" },
+    });
+  }
+}
+
+export async function completeIdempotent(claim: IdempotencyClaim, response: StoredResponse): Promise<void> {
+  const done = await db.idempotencyRecord.updateMany({
+    where: ours(claim), data: { state: "complete", statusCode: response.status, responseBody: sealResponse(claim.recordId, response.body) },
+  });
+  if (done.count === 0) console.warn(`[idempotency] ${claim.recordId}: the claim was taken over before the response was stored`);
+}
+
+/** A failed request that committed nothing frees its key, so the client can fix the problem and retry with the same key. */
+export async function abandonIdempotent(claim: IdempotencyClaim): Promise<void> {
+  await db.idempotencyRecord.deleteMany({ where: { id: claim.recordId, createdAt: claim.claimedAt, state: "processing" } });
 }

@@ -4,6 +4,8 @@ import type { AnyRoute } from "@/lib/http/route";
 import type { ApiError } from "@/lib/http/errors";
 import type { ResolvedVersion } from "@/lib/versions/resolve-version";
 import type { Admission } from "@/lib/limits/rate-limit";
+import type { CommitScope } from "@/lib/db/commit-hook";
+import type { IdempotencyClaim } from "./idempotency";
 
 /** A request as the pipeline sees it, whichever front door (node:http, a Web `Request`) it came through. */
 export interface ApiRequest {
@@ -46,7 +48,9 @@ export interface RequestContext {
   query: unknown;
   body: unknown;
   rawBody: string;
-  idempotencyRecordId: string | null;
+  /** The Idempotency-Key this request claimed, and whether one of its transactions has committed. */
+  idempotencyClaim: IdempotencyClaim | null;
+  commitScope: CommitScope | null;
   /** The handler's return value, and the CPU-ish time it took (billed as compute). */
   result: unknown;
   computeMs: number;
@@ -59,7 +63,7 @@ export interface RequestContext {
 export function createRequestContext(request: ApiRequest, route: AnyRoute, rawParams: Record<string, string>, at: Date): RequestContext {
   return {
     request, route, rawParams, at, started: performance.now(), requestId: "", headers: {}, ip: null, version: null,
-    auth: null, admission: null, params: undefined, query: undefined, body: undefined, rawBody: "", idempotencyRecordId: null,
+    auth: null, admission: null, params: undefined, query: undefined, body: undefined, rawBody: "", idempotencyClaim: null, commitScope: null,
     result: undefined, computeMs: 0, error: null, response: null, cost: null,
   };
 }

@@ -140,7 +140,9 @@ export function recordRequest(r: RequestRecord): void {
   const base = {
     timestamp: r.at, businessId: r.auth.businessId, projectId: r.auth.projectId, environment: r.auth.environment,
     apiKey: actorOf(r), method: r.method, endpoint: r.endpoint, path: redactText(r.path).slice(0, 2000),
-    statusCode: r.statusCode, latency: Math.round(r.latencyMs * 100) / 100, ip: r.ip, userAgent: r.userAgent?.slice(0, 500) ?? null,
+    statusCode: r.statusCode, latency: Math.round(r.latencyMs * 100) / 100, ip: r.ip,
+    // Redacted like the headers it comes from: a client may send a key in its User-Agent.
+    userAgent: r.userAgent ? redactText(r.userAgent).slice(0, 500) : null,
   };
   S.usageQueue.push({
     ...base, id: newId("usage"), userId: userOf(r), errorType: r.errorType, requestSize: r.requestBytes, responseSize: r.responseBytes,

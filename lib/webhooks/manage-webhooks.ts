@@ -154,10 +154,10 @@ export async function rotateWebhookSecret(auth: AuthContext, id: string) {
 /** Sends a signed test event to this endpoint alone, whatever it subscribes to. */
 export async function sendTestEvent(auth: AuthContext, id: string) {
   const w = await getWebhookOrThrow(auth, id);
-  const event = await emitEvent({
+  const event = await withEvents((tx) => emitEvent({
     businessId: auth.businessId, environment: auth.environment, type: TEST_EVENT_TYPE,
     data: { object: "webhook", id: w.id, message: "This is a test event from the developer platform." },
-  }, db, { webhookId: w.id });
+  }, tx, { webhookId: w.id }));
   const delivery = await db.webhookDelivery.findFirstOrThrow({ where: { webhookId: w.id, eventId: event.id } });
   wakeWorker();
   return serializeDelivery(delivery);

@@ -117,3 +117,53 @@ test("headers are kept up to 16 KB in total", () => {
   assert.ok(size <= MAX_LOGGED_BYTES, `${size} bytes of headers kept`);
   assert.ok(Object.keys(out).length >= 30, "as many headers as fit are kept");
 });
+
+// Percent-encoding (a key pasted into a URL, a form or a JSON string) and JSON's \u escapes hide a key from a
+// pattern that looks only for its raw shape.
+const pct = (s: string) => [...s].map((c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`).join("");
+const oauthToken = (prefix: string) => `${prefix}${randomBytes(32).toString("base64url")}`;
+
+test("a percent-encoded key is redacted, however much of it is encoded", () => {
+  const key = liveKey();
+  for (const encoded of [pct(key), key.replace(/_/g, "%5F"), key.replace(/_/g, "%5f"), `${pct("sk_live_")}${key.slice(8)}`, key.replace(/_/g, "%255F")]) {
+    const body = JSON.stringify({ note: `pasted ${encoded} here`, url: `https://example.com/cb?k=${encoded}` });
+    const out = redactBody(body)!;
+    assert.ok(!out.includes(encoded), `encoded key left in ${out}`);
+    assert.ok(!out.includes(key.slice(8, 30)), `key material left in ${out}`);
+    assert.equal(JSON.parse(out).note.startsWith("pasted "), true, "the body stays valid JSON and keeps its text");
+  }
+});
+
+test("a key written with JSON \\u escapes is redacted", () => {
+  const key = testKey();
+  const body = `{"note":"${key.replace(/_/g, "\\u005f")}"}`;
+  assert.equal(JSON.parse(body).note, key, "the escaped text is the key");
+  const out = redactBody(body)!;
+  assert.ok(!out.includes(key.slice(8, 30)), `key material left in ${out}`);
+  assert.doesNotThrow(() => JSON.parse(out));
+});
+
+test("access and refresh tokens, client secrets and codes are redacted raw or percent-encoded, after any character", () => {
+  for (const prefix of ["oat_", "ort_", "ocs_", "ocd_"]) {
+    const token = oauthToken(prefix);
+    for (const text of [`Bearer ${token}`, `q=Bearer%20${token}`, `x=1%2C${token}`, `v=${pct(token)}`, `9${token.replace("_", "%5F")}`]) {
+      const out = redactText(text);
+      assert.ok(!out.includes(token.slice(4, 30)), `${prefix} material left in ${out}`);
+    }
+  }
+  assert.equal(redactText("sort_by_created_at and boat_launch_schedule"), "sort_by_created_at and boat_launch_schedule", "words that merely end in a prefix are kept");
+});
+
+test("secret-named query parameters are redacted whatever their value looks like", () => {
+  const out = redactText("/cb?access_token=abc123456&refresh_token=def&client_secret=s3cr3t&code=keep&token=t0k&password=pw");
+  for (const v of ["abc123456", "def", "s3cr3t", "t0k", "pw"]) assert.ok(!out.includes(`=${v}`), `${v} left in ${out}`);
+  assert.match(out, /code=keep/);
+});
+
+test("a key in the User-Agent or any other header is redacted", () => {
+  const key = liveKey();
+  const out = redactHeaders([["User-Agent", `my-cli/1.0 (${key})`], ["X-Forwarded-Query", `k=${pct(key)}`]]);
+  assert.ok(!JSON.stringify(out).includes(key.slice(8, 30)), `key left in ${JSON.stringify(out)}`);
+  assert.ok(!JSON.stringify(out).includes(pct(key)), `encoded key left in ${JSON.stringify(out)}`);
+  assert.match(out["user-agent"], /^my-cli\/1\.0 \(/);
+});

@@ -2,8 +2,9 @@ import { beginIdempotent, completeIdempotent, abandonIdempotent, requestHash, va
 import type { RequestContext } from "../request-context";
 
 /**
- * Step 9: an authenticated POST with `Idempotency-Key` claims the key; a finished earlier request with the same
- * key and body is answered from its stored response (`Idempotent-Replayed: true`) without running again.
+ * Step 9: an authenticated POST with `Idempotency-Key` claims the key (for a lease: a claim left by a crashed
+ * server is taken over once it runs out); a finished earlier request with the same key and body is answered from
+ * its stored response (`Idempotent-Replayed: true`) without running again.
  */
 export async function claimIdempotencyKey(ctx: RequestContext): Promise<void> {
   const { request, auth } = ctx;
@@ -13,23 +14,41 @@ export async function claimIdempotencyKey(ctx: RequestContext): Promise<void> {
   const path = request.url.pathname;
   const begun = await beginIdempotent(auth, key, request.method, path, requestHash(request.method, path, ctx.rawBody));
   if (begun.kind === "run") {
-    ctx.idempotencyRecordId = begun.recordId;
+    ctx.idempotencyClaim = begun.claim;
     return;
   }
   const { status, body } = begun.response;
-  ctx.response = { status: status === 204 ? 204 : 200, body: body || null, headers: { ...ctx.headers, "Idempotent-Replayed": "true" } };
+  // A stored error (a request that failed after committing part of its work) replays as it was.
+  ctx.response = { status: status >= 400 ? status : status === 204 ? 204 : 200, body: body || null, headers: { ...ctx.headers, "Idempotent-Replayed": "true" } };
 }
 
-/** Step 12 (after the envelope): the answer is kept for replays. */
+/** Step 12 (after the envelope): the answer is kept (sealed) for replays. */
 export async function storeIdempotentResponse(ctx: RequestContext): Promise<void> {
-  if (!ctx.idempotencyRecordId || !ctx.response) return;
-  await completeIdempotent(ctx.idempotencyRecordId, { status: ctx.response.status, body: ctx.response.body ?? "" });
+  const claim = ctx.idempotencyClaim;
+  if (!claim || !ctx.response) return;
+  ctx.idempotencyClaim = null;
+  try {
+    await completeIdempotent(claim, { status: ctx.response.status, body: ctx.response.body ?? "" });
+  } finally {
+    if (ctx.commitScope) ctx.commitScope.closed = true;
+  }
 }
 
-/** On error: a failed request frees its key, so the client can fix the problem and retry with the same key. */
+/**
+ * On error, once the error's answer is made: a request that committed nothing frees its key, so the client can
+ * fix the problem and retry with the same key; one that failed after a commit (a handler with two transactions)
+ * is not run twice: its error is what the key replays.
+ */
 export async function releaseIdempotencyKey(ctx: RequestContext): Promise<void> {
-  if (!ctx.idempotencyRecordId) return;
-  const id = ctx.idempotencyRecordId;
-  ctx.idempotencyRecordId = null;
-  await abandonIdempotent(id).catch(() => {});
+  const claim = ctx.idempotencyClaim;
+  if (!claim) return;
+  ctx.idempotencyClaim = null;
+  try {
+    if (ctx.commitScope?.committed && ctx.response) await completeIdempotent(claim, { status: ctx.response.status, body: ctx.response.body ?? "" });
+    else await abandonIdempotent(claim);
+  } catch (e) {
+    console.error(`[${ctx.requestId}] idempotency key not released`, e);
+  } finally {
+    if (ctx.commitScope) ctx.commitScope.closed = true;
+  }
 }

@@ -20,11 +20,11 @@ function auditDenial(ctx: RequestContext, error: ApiError): void {
 
 /** Whatever a step threw becomes the spec's error envelope, here and nowhere else. */
 export async function mapError(ctx: RequestContext, err: unknown): Promise<void> {
-  await releaseIdempotencyKey(ctx);
   const error = toApiError(err, ctx.requestId);
   ctx.error = error;
   auditDenial(ctx, error);
   const body = errorBody(error, ctx.requestId, ctx.request.baseUrl);
   if (ctx.version?.warning) Object.assign(body.meta, { warning: ctx.version.warning });
   ctx.response = { status: error.status, body: JSON.stringify(body), headers: { ...ctx.headers, ...(error.headers ?? {}) } };
+  await releaseIdempotencyKey(ctx);
 }

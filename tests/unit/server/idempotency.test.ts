@@ -9,10 +9,10 @@ const post = testRoute({ method: "POST", path: "/v1/widgets" });
 test("idempotency: a GET, or a POST without the header, claims nothing", async () => {
   const get = testContext({ auth: testAuth(), headers: { "idempotency-key": "k1" } });
   await claimIdempotencyKey(get);
-  assert.equal(get.idempotencyRecordId, null);
+  assert.equal(get.idempotencyClaim, null);
   const bare = testContext({ route: post, auth: testAuth() });
   await claimIdempotencyKey(bare);
-  assert.equal(bare.idempotencyRecordId, null);
+  assert.equal(bare.idempotencyClaim, null);
   await storeIdempotentResponse(bare); // nothing claimed: nothing to store
 });
 
