@@ -73,9 +73,37 @@ export const ROLLUP_COLUMNS: Columns = {
   requestBytes: "int", responseBytes: "int", computeMs: "float", cost: "float", compacted: "bool",
 };
 
+type UsageRow = Prisma.UsageEventCreateManyInput;
+type LogRow = Prisma.RequestLogCreateManyInput;
+/** A queued row before redaction: the request's own values, as recorded. */
+type RawUsage = Omit<UsageRow, "path" | "userAgent"> & { raw: true; path: string; userAgent: string | null };
+type RawLog = Omit<LogRow, "path" | "userAgent" | "requestHeaders" | "responseHeaders"> & {
+  raw: true; path: string; userAgent: string | null; requestHeaders: HeaderReader; responseHeaders: Record<string, string>;
+};
+
+/** Path and user agent redacted like the headers they come from (a client may send a key in its User-Agent). */
+function redactBase<T extends { path: string; userAgent: string | null }>(r: T) {
+  return { path: redactText(r.path).slice(0, 2000), userAgent: r.userAgent ? redactText(r.userAgent).slice(0, 500) : null };
+}
+
+function toUsageRow(e: RawUsage | UsageRow): UsageRow {
+  if (!("raw" in e)) return e;
+  const { raw: _raw, ...row } = e;
+  return { ...row, ...redactBase(e) };
+}
+
+function toLogRow(e: RawLog | LogRow): LogRow {
+  if (!("raw" in e)) return e;
+  const { raw: _raw, ...row } = e;
+  return {
+    ...row, ...redactBase(e), requestHeaders: redactHeaders(e.requestHeaders), requestBody: redactBody(e.requestBody ?? null),
+    responseHeaders: redactHeaders(Object.entries(e.responseHeaders)), responseBody: redactBody(e.responseBody ?? null),
+  };
+}
+
 const S = processSingleton("usage-recorder", () => ({
-  usageQueue: [] as Prisma.UsageEventCreateManyInput[],
-  logQueue: [] as Prisma.RequestLogCreateManyInput[],
+  usageQueue: [] as (RawUsage | UsageRow)[],
+  logQueue: [] as (RawLog | LogRow)[],
   rollups: new Map<string, RollupCell>(),
   eventTimer: null as NodeJS.Timeout | null,
   rollupTimer: null as NodeJS.Timeout | null,
@@ -137,20 +165,20 @@ export function recordRequest(r: RequestRecord): void {
     S.stats.dropped++;
     return;
   }
+  // Only what is cheap happens here; redaction (regular expressions over headers, bodies, path and user agent)
+  // waits for the flush, off the request's path (toUsageRow, toLogRow).
   const base = {
     timestamp: r.at, businessId: r.auth.businessId, projectId: r.auth.projectId, environment: r.auth.environment,
-    apiKey: actorOf(r), method: r.method, endpoint: r.endpoint, path: redactText(r.path).slice(0, 2000),
-    statusCode: r.statusCode, latency: Math.round(r.latencyMs * 100) / 100, ip: r.ip,
-    // Redacted like the headers it comes from: a client may send a key in its User-Agent.
-    userAgent: r.userAgent ? redactText(r.userAgent).slice(0, 500) : null,
+    apiKey: actorOf(r), method: r.method, endpoint: r.endpoint, path: r.path, statusCode: r.statusCode,
+    latency: Math.round(r.latencyMs * 100) / 100, ip: r.ip, userAgent: r.userAgent,
   };
   S.usageQueue.push({
-    ...base, id: newId("usage"), userId: userOf(r), errorType: r.errorType, requestSize: r.requestBytes, responseSize: r.responseBytes,
+    raw: true, ...base, id: newId("usage"), userId: userOf(r), errorType: r.errorType, requestSize: r.requestBytes, responseSize: r.responseBytes,
     computeTime: Math.round(r.computeMs * 100) / 100, cost: r.cost ?? null, billable, region: process.env.REGION ?? null,
   });
   S.logQueue.push({
-    ...base, id: r.requestId, requestHeaders: redactHeaders(r.requestHeaders), requestBody: redactBody(r.requestBody),
-    responseHeaders: redactHeaders(Object.entries(r.responseHeaders)), responseBody: redactBody(r.responseBody),
+    raw: true, ...base, id: r.requestId, requestHeaders: r.requestHeaders, requestBody: r.requestBody,
+    responseHeaders: r.responseHeaders, responseBody: r.responseBody,
   });
   addRollup(r, billable);
   if (S.usageQueue.length >= BATCH) void flushEvents();
@@ -180,12 +208,12 @@ export function flushEvents(): Promise<void> {
   S.pendingEvents = S.chain = S.chain.then(async () => {
     S.pendingEvents = null;
     while (S.usageQueue.length || S.logQueue.length) {
-      const usage = S.usageQueue; S.usageQueue = [];
-      const logs = S.logQueue; S.logQueue = [];
+      const usage = S.usageQueue.map(toUsageRow); S.usageQueue = [];
+      const logs = S.logQueue.map(toLogRow); S.logQueue = [];
       // Both tables at once: on PostgreSQL that is two connections working side by side.
       const [usageOk, logsOk] = await Promise.all([
-        writeBatches(usage, (b) => bulkInsert("UsageEvent", USAGE_COLUMNS, b), (rest) => { S.usageQueue = rest.concat(S.usageQueue); }),
-        writeBatches(logs, (b) => bulkInsert("RequestLog", LOG_COLUMNS, b), (rest) => { S.logQueue = rest.concat(S.logQueue); }),
+        writeBatches(usage, (b) => bulkInsert("UsageEvent", USAGE_COLUMNS, b), (rest) => { S.usageQueue = [...rest, ...S.usageQueue]; }),
+        writeBatches(logs, (b) => bulkInsert("RequestLog", LOG_COLUMNS, b), (rest) => { S.logQueue = [...rest, ...S.logQueue]; }),
       ]);
       if (!usageOk || !logsOk) break; // the database refused: the timer tries again later
     }
