@@ -1,22 +1,26 @@
 import { db } from "@/lib/db/client";
 import { directSqlite, fromSqliteDate, fromSqliteJson, statement } from "@/lib/db/sqlite-direct";
+import { directPostgres, queryOne } from "@/lib/db/pg-direct";
 import type { Product as ProductRow } from "@/generated/prisma-sqlite";
 import type { AuthContext } from "@/lib/http/auth-context";
 import { tenantWhere } from "@/lib/http/tenant";
 
 // One product row of the caller's business and environment, the hot read of the API (GET /v1/products/{id},
 // and every feature/price call checks its product first). On SQLite it is one prepared statement on the plain
-// connection (lib/db/sqlite-direct.ts), a few microseconds instead of Prisma's ~1 ms of CPU; on PostgreSQL it is
-// Prisma's findFirst. Both return Prisma's row shape.
+// connection (lib/db/sqlite-direct.ts), a few microseconds instead of Prisma's ~1 ms of CPU; on PostgreSQL one
+// named statement on a plain `pg` pool (lib/db/pg-direct.ts). Both return Prisma's row shape.
 
 export type ProductWithBusiness = ProductRow & { business?: { id: string; name: string } };
 
 const COLUMNS = ["id", "businessId", "environment", "name", "type", "description", "isActive", "industries", "productCategories",
   "interfaces", "searchText", "createdAt", "updatedAt"] as const;
 
-const SELECT_SQL = `SELECT ${COLUMNS.map((c) => `p."${c}"`).join(", ")}, b."name" AS "businessName"
+/** The one query, with SQLite's (`?`) or PostgreSQL's (`$1`) placeholders. */
+const selectSql = (at: (n: number) => string) => `SELECT ${COLUMNS.map((c) => `p."${c}"`).join(", ")}, b."name" AS "businessName"
   FROM "Product" p JOIN "Business" b ON b."id" = p."businessId"
-  WHERE p."id" = ? AND p."businessId" = ? AND p."environment" = ?`;
+  WHERE p."id" = ${at(1)} AND p."businessId" = ${at(2)} AND p."environment" = ${at(3)}`;
+const SELECT_SQL = selectSql(() => "?");
+const PG_SELECT_SQL = selectSql((n) => `$${n}`);
 
 function fromSqlite(r: Record<string, unknown>, expandBusiness: boolean): ProductWithBusiness {
   const row: ProductWithBusiness = {
@@ -34,6 +38,14 @@ export async function findProductRow(auth: AuthContext, id: string, expandBusine
   if (sqlite) {
     const r = statement(sqlite, SELECT_SQL).get(id, auth.businessId, auth.environment) as Record<string, unknown> | undefined;
     return r ? fromSqlite(r, expandBusiness) : null;
+  }
+  const pool = directPostgres();
+  if (pool) {
+    // pg returns timestamps as Dates, JSON parsed and booleans as booleans: Prisma's shape already.
+    const r = await queryOne<Record<string, unknown>>(pool, "find-product-row", PG_SELECT_SQL, [id, auth.businessId, auth.environment]);
+    if (!r) return null;
+    const { businessName, ...row } = r;
+    return { ...(row as ProductRow), ...(expandBusiness ? { business: { id: row.businessId as string, name: businessName as string } } : {}) };
   }
   return db.product.findFirst({
     where: { id, ...tenantWhere(auth) },
