@@ -3,10 +3,13 @@
 //    /oauth/token, /oauth/revoke and the well-known document with it before Next's request handler. Next builds
 //    this file to JavaScript with the rest of the app, so the front door shares the app's build and its
 //    process-wide services (database client, key cache, limiter, recorder queue, event bus);
+//  - turns on the list-total cache (lib/db/count-cache.ts) for this process;
 //  - starts the periodic jobs (log retention, rollup compaction) and the webhook delivery worker unless
 //    JOBS_IN_SERVER=false / WEBHOOK_WORKER=false (then run `npm run jobs -- --loop` on its own).
 export async function register() {
   if (process.env.NEXT_RUNTIME === "nodejs") {
+    const { enableCountCache } = await import("@/lib/db/count-cache");
+    enableCountCache();
     const { handleNodeRequest } = await import("@/lib/server/node-front-door");
     (globalThis as { __platformFrontDoor?: typeof handleNodeRequest }).__platformFrontDoor = handleNodeRequest;
     const { startScheduler } = await import("@/lib/jobs/scheduler");

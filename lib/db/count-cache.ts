@@ -7,6 +7,7 @@ import { publish, subscribe } from "@/lib/redis/bus";
 // all of them, so a total is never older than the last write this process made or saw. Another process's
 // writes arrive through Redis when REDIS_URL is set (the channel below); without Redis a count is also never
 // kept longer than COUNT_CACHE_MS (default 2 s), which bounds what a separate `npm run jobs` process can skew.
+// Only the server turns it on (instrumentation.ts): a script, the CLI or a test reading the database counts afresh.
 
 const WRITES = new Set(["create", "createMany", "createManyAndReturn", "update", "updateMany", "updateManyAndReturn", "upsert", "delete", "deleteMany"]);
 const RAW_WRITES = new Set(["$executeRaw", "$executeRawUnsafe"]);
@@ -21,6 +22,7 @@ const state = processSingleton("count-cache", () => ({
   all: 0,
   entries: new Map<string, Entry>(),
   listening: false,
+  enabled: false,
   hits: 0,
   misses: 0,
 }));
@@ -44,10 +46,16 @@ function listen(): void {
   subscribe(TOPIC, (model) => bumpLocally(model === "*" ? null : model));
 }
 
+/** Called once by the server at start; elsewhere every count goes to the database. */
+export function enableCountCache(): void {
+  state.enabled = TTL_MS > 0;
+}
+
 export const countCacheStats = () => ({ hits: state.hits, misses: state.misses, entries: state.entries.size });
 
 /** A count through the cache: `run` only when the model was written since, or the entry is older than the TTL. */
 export async function cachedCount(model: string, args: unknown, run: () => Promise<number>): Promise<number> {
+  if (!state.enabled) return run();
   listen();
   const key = `${model}\u0000${JSON.stringify(args ?? {})}`;
   const version = versionOf(model);
@@ -74,7 +82,7 @@ export const countCacheExtension = {
   name: "count-cache",
   query: {
     async $allOperations({ model, operation, args, query }: { model?: string; operation: string; args: unknown; query: (args: unknown) => Promise<unknown> }) {
-      if (model && operation === "count" && TTL_MS > 0) return cachedCount(model, args, () => query(args) as Promise<number>);
+      if (model && operation === "count" && state.enabled) return cachedCount(model, args, () => query(args) as Promise<number>);
       if (model && WRITES.has(operation)) {
         try {
           return await query(args);
