@@ -58,7 +58,7 @@ async function api() {
   if (!list.length) return;
   const database = await createTestDatabase(values.db);
   // Short flush intervals so tests see usage, logs and metrics within a few hundred milliseconds.
-  const env = { DATABASE_URL: database.url, KEY_HASH_SECRET, WEBHOOK_ALLOW_PRIVATE: "true", USAGE_FLUSH_MS: "100", ROLLUP_FLUSH_MS: "300", WEBHOOK_POLL_MS: "200" };
+  const env = { DATABASE_URL: database.url, KEY_HASH_SECRET, ALLOW_PRIVATE_URLS: "true", USAGE_FLUSH_MS: "100", ROLLUP_FLUSH_MS: "300", WEBHOOK_POLL_MS: "200" };
   const server = await startServer({ env });
   try {
     add(await runTap([...TAP, ...list], { ...env, BASE_URL: server.url }), `api (${values.db})`);

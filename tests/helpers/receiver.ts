@@ -240,7 +240,7 @@ export async function startClockServer(extraEnv: Record<string, string> = {}): P
   const database = await createTestDatabase(kind);
   const env = {
     DATABASE_URL: database.url, KEY_HASH_SECRET: process.env.KEY_HASH_SECRET ?? "test-suite-secret-not-for-production",
-    PLATFORM_TEST_CLOCK: "true", WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_POLL_MS: "200", ...extraEnv,
+    PLATFORM_TEST_CLOCK: "true", ALLOW_PRIVATE_URLS: "true", WEBHOOK_POLL_MS: "200", ...extraEnv,
   };
   const servers: PlatformProcess[] = [];
   const stopAll = async () => {
