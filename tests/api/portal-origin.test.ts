@@ -1,0 +1,116 @@
+// Sign-in follows the address the browser used. Without PUBLIC_BASE_URL a server listening on every interface is
+// reached as localhost, 127.0.0.1 or the machine's own addresses; after signing in the browser must land on the
+// origin it started from (where its cookie is), not on a fixed NEXTAUTH_URL. Only the server's own addresses are
+// followed: a forged Host or X-Forwarded-Host never steers a redirect, a callback or a link.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import http from "node:http";
+import { startServer, type TestServer } from "../helpers/server";
+import { createUserWithBusiness } from "@/lib/portal/sign-up";
+
+interface RawResponse { status: number; headers: http.IncomingHttpHeaders; body: string }
+
+/** A request with any Host header (fetch does not let a caller set one). */
+function raw(url: string, opts: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: opts.method ?? "GET", headers: opts.headers }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (c) => { body += c; });
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on("error", reject);
+    req.end(opts.body);
+  });
+}
+
+/** name=value pairs of Set-Cookie headers, for the next request's Cookie header. */
+const cookiePairs = (res: RawResponse) => (res.headers["set-cookie"] ?? []).map((c) => c.split(";")[0]);
+
+/** Signs in with email and password through next-auth, sending `host` as the Host header; returns what it answered. */
+async function signIn(server: TestServer, host: string, email: string, password: string, extra: Record<string, string> = {}) {
+  const csrf = await raw(`${server.url}/api/auth/csrf`, { headers: { host, ...extra } });
+  assert.equal(csrf.status, 200, csrf.body);
+  const csrfToken = JSON.parse(csrf.body).csrfToken as string;
+  const form = new URLSearchParams({ csrfToken, email, password, callbackUrl: "/portal", json: "true" }).toString();
+  const res = await raw(`${server.url}/api/auth/callback/credentials`, {
+    method: "POST",
+    headers: { host, ...extra, "content-type": "application/x-www-form-urlencoded", cookie: cookiePairs(csrf).join("; ") },
+    body: form,
+  });
+  assert.equal(res.status, 200, res.body);
+  return { url: JSON.parse(res.body).url as string, setCookies: res.headers["set-cookie"] ?? [], cookies: [...cookiePairs(csrf), ...cookiePairs(res)] };
+}
+
+let wildcard: TestServer, behindProxy: TestServer;
+let port: number;
+const PASSWORD = "correct horse battery staple";
+let email: string;
+
+before(async () => {
+  const base = { DATABASE_URL: process.env.DATABASE_URL!, KEY_HASH_SECRET: process.env.KEY_HASH_SECRET!, WEBHOOK_WORKER: "false", JOBS_IN_SERVER: "false" };
+  email = `origin-${process.pid}-${Date.now()}@example.com`;
+  [wildcard, behindProxy] = await Promise.all([
+    // Listening on every interface, as `npm start` does by default.
+    startServer({ ...base, HOST: "0.0.0.0" }),
+    startServer({ ...base, PUBLIC_BASE_URL: "https://platform.example" }),
+    createUserWithBusiness({ email, password: PASSWORD, name: "Origin Test" }),
+  ]);
+  port = Number(new URL(wildcard.url).port);
+});
+
+after(async () => {
+  await Promise.all([wildcard?.stop(), behindProxy?.stop()]);
+});
+
+test("signed in at http://127.0.0.1, the browser is sent back to 127.0.0.1 with its session cookie, and the portal opens", async () => {
+  const s = await signIn(wildcard, `127.0.0.1:${port}`, email, PASSWORD);
+  assert.equal(s.url, `http://127.0.0.1:${port}/portal`);
+  const session = s.setCookies.find((c) => /^next-auth\.session-token=/.test(c));
+  assert.ok(session, s.setCookies.join("\n"));
+  assert.match(session, /;\s*HttpOnly/i);
+  assert.match(session, /;\s*SameSite=Lax/i);
+  assert.doesNotMatch(session, /;\s*Domain=/i, "a host-only cookie, so it goes back to exactly this origin");
+  const portal = await raw(`${wildcard.url}/portal`, { headers: { host: `127.0.0.1:${port}`, cookie: s.cookies.join("; ") } });
+  assert.equal(portal.status, 200, `${portal.status} ${portal.headers.location ?? ""}`);
+});
+
+test("signed in at http://localhost, the browser stays on localhost", async () => {
+  const s = await signIn(wildcard, `localhost:${port}`, email, PASSWORD);
+  assert.equal(s.url, `http://localhost:${port}/portal`);
+});
+
+test("a forged Host or X-Forwarded-Host never steers a redirect or a link; the server's own address is used instead", async () => {
+  for (const headers of [
+    { host: "evil.example" }, { host: `evil.example:${port}` }, { host: `127.0.0.1:${port + 1}` },
+    { host: `127.0.0.1:${port}`, "x-forwarded-host": "evil.example" }, { host: `127.0.0.1:${port}`, "x-forwarded-host": "evil.example", "x-forwarded-proto": "https" },
+  ]) {
+    const label = JSON.stringify(headers);
+    const signinRedirect = await raw(`${wildcard.url}/portal/keys`, { headers });
+    assert.equal(signinRedirect.status, 307, label);
+    assert.match(String(signinRedirect.headers.location), new RegExp(`^(http://(localhost|127\\.0\\.0\\.1):${port})?/signin\\?`), label);
+    const s = await signIn(wildcard, headers.host, email, PASSWORD, headers["x-forwarded-host"] ? { "x-forwarded-host": headers["x-forwarded-host"], ...(headers["x-forwarded-proto"] ? { "x-forwarded-proto": headers["x-forwarded-proto"] } : {}) } : {});
+    assert.ok(!s.url.includes("evil.example"), `${label}: ${s.url}`);
+    assert.match(s.url, new RegExp(`^http://(localhost|127\\.0\\.0\\.1):${port}/portal$`), label);
+    const apiError = await raw(`${wildcard.url}/v1/products`, { headers });
+    assert.equal(apiError.status, 401, label);
+    const documentation = JSON.parse(apiError.body).error.documentation as string;
+    assert.ok(!documentation.includes("evil.example"), `${label}: ${documentation}`);
+  }
+});
+
+test("with PUBLIC_BASE_URL, callbacks and redirects use it whatever the Host, and cookies are Secure", async () => {
+  const p = Number(new URL(behindProxy.url).port);
+  for (const host of [`127.0.0.1:${p}`, "evil.example"]) {
+    const s = await signIn(behindProxy, host, email, PASSWORD);
+    assert.equal(s.url, "https://platform.example/portal", host);
+    const session = s.setCookies.find((c) => /^__Secure-next-auth\.session-token=/.test(c));
+    assert.ok(session, s.setCookies.join("\n"));
+    assert.match(session, /;\s*Secure/i);
+    assert.match(session, /;\s*HttpOnly/i);
+    assert.match(session, /;\s*SameSite=Lax/i);
+    const redirect = await raw(`${behindProxy.url}/portal`, { headers: { host } });
+    assert.equal(redirect.status, 307);
+    assert.match(redirect.headers.location ?? "", /^(https:\/\/platform\.example)?\/signin\?/, host);
+  }
+});
