@@ -4,43 +4,12 @@
 // followed: a forged Host or X-Forwarded-Host never steers a redirect, a callback or a link.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import http from "node:http";
 import { startServer, type TestServer } from "../helpers/server";
+import { raw, signIn as signInAt } from "../helpers/portal-session";
 import { createUserWithBusiness } from "@/lib/portal/sign-up";
 
-interface RawResponse { status: number; headers: http.IncomingHttpHeaders; body: string }
-
-/** A request with any Host header (fetch does not let a caller set one). */
-function raw(url: string, opts: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: opts.method ?? "GET", headers: opts.headers }, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (c) => { body += c; });
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
-    req.on("error", reject);
-    req.end(opts.body);
-  });
-}
-
-/** name=value pairs of Set-Cookie headers, for the next request's Cookie header. */
-const cookiePairs = (res: RawResponse) => (res.headers["set-cookie"] ?? []).map((c) => c.split(";")[0]);
-
-/** Signs in with email and password through next-auth, sending `host` as the Host header; returns what it answered. */
-async function signIn(server: TestServer, host: string, email: string, password: string, extra: Record<string, string> = {}) {
-  const csrf = await raw(`${server.url}/api/auth/csrf`, { headers: { host, ...extra } });
-  assert.equal(csrf.status, 200, csrf.body);
-  const csrfToken = JSON.parse(csrf.body).csrfToken as string;
-  const form = new URLSearchParams({ csrfToken, email, password, callbackUrl: "/portal", json: "true" }).toString();
-  const res = await raw(`${server.url}/api/auth/callback/credentials`, {
-    method: "POST",
-    headers: { host, ...extra, "content-type": "application/x-www-form-urlencoded", cookie: cookiePairs(csrf).join("; ") },
-    body: form,
-  });
-  assert.equal(res.status, 200, res.body);
-  return { url: JSON.parse(res.body).url as string, setCookies: res.headers["set-cookie"] ?? [], cookies: [...cookiePairs(csrf), ...cookiePairs(res)] };
-}
+const signIn = (server: TestServer, host: string, email: string, password: string, headers: Record<string, string> = {}) =>
+  signInAt(server.url, email, password, { host, headers });
 
 let wildcard: TestServer, behindProxy: TestServer;
 let port: number;
