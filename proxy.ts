@@ -2,7 +2,7 @@ import { NextResponse, type NextRequest } from "next/server";
 import { getToken } from "next-auth/jwt";
 import { consentFormTargets, contentSecurityPolicy, newNonce, securityHeaders } from "@/lib/portal/security-headers";
 
-// Runs before every page (not /v1, the JSON routes or static files; see the matcher):
+// Runs before every page and next-auth's routes (not /v1, the other JSON routes or static files; see the matcher):
 //  - security headers on every answer, with a fresh CSP nonce that Next.js puts on the page's scripts
 //    (lib/portal/security-headers.ts);
 //  - portal pages and the consent page need a signed-in user; anyone else goes to the sign-in page and comes back.
@@ -40,5 +40,5 @@ export async function proxy(req: NextRequest) {
 }
 
 export const config = {
-  matcher: ["/((?!v1/|v1$|api/|_next/static/|_next/image|favicon\\.ico|\\.well-known/|oauth/token|oauth/revoke).*)"],
+  matcher: ["/((?!v1/|v1$|api/(?!auth/)|_next/static/|_next/image|favicon\\.ico|\\.well-known/|oauth/token|oauth/revoke).*)"],
 };

@@ -79,6 +79,18 @@ test("portal pages of a signed-in user carry the same headers", async () => {
   }
 });
 
+test("HTML from route handlers (the OAuth error page, next-auth's sign-out page) carries the policy too", async () => {
+  for (const path of ["/oauth/authorize?client_id=oac_nope&response_type=code", "/api/auth/signout"]) {
+    const res = await raw(`${BASE_URL}${path}`);
+    assert.match(header(res, "content-type"), /^text\/html/, path);
+    const d = directives(res);
+    assert.deepEqual(d.get("frame-ancestors"), ["'none'"], path);
+    assert.ok((d.get("script-src") ?? []).includes("'strict-dynamic'"), path);
+    assert.equal(header(res, "x-content-type-options"), "nosniff", path);
+    assert.equal(header(res, "referrer-policy"), "strict-origin-when-cross-origin", path);
+  }
+});
+
 test("each response has a nonce of its own", async () => {
   const nonces = new Set<string>();
   for (let i = 0; i < 3; i++) nonces.add(checkPage(await raw(`${BASE_URL}/signin`), "/signin"));
