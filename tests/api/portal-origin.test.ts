@@ -40,6 +40,11 @@ test("signed in at http://127.0.0.1, the browser is sent back to 127.0.0.1 with 
   assert.match(session, /;\s*HttpOnly/i);
   assert.match(session, /;\s*SameSite=Lax/i);
   assert.doesNotMatch(session, /;\s*Domain=/i, "a host-only cookie, so it goes back to exactly this origin");
+  for (const c of s.setCookies) {
+    assert.match(c, /;\s*HttpOnly/i, c);
+    assert.match(c, /;\s*SameSite=Lax/i, c);
+    assert.doesNotMatch(c, /;\s*Secure/i, `${c}: plain http`);
+  }
   const portal = await raw(`${wildcard.url}/portal`, { headers: { host: `127.0.0.1:${port}`, cookie: s.cookies.join("; ") } });
   assert.equal(portal.status, 200, `${portal.status} ${portal.headers.location ?? ""}`);
 });
@@ -80,6 +85,7 @@ test("with PUBLIC_BASE_URL, callbacks and redirects use it whatever the Host, an
     assert.match(session, /;\s*Secure/i);
     assert.match(session, /;\s*HttpOnly/i);
     assert.match(session, /;\s*SameSite=Lax/i);
+    for (const c of s.setCookies) assert.match(c, /;\s*Secure;.*HttpOnly|HttpOnly.*;\s*Secure/i, c);
     const redirect = await raw(`${behindProxy.url}/portal`, { headers: { host } });
     assert.equal(redirect.status, 307);
     assert.match(redirect.headers.location ?? "", /^(https:\/\/platform\.example)?\/signin\?/, host);

@@ -24,7 +24,8 @@ export const cookiePairs = (res: RawResponse) => (res.headers["set-cookie"] ?? [
 
 /**
  * Signs in with e-mail and password at `baseUrl`, sending `host` as the Host header (the base URL's own host unless
- * told). Returns the URL next-auth sends the browser to, the Set-Cookie lines and the cookies to send from then on.
+ * told). Returns the URL next-auth sends the browser to, every Set-Cookie line of the exchange and the cookies to
+ * send from then on.
  */
 export async function signIn(baseUrl: string, email: string, password: string, opts: { host?: string; headers?: Record<string, string> } = {}) {
   const host = opts.host ?? new URL(baseUrl).host;
@@ -39,5 +40,6 @@ export async function signIn(baseUrl: string, email: string, password: string, o
     body: form,
   });
   assert.equal(res.status, 200, res.body);
-  return { url: JSON.parse(res.body).url as string, setCookies: res.headers["set-cookie"] ?? [], cookies: [...cookiePairs(csrf), ...cookiePairs(res)] };
+  const setCookies = [...(csrf.headers["set-cookie"] ?? []), ...(res.headers["set-cookie"] ?? [])];
+  return { url: JSON.parse(res.body).url as string, setCookies, cookies: [...cookiePairs(csrf), ...cookiePairs(res)] };
 }
