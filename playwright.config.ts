@@ -42,7 +42,7 @@ export default defineConfig({
         // Magic links go to the sink; webhooks may target the tests' receiver on 127.0.0.1; usage, logs and
         // rollups are written within a few hundred milliseconds so the views move while the tests watch.
         EMAIL_SERVER: `smtp://127.0.0.1:${smtpPort}`, EMAIL_FROM: "Developer Platform <no-reply@platform.test>",
-        WEBHOOK_ALLOW_PRIVATE: "true", USAGE_FLUSH_MS: "100", ROLLUP_FLUSH_MS: "300", WEBHOOK_POLL_MS: "200",
+        ALLOW_PRIVATE_URLS: "true", USAGE_FLUSH_MS: "100", ROLLUP_FLUSH_MS: "300", WEBHOOK_POLL_MS: "200",
         // The Usage view's costs, invoices and plan simulator (showCosts is off by default).
         PORTAL_CONFIG: JSON.stringify({ name: "Developer Portal", views: { usage: { showCosts: true } } }),
       },

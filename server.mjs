@@ -11,18 +11,24 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import next from "next";
+import { applyOrigin, ownHostnames, requestOrigin } from "./scripts/lib/request-origin.mjs";
 
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? "0.0.0.0";
 
 // Portal sessions need a signing secret and the public address. Defaults suit one machine: a secret made once
-// into data/ (git-ignored), and this server's own address. Behind a proxy or on several machines, set both.
+// into data/ (git-ignored), and the address each request came to (one of this server's own, see
+// scripts/lib/request-origin.mjs). Behind a proxy or on several machines, set NEXTAUTH_SECRET and PUBLIC_BASE_URL.
 if (!process.env.NEXTAUTH_SECRET) {
   const file = "data/nextauth.secret";
   if (!existsSync(file)) { mkdirSync("data", { recursive: true }); writeFileSync(file, randomBytes(32).toString("base64url"), { mode: 0o600 }); }
   process.env.NEXTAUTH_SECRET = readFileSync(file, "utf8").trim();
 }
-process.env.NEXTAUTH_URL ??= process.env.PUBLIC_BASE_URL ?? `http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`;
+if (process.env.PUBLIC_BASE_URL) process.env.NEXTAUTH_URL ??= process.env.PUBLIC_BASE_URL;
+// No fixed address: next-auth takes the request's host, which the handler below has already checked.
+else if (!process.env.NEXTAUTH_URL) process.env.AUTH_TRUST_HOST = "true";
+const fixedOrigin = process.env.PUBLIC_BASE_URL || process.env.NEXTAUTH_URL;
+const ownNames = ownHostnames();
 const app = next({ dev: false, hostname, port, dir: process.cwd(), conf: undefined });
 const handle = app.getRequestHandler();
 await app.prepare();
@@ -37,6 +43,9 @@ if (typeof frontDoor !== "function") throw new Error("instrumentation.ts did not
 
 const server = createServer((req, res) => {
   req.headers["x-platform-client-ip"] = req.socket.remoteAddress ?? "";
+  // Host, X-Forwarded-Host and -Proto are replaced by the origin this request is answered for: the client's
+  // own Host when it names this server, else this server's address; never a value a client made up.
+  applyOrigin(req.headers, requestOrigin({ hostHeader: req.headers.host, port, listenHost: hostname, publicBaseUrl: fixedOrigin, names: ownNames }));
   if (!frontDoor(req, res)) handle(req, res);
 });
 server.keepAliveTimeout = 65_000;

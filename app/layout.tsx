@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { connection } from "next/server";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -6,7 +7,10 @@ export const metadata: Metadata = {
   description: "Publish products and offer them to developers: API keys, usage, docs and a REST API.",
 };
 
-export default function RootLayout({ children }: { children: React.ReactNode }) {
+export default async function RootLayout({ children }: { children: React.ReactNode }) {
+  // Every page is rendered per request: its scripts carry the nonce of that response's CSP (proxy.ts), which a page
+  // prerendered at build time could not.
+  await connection();
   return (
     <html lang="en">
       <body className="min-h-screen font-sans">{children}</body>

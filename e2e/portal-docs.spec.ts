@@ -2,12 +2,16 @@ import { test, expect } from "@playwright/test";
 import { signUp, viewShot } from "./helpers";
 
 // The portal's API reference: rendered from the OpenAPI document, with a one-hour test key for try-it, and a
-// request sent from the try-it console reaching this deployment.
+// request sent from the try-it console reaching this deployment, all under the portal's nonce-based CSP (the browser
+// reports no violation: no script, style, font or connection of the reference is refused).
 
 test("the API reference renders and try-it sends a request with the test key", async ({ page }) => {
   test.slow(); // the reference's first load
+  const violations: string[] = [];
+  page.on("console", (m) => { if (/Content Security Policy/i.test(m.text())) violations.push(m.text()); });
   await signUp(page);
-  await page.goto("/portal/docs");
+  const docs = await page.goto("/portal/docs");
+  expect(docs?.headers()["content-security-policy"]).toMatch(/script-src 'self' 'nonce-[^']+' 'strict-dynamic'/);
   await expect(page.getByRole("heading", { name: "Documentation", level: 1 })).toBeVisible();
   const keyNote = page.getByTestId("try-it-key");
   await expect(keyNote).toBeVisible({ timeout: 30_000 });
@@ -38,4 +42,5 @@ test("the API reference renders and try-it sends a request with the test key", a
   expect(response.request().headers()["authorization"]).toMatch(new RegExp(`^Bearer ${keyPrefix}`));
   await expect(page.getByText(/^200 OK/).filter({ visible: true }).first()).toBeVisible();
   await page.screenshot({ path: "test-results/screenshots/portal-docs-try-it.png" });
+  expect(violations).toEqual([]);
 });

@@ -1,7 +1,7 @@
 // `npm run bench:webhooks`: webhook delivery throughput and latency on the built server, on a fresh SQLite database.
 //   1. prepare() (install / generate / build when needed; honours NEXT_DIST_DIR), fresh SQLite DB, a business on the
 //      enterprise plan bootstrapped with the operator CLI (no rate limits in the way), the server started with
-//      WEBHOOK_ALLOW_PRIVATE=true (the receiver is on 127.0.0.1) and the same KEY_HASH_SECRET
+//      ALLOW_PRIVATE_URLS=true (the receiver is on 127.0.0.1) and the same KEY_HASH_SECRET
 //   2. a receiver in a child process of its own (so its work never shares an event loop with the load), answering
 //      200 at once and recording, per request, the webhook-id, the event's createdAt and the time of receipt
 //   3. 10 endpoints on it, each subscribed to product.created, then 2,000 products created through the API at a
@@ -112,7 +112,7 @@ async function main() {
     database = await createTestDatabase("sqlite");
     const dbFile = database.url.slice("file:".length);
     const KEY_HASH_SECRET = `bench-${randomBytes(24).toString("base64url")}`;
-    const env = { DATABASE_URL: database.url, KEY_HASH_SECRET, WEBHOOK_ALLOW_PRIVATE: "true" };
+    const env = { DATABASE_URL: database.url, KEY_HASH_SECRET, ALLOW_PRIVATE_URLS: "true" };
     const boot = JSON.parse(execFileSync("node_modules/.bin/tsx", ["--conditions=react-server", "scripts/cli.ts", "bootstrap", "--business", "Bench", "--plan", "enterprise", "--json"], {
       env: { ...process.env, ...env }, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"],
     }).trim().split("\n").at(-1));

@@ -2,7 +2,8 @@
 //   0. lint: the import rules of .dependency-cruiser.cjs (layers point down)
 //   1. unit tests (tests/unit), in-process
 //   2. API integration tests (tests/api) against the real built server on a fresh database
-//   3. browser tests (e2e/) in Debian's Chromium via Playwright
+//   3. browser tests (e2e/) in Debian's Chromium via Playwright (installed with apt-get when missing and we are
+//      root; otherwise the run stops at once with one line saying what to run: scripts/lib/chromium.mjs)
 // Ends with the line `N passed, N failed`.
 // Options: --only lint|unit|api|e2e (repeatable), --db sqlite|postgres (the integration database); REDIS_URL passes through.
 // Words after the options pick test files by a part of their path.
@@ -10,6 +11,7 @@ import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { prepare } from "./lib/prepare.mjs";
+import { ensureChromium } from "./lib/chromium.mjs";
 // server.mjs and test-database.mjs need installed packages: imported after prepare().
 let startServer, createTestDatabase;
 
@@ -81,7 +83,7 @@ async function api() {
   if (!list.length) return;
   const database = await createTestDatabase(values.db);
   // Short flush intervals so tests see usage, logs and metrics within a few hundred milliseconds.
-  const env = { DATABASE_URL: database.url, KEY_HASH_SECRET, WEBHOOK_ALLOW_PRIVATE: "true", USAGE_FLUSH_MS: "100", ROLLUP_FLUSH_MS: "300", WEBHOOK_POLL_MS: "200" };
+  const env = { DATABASE_URL: database.url, KEY_HASH_SECRET, ALLOW_PRIVATE_URLS: "true", USAGE_FLUSH_MS: "100", ROLLUP_FLUSH_MS: "300", WEBHOOK_POLL_MS: "200" };
   const server = await startServer({ env });
   try {
     add(await runTap([...TAP, ...list], { ...env, BASE_URL: server.url }), `api (${values.db})`);
@@ -94,11 +96,6 @@ async function api() {
 async function e2e() {
   const specs = files("e2e", ".spec.ts");
   if (!specs.length) return;
-  if (!existsSync("/usr/bin/chromium") && !process.env.CHROMIUM_PATH) {
-    console.error("Chromium is missing: apt-get install -y chromium (the browser tests count as failed)");
-    add({ passed: 0, failed: specs.length }, "e2e");
-    return;
-  }
   const database = await createTestDatabase("sqlite");
   const report = "test-results/e2e-report.json";
   rmSync(report, { force: true });
@@ -116,6 +113,15 @@ async function e2e() {
     r = { passed: stats.expected ?? 0, failed: (stats.unexpected ?? 0) + (stats.flaky ?? 0) + (code !== 0 && !stats.unexpected ? 1 : 0) };
   }
   add(r, "e2e");
+}
+
+// The browser first: installed when missing and possible, else one line saying what to run, before any suite runs.
+if (wanted.has("e2e") && files("e2e", ".spec.ts").length) {
+  const browser = ensureChromium();
+  if (!browser.ok) {
+    console.error(browser.message);
+    process.exit(1);
+  }
 }
 
 try {

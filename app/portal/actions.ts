@@ -30,7 +30,9 @@ const act = runAction;
 
 export async function setEnvironmentAction(environment: "test" | "production") {
   await requirePortalContext();
-  (await cookies()).set(ENV_COOKIE, environment === "production" ? "production" : "test", { path: "/", httpOnly: true, sameSite: "lax" });
+  // Secure when served over https (X-Forwarded-Proto is written by server.mjs, never taken from the client).
+  const secure = (await headers()).get("x-forwarded-proto") === "https";
+  (await cookies()).set(ENV_COOKIE, environment === "production" ? "production" : "test", { path: "/", httpOnly: true, sameSite: "lax", secure });
   revalidatePath("/portal", "layout");
 }
 

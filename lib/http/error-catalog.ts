@@ -17,6 +17,7 @@ export const ERROR_CATALOG: ErrorDoc[] = [
   { code: "INVALID_ACCESS_TOKEN", status: 401, type: "authentication_error", meaning: "An OAuth access token (`oat_...`) we do not know.", fix: "Run the authorization-code flow again (see the README's OAuth section)." },
   { code: "ACCESS_TOKEN_EXPIRED", status: 401, type: "authentication_error", meaning: "The OAuth access token is older than its `expires_in` (one hour).", fix: "Exchange the refresh token at `POST /oauth/token` for a new one." },
   { code: "ACCESS_TOKEN_REVOKED", status: 401, type: "authentication_error", meaning: "The OAuth access token, or the user's authorization of the app, was revoked.", fix: "Ask the user to authorize the app again." },
+  { code: "INVALID_ADMIN_TOKEN", status: 401, type: "authentication_error", meaning: "An operator endpoint (the test clock) was called without the deployment's administrator token.", fix: "Send `Authorization: Bearer <PLATFORM_ADMIN_TOKEN>`." },
   { code: "INSUFFICIENT_SCOPE", status: 403, type: "authorization_error", meaning: "The key lacks the scope the route needs (`requiredScope`).", fix: "Use a key with that scope." },
   { code: "IP_NOT_ALLOWED", status: 403, type: "authorization_error", meaning: "The key's IP allow-list does not include the caller.", fix: "Call from an allowed address or widen the list." },
   { code: "REFERRER_NOT_ALLOWED", status: 403, type: "authorization_error", meaning: "The key's referrer allow-list does not include the caller's Referer.", fix: "Call from an allowed site." },

@@ -3,7 +3,7 @@ import { serverSecret } from "@/lib/auth/server-secret";
 
 // Sealing for the secrets the platform must keep readable for a while: the value of a key made by automatic
 // rotation, which nobody was there to receive (erased once revealed), and the stored responses of idempotent
-// requests, which may carry a new key or client secret (lib/api/idempotency.ts). AES-256-GCM under a key derived
+// requests, which may carry a new key or client secret (lib/server/idempotency.ts). AES-256-GCM under a key derived
 // from the server secret, so a copy of the database alone does not reveal them. `context` (authenticated, not
 // stored) binds a sealed value to the row it belongs to: copied into another row, it does not open.
 

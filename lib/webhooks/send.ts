@@ -1,7 +1,8 @@
 import http from "node:http";
 import https from "node:https";
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
-import { isPrivateAddress, privateAllowed } from "./url-safety";
+import { isIP } from "node:net";
+import { isRefusedAddress } from "./url-safety";
 
 // One delivery attempt: POST the body, 10 s for the whole exchange, no redirects followed, at most 64 KB of
 // the response read (a 10 MB answer costs no more), and the connection's address checked against SSRF.
@@ -19,11 +20,13 @@ export interface AttemptResult {
   retryAfterSeconds: number | null;
 }
 
+const refusal = () => Object.assign(new Error("refused: the host resolves to a private address"), { code: "EPRIVATE" });
+
 function guardedLookup(hostname: string, options: object, callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void) {
   dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
     if (err) return callback(err, "");
-    if (!privateAllowed() && addresses.some((a) => isPrivateAddress(a.address))) {
-      return callback(Object.assign(new Error("refused: the host resolves to a private address"), { code: "EPRIVATE" }), "");
+    if (addresses.some((a) => isRefusedAddress(a.address))) {
+      return callback(refusal(), "");
     }
     const wantAll = (options as { all?: boolean }).all;
     if (wantAll) callback(null, addresses);
@@ -40,6 +43,12 @@ function parseRetryAfter(value: string | undefined): number | null {
 
 export function postWebhook(url: string, headers: Record<string, string>, body: string, timeoutMs = ATTEMPT_TIMEOUT_MS): Promise<AttemptResult> {
   const started = performance.now();
+  const u = new URL(url);
+  // An address literal is connected to without a lookup, so guardedLookup never sees it: checked here.
+  const literal = u.hostname.replace(/^\[|\]$/g, "");
+  if (isIP(literal) && isRefusedAddress(literal)) {
+    return Promise.resolve({ ok: false, status: null, headers: {}, body: "", durationMs: 0, error: refusal().message, retryAfterSeconds: null });
+  }
   return new Promise((resolve) => {
     let settled = false;
     const finish = (r: Omit<AttemptResult, "durationMs">) => {
@@ -48,7 +57,6 @@ export function postWebhook(url: string, headers: Record<string, string>, body: 
       clearTimeout(timer);
       resolve({ ...r, durationMs: Math.round(performance.now() - started) });
     };
-    const u = new URL(url);
     const client = u.protocol === "https:" ? https : http;
     const req = client.request(u, {
       method: "POST",

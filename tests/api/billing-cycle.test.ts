@@ -6,7 +6,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { client, type ApiClient } from "../helpers/api";
-import { startClockServer, type ClockServer } from "../helpers/receiver";
+import { startClockServer, testClockHeaders, type ClockServer } from "../helpers/receiver";
 
 const DAY = 86_400_000;
 let server: ClockServer;
@@ -16,7 +16,7 @@ let offset = 0;
 /** Moves the server's clock to `t` (never back) and runs the scheduled jobs there. */
 async function moveTo(t: number) {
   offset = Math.max(offset, t - Date.now());
-  const res = await fetch(`${server.url}/api/test-clock`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ offsetMs: offset, runJobs: true }) });
+  const res = await fetch(`${server.url}/api/test-clock`, { method: "POST", headers: testClockHeaders, body: JSON.stringify({ offsetMs: offset, runJobs: true }) });
   assert.equal(res.status, 200, await res.text());
 }
 

@@ -1,5 +1,5 @@
 // The rules an Idempotency-Key's record follows after a crash or an overrun, checked in-process on the test
-// database (lib/api/idempotency.ts, lib/db/commit-hook.ts): a retry takes over an expired claim; the attempt
+// database (lib/server/idempotency.ts, lib/db/commit-hook.ts): a retry takes over an expired claim; the attempt
 // that lost its claim has its transaction rolled back; a request that committed but lost its response is never
 // run again; the stored response is sealed and opens only in its own record.
 import { test, before, after } from "node:test";

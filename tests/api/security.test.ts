@@ -33,7 +33,7 @@ const requestLog = async (api: ApiClient): Promise<Params> => {
   }
   throw new Error("no request log appeared within 4 s");
 };
-// Webhooks point at a closed local port (WEBHOOK_ALLOW_PRIVATE=true in tests): every delivery fails fast.
+// Webhooks point at a closed local port (ALLOW_PRIVATE_URLS=true in tests): every delivery fails fast.
 const WEBHOOK_BODY = { url: "http://127.0.0.1:9/hook", events: ["product.created"] };
 const webhook = async (api: ApiClient): Promise<Params> => ({ id: (await created(api, "/v1/webhooks", WEBHOOK_BODY)).id });
 const delivery = async (api: ApiClient): Promise<Params> => {

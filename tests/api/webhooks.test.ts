@@ -1,6 +1,6 @@
 // Webhook endpoints through the public API: create (the secret shown once), read, list, update, delete,
 // rotate-secret, event names and patterns, custom headers, the URL rules (a second server without
-// WEBHOOK_ALLOW_PRIVATE shows the SSRF refusals), tenancy and scopes.
+// ALLOW_PRIVATE_URLS shows the SSRF refusals; link-local and metadata addresses are refused by both), tenancy and scopes.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { seedBusiness, client, expectError } from "../helpers/api";
@@ -18,7 +18,7 @@ before(async () => {
   // otherwise refuse (and record as failed) other tests' deliveries to their 127.0.0.1 receivers.
   strict = await startServer({
     DATABASE_URL: process.env.DATABASE_URL!, KEY_HASH_SECRET: process.env.KEY_HASH_SECRET!,
-    WEBHOOK_ALLOW_PRIVATE: "false", WEBHOOK_WORKER: "false",
+    ALLOW_PRIVATE_URLS: "false", WEBHOOK_WORKER: "false",
   });
 });
 
@@ -114,7 +114,7 @@ test("URLs that are not valid or not http(s) are refused with a 400 on url", asy
   assert.equal((await biz.test.get(`/v1/webhooks/${w.id}`)).body.data.url, URL_A);
 });
 
-test("without WEBHOOK_ALLOW_PRIVATE, loopback, private and link-local targets are refused on create and update", async () => {
+test("without ALLOW_PRIVATE_URLS, loopback, private and link-local targets are refused on create and update", async () => {
   assert.ok(strict);
   const biz = await seedBusiness();
   const api = client(biz.testKey, strict.url);
@@ -122,10 +122,13 @@ test("without WEBHOOK_ALLOW_PRIVATE, loopback, private and link-local targets ar
     "http://127.0.0.1:3000/hook", "http://localhost/hook", "http://[::1]/hook", "http://169.254.169.254/latest/meta-data/",
     "http://10.0.0.5/hook", "http://172.16.3.4/hook", "http://192.168.1.20:8080/hook", "http://0.0.0.0/hook", "http://2130706433/hook",
     "http://[::ffff:127.0.0.1]/hook", "http://[fd00::1]/hook",
+    // IPv6 forms carrying a private IPv4 address: NAT64, local-use NAT64, 6to4, Teredo (client 127.0.0.1), IPv4-compatible.
+    "http://[64:ff9b::7f00:1]/hook", "http://[64:ff9b::10.0.0.1]/hook", "http://[64:ff9b:1::c0a8:101]/hook", "http://[2002:c0a8:101::1]/hook",
+    "http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/hook", "http://[::127.0.0.1]/hook",
   ]) {
     const e = expectError(await api.post("/v1/webhooks", { url, events: ["*"] }), 400, "INVALID_FIELD");
     assert.equal(e.field, "url", url);
-    assert.match(e.message, /loopback, private or link-local/, url);
+    assert.match(e.message, /may not point to/, url);
   }
   // A public address is fine (subscribed to a name nothing in this test emits, so nothing is ever sent there).
   const res = await api.post("/v1/webhooks", { url: "https://8.8.8.8/hook", events: ["payment.failed"] });
@@ -133,6 +136,22 @@ test("without WEBHOOK_ALLOW_PRIVATE, loopback, private and link-local targets ar
   const e = expectError(await api.patch(`/v1/webhooks/${res.body.data.id}`, { url: "http://127.0.0.1/hook" }), 400, "INVALID_FIELD");
   assert.equal(e.field, "url");
   assert.equal((await api.delete(`/v1/webhooks/${res.body.data.id}`)).status, 204);
+});
+
+test("with ALLOW_PRIVATE_URLS=true (the suite's server), link-local and cloud metadata targets are still refused", async () => {
+  const biz = await seedBusiness();
+  for (const url of [
+    "http://169.254.169.254/latest/meta-data/", "http://[fd00:ec2::254]/latest/meta-data/", "http://[fe80::1]/hook",
+    "http://[64:ff9b::a9fe:a9fe]/hook", "http://[2002:a9fe:a9fe::1]/hook", "http://[::ffff:169.254.169.254]/hook", "http://0.0.0.0/hook",
+  ]) {
+    const e = expectError(await biz.test.post("/v1/webhooks", { url, events: ["*"] }), 400, "INVALID_FIELD");
+    assert.equal(e.field, "url", url);
+    assert.match(e.message, /link-local, cloud metadata or reserved/, url);
+  }
+  // Loopback stays open under the switch, and an update to a metadata address is refused like a create.
+  const w = await createEndpoint(biz.test, { url: URL_A, events: ["payment.failed"] });
+  expectError(await biz.test.patch(`/v1/webhooks/${w.id}`, { url: "http://169.254.169.254/" }), 400, "INVALID_FIELD");
+  assert.equal((await biz.test.get(`/v1/webhooks/${w.id}`)).body.data.url, URL_A);
 });
 
 test("custom headers are kept, but platform headers, bad names and multi-line values are refused", async () => {

@@ -208,8 +208,12 @@ export interface ClockServer extends PlatformProcess {
 
 const exec = promisify(execFile);
 
+/** PLATFORM_ADMIN_TOKEN of the servers that move time; /api/test-clock answers only calls that carry it. */
+export const TEST_ADMIN_TOKEN = "test-admin-token-not-for-production";
+export const testClockHeaders = { "content-type": "application/json", authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
+
 async function moveClock(url: string, body: unknown): Promise<Date> {
-  const res = await fetch(`${url}/api/test-clock`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const res = await fetch(`${url}/api/test-clock`, { method: "POST", headers: testClockHeaders, body: JSON.stringify(body) });
   if (!res.ok) throw new Error(`test clock: ${res.status} ${await res.text()}`);
   return new Date(((await res.json()) as { now: string }).now);
 }
@@ -228,7 +232,7 @@ async function startProcess(env: Record<string, string>): Promise<PlatformProces
 }
 
 /**
- * A platform server with PLATFORM_TEST_CLOCK=true on a fresh database of its own, with a bootstrapped business.
+ * A platform server with the test clock (PLATFORM_TEST_CLOCK=true and PLATFORM_ADMIN_TOKEN) on a fresh database of its own, with a bootstrapped business.
  *
  * Why not the suite's database: delivery leases compare `lockedUntil` with each worker's own clock. A server whose
  * clock runs a day ahead sees every lease the suite's server takes as long expired and would send those deliveries
@@ -240,7 +244,7 @@ export async function startClockServer(extraEnv: Record<string, string> = {}): P
   const database = await createTestDatabase(kind);
   const env = {
     DATABASE_URL: database.url, KEY_HASH_SECRET: process.env.KEY_HASH_SECRET ?? "test-suite-secret-not-for-production",
-    PLATFORM_TEST_CLOCK: "true", WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_POLL_MS: "200", ...extraEnv,
+    PLATFORM_TEST_CLOCK: "true", PLATFORM_ADMIN_TOKEN: TEST_ADMIN_TOKEN, ALLOW_PRIVATE_URLS: "true", WEBHOOK_POLL_MS: "200", ...extraEnv,
   };
   const servers: PlatformProcess[] = [];
   const stopAll = async () => {

@@ -139,7 +139,7 @@ export type ServerWithLogs = TestServer & { stderr(): string };
 /** A second server on the suite's database (same DATABASE_URL and key secret) with extra settings. */
 export async function startSecondServer(env: Record<string, string> = {}): Promise<ServerWithLogs> {
   const base: Record<string, string> = {};
-  for (const k of ["DATABASE_URL", "KEY_HASH_SECRET", "WEBHOOK_ALLOW_PRIVATE"]) if (process.env[k]) base[k] = process.env[k]!;
+  for (const k of ["DATABASE_URL", "KEY_HASH_SECRET", "ALLOW_PRIVATE_URLS"]) if (process.env[k]) base[k] = process.env[k]!;
   return (await startServer({ USAGE_FLUSH_MS: "100", ROLLUP_FLUSH_MS: "300", ...base, ...env })) as ServerWithLogs;
 }
 

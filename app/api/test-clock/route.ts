@@ -1,25 +1,54 @@
-// GET, POST /api/test-clock: read or move the server's clock. Exists only when PLATFORM_TEST_CLOCK=true
-// (the test suite); otherwise every method answers 404 like any unknown path.
+// GET, POST /api/test-clock: read or move the server's clock. An operator endpoint: it exists only when both
+// PLATFORM_TEST_CLOCK=true and PLATFORM_ADMIN_TOKEN are set (otherwise every method answers 404 like any unknown
+// path), and every call must carry `Authorization: Bearer <PLATFORM_ADMIN_TOKEN>` (401 otherwise), because moving
+// the clock moves it for every user of the server.
 import { now, offsetClock, setClock } from "@/lib/clock";
 import { wakeWorker } from "@/lib/webhooks/worker";
 import { runJobsOnce } from "@/lib/jobs/scheduler";
+import { checkAdminToken } from "@/lib/admin/admin-token";
+import { ApiError } from "@/lib/http/errors";
+import { errorBody } from "@/lib/http/error-mapper";
+import { newRequestId } from "@/lib/http/request-id";
+import { publicBaseUrl } from "@/lib/http/public-base-url";
 
-const enabled = () => process.env.PLATFORM_TEST_CLOCK === "true";
-const g = globalThis as unknown as { __testClockOffset?: number };
+const g = globalThis as unknown as { __testClockOffset?: number; __testClockWarned?: boolean };
 
-function notFound() {
-  return Response.json({ error: { type: "not_found_error", code: "ROUTE_NOT_FOUND", message: "No such route." } }, { status: 404 });
+function refuse(req: Request, error: ApiError): Response {
+  const requestId = newRequestId();
+  return Response.json(errorBody(error, requestId, publicBaseUrl(req)), { status: error.status, headers: { "X-Request-Id": requestId, ...(error.headers ?? {}) } });
 }
 
-export function GET() {
-  if (!enabled()) return notFound();
+/** null when the call may proceed; otherwise the answer. */
+function gate(req: Request): Response | null {
+  const notFound = () => refuse(req, new ApiError({ status: 404, type: "not_found_error", code: "ROUTE_NOT_FOUND", message: "No such route." }));
+  if (process.env.PLATFORM_TEST_CLOCK !== "true") return notFound();
+  const check = checkAdminToken(req.headers.get("authorization"));
+  if (check === "unconfigured") {
+    if (!g.__testClockWarned) console.warn("[test-clock] PLATFORM_TEST_CLOCK=true is ignored: set PLATFORM_ADMIN_TOKEN to enable the endpoint");
+    g.__testClockWarned = true;
+    return notFound();
+  }
+  if (check === "refused") {
+    return refuse(req, new ApiError({
+      status: 401, type: "authentication_error", code: "INVALID_ADMIN_TOKEN",
+      message: "This endpoint needs the administrator's token.", suggestion: "Send `Authorization: Bearer <PLATFORM_ADMIN_TOKEN>`.",
+      headers: { "WWW-Authenticate": 'Bearer realm="admin"' },
+    }));
+  }
+  return null;
+}
+
+export function GET(req: Request) {
+  const refused = gate(req);
+  if (refused) return refused;
   return Response.json({ now: now().toISOString(), offsetMs: g.__testClockOffset ?? 0 });
 }
 
 /** Body: {"advanceMs": n} to move forward, or {"offsetMs": n} to set the offset from real time (0 resets);
  * with "runJobs": true the scheduled jobs (invoice finalisation, payment retries, ...) run once at the new time. */
 export async function POST(req: Request) {
-  if (!enabled()) return notFound();
+  const refused = gate(req);
+  if (refused) return refused;
   const body = (await req.json().catch(() => ({}))) as { advanceMs?: number; offsetMs?: number; runJobs?: boolean };
   const offset = typeof body.offsetMs === "number" ? body.offsetMs : (g.__testClockOffset ?? 0) + (Number(body.advanceMs) || 0);
   g.__testClockOffset = offset;
