@@ -9,7 +9,7 @@ const url = process.env.DATABASE_URL ?? "file:./data/platform.db";
 // into the shadow DB the engine sends each whole migration.sql through executeRaw(),
 // which better-sqlite3 rejects ("contains more than one statement") -> P3006.
 // Route arg-less executeRaw on the *shadow* connection through executeScript (db.exec).
-function withScriptExec<T extends { executeRaw: Function; executeScript: Function }>(a: T): T {
+function withScriptExec<T extends { executeRaw: (...args: any[]) => any; executeScript: (...args: any[]) => any }>(a: T): T {
   const orig = a.executeRaw.bind(a);
   a.executeRaw = async (q: { sql: string; args: unknown[] }) => {
     if (q.args.length === 0) { await a.executeScript(q.sql); return 0; }

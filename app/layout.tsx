@@ -1,5 +1,5 @@
-import type { Metadata } from "next";
 import { connection } from "next/server";
+import type { Metadata } from "next";
 import "./globals.css";
 
 export const metadata: Metadata = {

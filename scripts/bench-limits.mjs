@@ -92,7 +92,6 @@ async function main() {
   const b = makeBench("bench-limits");
   const out = { settings: { BURST, BURST_CONN, INGEST_RATE, INGEST_SECONDS, METRIC_EVENTS, METRIC_SAMPLES, DURATION, WARMUP, CONNECTIONS, REDIS_PREFIX } };
   const goals = {};
-  const lines = [];
   try {
     const loadBefore = b.loadInfo();
     const db = await b.freshDb();

@@ -11,7 +11,7 @@ export default function DocsPage() {
       <p className="mt-3 text-slate-600 dark:text-slate-300">
         Authenticate with <code>Authorization: Bearer sk_test_…</code>. The machine-readable reference is the{" "}
         <a href="/v1/openapi.json">OpenAPI document</a>; every error code is explained under <Link href="/docs/errors">Errors</Link>.
-        Third-party applications act for a user's business with OAuth 2.0 access tokens instead: see <Link href="/docs/oauth">OAuth</Link>.
+        Third-party applications act for a user&apos;s business with OAuth 2.0 access tokens instead: see <Link href="/docs/oauth">OAuth</Link>.
       </p>
       {tags.map((tag) => (
         <section key={tag} className="mt-10">

@@ -18,6 +18,8 @@ export function ApiReference({ specUrl, enableTryIt, environment }: { specUrl: s
   const [note, setNote] = useState<string | null>(null);
   useEffect(() => {
     if (!enableTryIt) return;
+    // Settled from browser-only state (sessionStorage) after mount, so the effect is the place for it.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
     if (environment !== "test") { setNote("Switch to test data to try requests from here with a test key."); return; }
     const saved = JSON.parse(sessionStorage.getItem(STORE) ?? "null") as { key: string; expiresAt: string } | null;
     if (saved && Date.parse(saved.expiresAt) - Date.now() > 5 * 60_000) { setToken(saved.key); return; }

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { DeveloperApp } from "./developer-app";
-import type { AppTypeMeta } from "./types/fields";
 import { AdminApp, adminMeta } from "./types/admin";
 import { AgencyApp, agencyMeta } from "./types/agency";
 import { AgentApp, agentMeta } from "./types/agent";
@@ -18,6 +17,7 @@ import { SaaSApp, saasMeta } from "./types/saas";
 import { SupportApp, supportMeta } from "./types/support";
 import { VibeCodeApp, vibeCodeMeta } from "./types/vibe-code";
 import { WorkflowApp, workflowMeta } from "./types/workflow";
+import type { AppTypeMeta } from "./types/fields";
 
 // Every app type of the spec's "Application component configuration" table: one zod schema each (BaseApp plus
 // the type's `config`), a union over `type`, and a registry the gallery and the shells read.

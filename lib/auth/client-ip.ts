@@ -1,5 +1,5 @@
-import type { HeaderReader } from "@/lib/http/header-reader";
 import { BlockList, isIP } from "node:net";
+import type { HeaderReader } from "@/lib/http/header-reader";
 import { parseAddressList } from "./ip-match";
 
 // The caller's address. server.mjs writes the socket's address into x-platform-client-ip (overwriting

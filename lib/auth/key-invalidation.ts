@@ -1,7 +1,7 @@
 import { publish, subscribe } from "@/lib/redis/bus";
+import { processSingleton } from "@/lib/process-state";
 import { invalidateKey } from "./verify-api-key";
 import { invalidateAccessTokens } from "./verify-access-token";
-import { processSingleton } from "@/lib/process-state";
 
 // A revoked or changed key must stop working on the very next request: in this process at once, and in
 // every other process within a second through Redis pub/sub when REDIS_URL is set. Without Redis, other

@@ -4,8 +4,8 @@ import { ApiError } from "@/lib/http/errors";
 import { hashesEqual, type Environment } from "@/lib/keys/key-format";
 import { hashSecret, hasSecretShape } from "@/lib/oauth/token-format";
 import { processSingleton } from "@/lib/process-state";
-import { coversAll } from "./scopes";
 import type { AuthContext } from "@/lib/http/auth-context";
+import { coversAll } from "./scopes";
 
 // OAuth access tokens (`oat_…`) verified like API keys: cached in memory by hash, so a cache hit costs one HMAC
 // and no query. Revoking a token or its grant calls invalidateAccessTokens() here and, through the key

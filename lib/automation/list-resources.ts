@@ -4,8 +4,8 @@ import { tenantWhere } from "@/lib/http/tenant";
 import type { CollectionQuery } from "@/lib/http/collection-query";
 import type { AuthContext } from "@/lib/http/auth-context";
 import type { AutomationResource as Row } from "@/generated/prisma-sqlite";
-import type { KindDef } from "./kinds";
 import { serializeResource } from "./serialize-resource";
+import type { KindDef } from "./kinds";
 
 /** `fields` always keeps `$id` and `$type` (as it keeps `id`): a record must say what it is. */
 export function withIdentity(fields: CollectionQuery["fields"]): CollectionQuery["fields"] {

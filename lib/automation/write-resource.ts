@@ -1,4 +1,3 @@
-import { db } from "@/lib/db/client";
 import { now } from "@/lib/clock";
 import { newId } from "@/lib/ids";
 import { invalidField, stateConflict } from "@/lib/http/errors";
@@ -7,11 +6,11 @@ import { tenantWhere } from "@/lib/http/tenant";
 import { emitEvent, withEvents } from "@/lib/events/emit-event";
 import type { AuthContext } from "@/lib/http/auth-context";
 import type { Prisma, AutomationResource as Row } from "@/generated/prisma-sqlite";
-import type { KindDef } from "./kinds";
 import { assertMove, isFinal } from "./state-machines";
 import { assertUnreferenced, checkReferences, refsColumn } from "./references";
 import { getResourceOrThrow } from "./get-resource-or-throw";
 import { eventData, serializeResource } from "./serialize-resource";
+import type { KindDef } from "./kinds";
 
 // Create, update and delete for every automation kind. Each write validates the whole document (the route has
 // parsed the body with the kind's schema; an update is merged and parsed again), checks its references in the

@@ -1,10 +1,10 @@
 import "server-only";
 import path from "node:path";
 import { mkdirSync } from "node:fs";
-import { PrismaClient as SqliteClient, Prisma as SqlitePrisma } from "@/generated/prisma-sqlite";
-import { PrismaClient as PgClient, Prisma as PgPrisma } from "@/generated/prisma-pg";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaClient as SqliteClient, Prisma as SqlitePrisma } from "@/generated/prisma-sqlite";
+import { PrismaClient as PgClient, Prisma as PgPrisma } from "@/generated/prisma-pg";
 import { countCacheExtension, markWritten } from "./count-cache";
 
 // One type for the rest of the code: both clients are generated from one schema, so the SQLite client's

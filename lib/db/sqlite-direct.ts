@@ -1,8 +1,8 @@
 import "server-only";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { databaseProvider, databaseUrl } from "./client";
 import { processSingleton } from "@/lib/process-state";
+import { databaseProvider, databaseUrl } from "./client";
 
 // A second, plain better-sqlite3 connection to the SQLite file Prisma uses, for the two hot paths where Prisma's
 // per-query cost (about 0.65 ms of CPU, and ~0.6 ms per row written) dominates: the recorder's batched inserts

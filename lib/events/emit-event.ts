@@ -2,9 +2,9 @@ import { db, databaseProvider, type Db } from "@/lib/db/client";
 import { now } from "@/lib/clock";
 import { newId } from "@/lib/ids";
 import type { Prisma } from "@/generated/prisma-sqlite";
-import { matches } from "./event-types";
 import { processSingleton } from "@/lib/process-state";
 import { currentCommitHook } from "@/lib/db/commit-hook";
+import { matches } from "./event-types";
 
 // Events are rows in the Event table, and each one fans out into one delivery per subscribed, active endpoint.
 // Pass the transaction of the change the event reports: the change, its event and its deliveries commit

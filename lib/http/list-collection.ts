@@ -10,9 +10,9 @@ type Where = Record<string, unknown>;
  * once rather than cast at every call.
  */
 export interface CollectionSource {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+   
   findMany(args: any): Promise<unknown[]>;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+   
   count(args: any): Promise<number>;
 }
 

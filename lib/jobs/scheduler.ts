@@ -1,8 +1,8 @@
-import { compactRollups } from "./compact-rollups";
-import { purgeExpiredIdempotencyKeys, purgeExpiredLogs } from "./retention";
 import { processKeyRotations } from "@/lib/keys/rotation-job";
 import { purgeExpiredOAuth } from "@/lib/oauth/purge-expired";
 import { finalizeInvoices, retryPayments } from "@/lib/billing/billing-jobs";
+import { purgeExpiredIdempotencyKeys, purgeExpiredLogs } from "./retention";
+import { compactRollups } from "./compact-rollups";
 
 // The periodic jobs: in the server by default (instrumentation.ts), or alone with `npm run jobs`.
 // Each job is safe to run in several processes at once (deletes and merges of closed hours only).

@@ -11,12 +11,12 @@ import { recordAudit } from "@/lib/audit/record-audit";
 import type { AuthContext, KeyRestrictions } from "@/lib/http/auth-context";
 import type { Prisma } from "@/generated/prisma-sqlite";
 import type { ApiKeyCreate, ApiKeyUpdate } from "@/lib/schemas/api-key";
+import { withEvents } from "@/lib/events/emit-event";
 import { createApiKey } from "./create-api-key";
 import { keyTypeOf } from "./key-format";
 import { serializeApiKey } from "./serialize-api-key";
 import { keyEvent } from "./key-events";
 import { rotateKeyRow } from "./rotate-api-key";
-import { withEvents } from "@/lib/events/emit-event";
 import { open } from "./secret-box";
 
 

@@ -1,9 +1,9 @@
 import type Redis from "ioredis";
 import { redis } from "@/lib/redis/client";
+import { processSingleton } from "@/lib/process-state";
 import { MemoryStore } from "./memory-store";
 import { RedisStore } from "./redis-store";
 import type { LimiterStore } from "./store";
-import { processSingleton } from "@/lib/process-state";
 
 // The store in use: Redis when REDIS_URL is set, else memory. When Redis fails (down, slow, unreachable) a call
 // falls back to this process's memory store and logs a warning at most every 10 s: the API fails OPEN to

@@ -4,9 +4,9 @@ import { newId } from "@/lib/ids";
 import { coversAll } from "@/lib/auth/scopes";
 import { recordAudit } from "@/lib/audit/record-audit";
 import { scopesForRole } from "@/lib/portal/roles";
-import type { AuthorizationRequest } from "./authorization-request";
 import { errorRedirectUrl } from "./oauth-error";
 import { CODE_TTL_S, generateSecret, hashSecret } from "./token-format";
+import type { AuthorizationRequest } from "./authorization-request";
 
 // The user's decision on the consent page. Approving issues a single-use authorization code (10 minutes) bound
 // to the client, the redirect URI, the PKCE challenge, the user and the business; denying sends access_denied.

@@ -1,6 +1,6 @@
 import { publicBaseUrl } from "@/lib/http/public-base-url";
-import { CORS } from "./oauth-error";
 import { SCOPE_RESOURCES } from "@/lib/auth/scopes";
+import { CORS } from "./oauth-error";
 
 // RFC 8414 authorization server metadata, served at /.well-known/oauth-authorization-server. The issuer is this
 // server's public base URL (PUBLIC_BASE_URL, else the address the client used), without a trailing slash.

@@ -1,8 +1,8 @@
-import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import EmailProvider from "next-auth/providers/email";
 import GitHubProvider from "next-auth/providers/github";
 import GoogleProvider from "next-auth/providers/google";
+import type { NextAuthOptions } from "next-auth";
 import { db } from "@/lib/db/client";
 import { portalAdapter } from "./auth-adapter";
 import { verifyPassword } from "./password";

@@ -1,8 +1,10 @@
+import { z } from "zod";
 import { defineRoute } from "@/lib/http/route";
 import { IdParams } from "@/lib/schemas/common";
 import { Product, ProductCreate, ProductUpdate } from "@/lib/schemas/product";
 import { Feature, FeatureCreate, FeatureUpdate } from "@/lib/schemas/feature";
 import { Price, PriceCreate, PriceUpdate } from "@/lib/schemas/price";
+import { parseCollectionQuery, pickFields, type CollectionQuery } from "@/lib/http/collection-query";
 import { PRODUCT_COLLECTION } from "./product-collection";
 import { listProducts } from "./list-products";
 import { getProductOrThrow } from "./get-product-or-throw";
@@ -10,8 +12,6 @@ import { createProduct, updateProduct, setProductActive, deleteProduct } from ".
 import { FEATURE_COLLECTION, listFeatures, createFeature, getFeatureOrThrow, updateFeature, deleteFeature } from "./features";
 import { PRICE_COLLECTION, listPrices, createPrice, getPriceOrThrow, updatePrice, deletePrice } from "./prices";
 import { serializeProduct, serializeFeature, serializePrice } from "./serialize";
-import { parseCollectionQuery, pickFields, type CollectionQuery } from "@/lib/http/collection-query";
-import { z } from "zod";
 
 const tag = "Products";
 const GetQuery = z.strictObject({ fields: z.string().optional(), expand: z.string().optional() });

@@ -1,13 +1,12 @@
-import { db } from "@/lib/db/client";
 import { now } from "@/lib/clock";
 import { newId } from "@/lib/ids";
 import { invalidField } from "@/lib/http/errors";
 import { tenantWhere } from "@/lib/http/tenant";
 import type { AuthContext } from "@/lib/http/auth-context";
 import type { ProductCreate, ProductUpdate } from "@/lib/schemas/product";
+import { emitEvent, withEvents } from "@/lib/events/emit-event";
 import { getProductOrThrow } from "./get-product-or-throw";
 import { serializeProduct } from "./serialize";
-import { emitEvent, withEvents } from "@/lib/events/emit-event";
 
 type ProductView = ReturnType<typeof serializeProduct>;
 

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { Environment, Metadata, Timestamp, shortText } from "./common";
 import { SCOPE_ACTIONS, SCOPE_RESOURCES, isValidScope } from "@/lib/auth/scopes";
 import { isAddressOrCidr } from "@/lib/auth/ip-match";
 import { isHostPattern } from "@/lib/auth/referrer-match";
+import { Environment, Metadata, Timestamp, shortText } from "./common";
 
 export const Scope = z.string().max(100).refine(isValidScope, { message: "must be resource:action (read, write, delete), resource:* or *" });
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { Environment, Timestamp, shortText } from "./common";
 import { hasAtMostNineDecimals } from "@/lib/billing/money";
+import { Environment, Timestamp, shortText } from "./common";
 
 // Every pricing shape of the spec: usage (per request or call, with included quantity, minimum volume or
 // tiers), subscription plus overage, and metered resources.

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { Environment, Metadata, Timestamp } from "./common";
 import { EVENT_TYPES } from "@/lib/events/event-types";
+import { Environment, Metadata, Timestamp } from "./common";
 
 const HEADER_NAME = /^[A-Za-z0-9-]{1,64}$/;
 // Headers the platform sets itself (signatures, ids, framing) cannot be overridden by an endpoint's own.

@@ -1,5 +1,5 @@
-import { describeScope } from "@/lib/oauth/scope-words";
 import { z } from "zod";
+import { describeScope } from "@/lib/oauth/scope-words";
 import { ErrorEnvelope, Meta, Pagination } from "@/lib/schemas/common";
 import type { CollectionSpec } from "@/lib/http/collection-query";
 import { DEFAULT_LIMIT, MAX_LIMIT } from "@/lib/http/collection-query";

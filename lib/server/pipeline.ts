@@ -1,5 +1,4 @@
 import { ApiError } from "@/lib/http/errors";
-import type { RequestContext, ApiResponse } from "./request-context";
 import { identifyRequest } from "./steps/identify";
 import { resolveRequestVersion } from "./steps/version";
 import { authenticate } from "./steps/authenticate";
@@ -14,6 +13,7 @@ import { writeEnvelope } from "./steps/envelope";
 import { mapError } from "./steps/map-error";
 import { rateCost } from "./steps/rate-cost";
 import { recordCall } from "./steps/record";
+import type { RequestContext, ApiResponse } from "./request-context";
 
 // The request pipeline: a list of small steps over one RequestContext (lib/server/steps, each with its own unit
 // test). Inbound steps run in order until one throws; whatever was thrown is mapped to the error envelope by

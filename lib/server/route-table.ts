@@ -8,8 +8,8 @@ import { eventRoutes } from "@/lib/events/routes";
 import { automationRoutes } from "@/lib/automation/routes";
 import { oauthClientRoutes } from "@/lib/oauth/routes";
 import { billingRoutes } from "@/lib/billing/routes";
-import { buildOpenApi } from "./openapi";
 import { defineRoute, type AnyRoute } from "@/lib/http/route";
+import { buildOpenApi } from "./openapi";
 
 // Every /v1 route, in one table: serve.ts answers requests from it, openapi.ts documents it, and the
 // security tests walk it. A route file under app/v1 only names its path here.

@@ -6,8 +6,8 @@ import { emitEventLater } from "@/lib/events/emit-event";
 import { limiterStore } from "@/lib/limits/limiter";
 import { DEFAULT_NOTIFY_AT, planLimits } from "@/lib/limits/plans";
 import type { AuthContext } from "@/lib/http/auth-context";
-import { monthPeriod } from "./period";
 import { processSingleton } from "@/lib/process-state";
+import { monthPeriod } from "./period";
 
 // The monthly request quota of a project, per environment (test traffic has its own allowance and is never
 // billed). The running count lives in the limiter store (memory or Redis), seeded from the usage rollups when

@@ -5,9 +5,9 @@ import { newId } from "@/lib/ids";
 import { onShutdown } from "@/lib/shutdown";
 import type { Prisma } from "@/generated/prisma-sqlite";
 import type { AuthContext } from "@/lib/http/auth-context";
+import { processSingleton } from "@/lib/process-state";
 import { addTo, merge, type Histogram } from "./histogram";
 import { redactBody, redactHeaders, redactText } from "./redact";
-import { processSingleton } from "@/lib/process-state";
 
 // Usage events, request logs and hourly rollups, recorded off the request's path: a request only appends to
 // in-memory queues; a timer writes them in batches, one raw insert each (lib/db/bulk-insert.ts: Prisma's

@@ -3,12 +3,12 @@ import { db } from "@/lib/db/client";
 import { now } from "@/lib/clock";
 import { emitEvent, onDeliveriesCreated } from "@/lib/events/emit-event";
 import { TEST_EVENT_TYPE } from "@/lib/events/event-types";
+import { processSingleton } from "@/lib/process-state";
+import { onShutdown } from "@/lib/shutdown";
 import { signatureHeaders } from "./signing";
 import { postWebhook, type AttemptResult } from "./send";
 import { checkUrlTarget } from "./url-safety";
 import { claimBatch, readEndpoints, recordAttempts, type AttemptRecord, type ClaimedDelivery, type EndpointRow } from "./delivery-store";
-import { processSingleton } from "@/lib/process-state";
-import { onShutdown } from "@/lib/shutdown";
 
 // The delivery worker. It claims a batch of due deliveries with a lease: one UPDATE … RETURNING that only takes
 // rows nobody holds (lockedUntil in the past; on PostgreSQL FOR UPDATE SKIP LOCKED), so several processes never

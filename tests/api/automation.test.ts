@@ -6,7 +6,6 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { assertErrorEnvelope, collectAll, expectError, request, seedBusiness, type ApiClient } from "../helpers/api";
 
-type Biz = Awaited<ReturnType<typeof seedBusiness>>;
 type Rec = Record<string, any>;
 
 async function created(api: ApiClient, path: string, body: unknown): Promise<Rec> {

@@ -5,14 +5,14 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { seedBusiness } from "../helpers/api";
-import { db } from "../helpers/db";
 import { beginIdempotent, completeIdempotent, markCommitted, requestHash, type IdempotencyClaim } from "@/lib/server/idempotency";
 import { runWithCommitHook } from "@/lib/db/commit-hook";
 import { withEvents } from "@/lib/events/emit-event";
 import { ApiError } from "@/lib/http/errors";
 import { newId } from "@/lib/ids";
 import type { AuthContext } from "@/lib/http/auth-context";
+import { db } from "../helpers/db";
+import { seedBusiness } from "../helpers/api";
 
 const LEASE_MS = 200;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

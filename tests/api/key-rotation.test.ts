@@ -3,9 +3,9 @@
 // here in the test process against the server's database, as `npm run jobs` would.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { processKeyRotations } from "@/lib/keys/rotation-job";
 import { client, expectError, seedBusiness, type ApiClient } from "../helpers/api";
 import { apiKeyRow } from "../helpers/db";
-import { processKeyRotations } from "@/lib/keys/rotation-job";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const inDays = (d: number) => new Date(Date.now() + d * DAY_MS).toISOString();

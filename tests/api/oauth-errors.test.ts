@@ -197,7 +197,7 @@ describe("POST /oauth/token: bad requests issue nothing (RFC 6749 §5.2)", () =>
   });
 
   it("a replayed code → invalid_grant, and the tokens it issued are revoked", async () => {
-    const { c, user, form, auth } = await freshCode();
+    const { user, form, auth } = await freshCode();
     const first = await postForm("/oauth/token", form, { headers: auth });
     assert.equal(first.status, 200, first.text);
     assert.equal((await fetch(`${BASE_URL}/v1/products`, { headers: { authorization: `Bearer ${first.body.access_token}` } })).status, 200);

@@ -4,9 +4,9 @@
 // followed: a forged Host or X-Forwarded-Host never steers a redirect, a callback or a link.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
+import { createUserWithBusiness } from "@/lib/portal/sign-up";
 import { startServer, type TestServer } from "../helpers/server";
 import { raw, signIn as signInAt } from "../helpers/portal-session";
-import { createUserWithBusiness } from "@/lib/portal/sign-up";
 
 const signIn = (server: TestServer, host: string, email: string, password: string, headers: Record<string, string> = {}) =>
   signInAt(server.url, email, password, { host, headers });

@@ -3,10 +3,10 @@
 // nosniff and a referrer policy; HSTS only when the server is served over https (PUBLIC_BASE_URL=https://…).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
+import { createUserWithBusiness } from "@/lib/portal/sign-up";
 import { BASE_URL } from "../helpers/api";
 import { startServer, type TestServer } from "../helpers/server";
 import { raw, signIn, type RawResponse } from "../helpers/portal-session";
-import { createUserWithBusiness } from "@/lib/portal/sign-up";
 
 const PASSWORD = "correct horse battery staple";
 let cookie = "";

@@ -2,10 +2,10 @@
 // expired key, missing scope, another tenant's id and the wrong environment's id (tests/helpers/security.ts).
 // A new route needs a fixture here only when its path has a parameter or it reads a body; the suite says which.
 import { ROUTES } from "@/lib/server/route-table";
+import { rotateKeyRow } from "@/lib/keys/rotate-api-key";
 import { createProduct, type ApiClient } from "../helpers/api";
 import { runCommonRouteTests, type Params } from "../helpers/security";
 import { apiKeyRow } from "../helpers/db";
-import { rotateKeyRow } from "@/lib/keys/rotate-api-key";
 
 async function created(api: ApiClient, path: string, body: Record<string, unknown>) {
   const res = await api.post(path, body);

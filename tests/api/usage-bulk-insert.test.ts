@@ -3,11 +3,11 @@
 // Prisma exactly as createMany's rows do (dates, booleans, JSON, nulls, floats), on whichever database runs.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { db } from "../helpers/db";
 import { bulkInsert } from "@/lib/db/bulk-insert";
 // The recorder's own column lists: the test writes exactly what the recorder writes.
 import { LOG_COLUMNS as LOG, ROLLUP_COLUMNS as ROLLUP, USAGE_COLUMNS as USAGE } from "@/lib/usage/recorder";
 import { newId } from "@/lib/ids";
+import { db } from "../helpers/db";
 
 test("bulk-inserted rollups read back through Prisma with the values given, and range queries on dates find them", async () => {
   const projectId = newId("project");

@@ -5,9 +5,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { newId } from "@/lib/ids";
 import { seedBusiness, client, request, expectError, collectAll, type ApiResponse } from "../helpers/api";
 import { db, createKey, settledCount, sleep, slowPost, startSecondServer } from "../helpers/usage-db";
-import { newId } from "@/lib/ids";
 
 const requestId = (res: ApiResponse) => res.headers.get("x-request-id")!;
 

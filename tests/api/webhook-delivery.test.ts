@@ -7,8 +7,8 @@
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { Webhook } from "standardwebhooks";
-import { seedBusiness, createProduct, expectError } from "../helpers/api";
 import { verifyPlatformSignature } from "@/lib/webhooks/signing";
+import { seedBusiness, createProduct, expectError } from "../helpers/api";
 import { startReceiver, standardHeaders, createEndpoint, deliveriesOf, waitForDeliveries, sleep, type Receiver, type ReceivedRequest } from "../helpers/receiver";
 
 const receivers: Receiver[] = [];

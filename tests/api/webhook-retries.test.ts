@@ -4,8 +4,8 @@
 // each due time.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { client, type ApiClient } from "../helpers/api";
 import { verifyPlatformSignature } from "@/lib/webhooks/signing";
+import { client, type ApiClient } from "../helpers/api";
 import { startClockServer, startReceiver, createEndpoint, deliveriesOf, waitForDeliveries, sleep, type ClockServer, type Receiver } from "../helpers/receiver";
 
 const S = 1000;

@@ -3,9 +3,9 @@
 // ALLOW_PRIVATE_URLS shows the SSRF refusals; link-local and metadata addresses are refused by both), tenancy and scopes.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
+import { EVENT_TYPES } from "@/lib/events/event-types";
 import { seedBusiness, client, expectError } from "../helpers/api";
 import { startServer, type TestServer } from "../helpers/server";
-import { EVENT_TYPES } from "@/lib/events/event-types";
 import { createEndpoint } from "../helpers/receiver";
 
 // Nothing listens here; no test below makes an event these endpoints subscribe to reach it, except where noted.

@@ -14,14 +14,14 @@
 // Also here: startClockServer(), a platform server with the test clock on a database of its own, for the tests
 // that move time (see its comment for why they must not share the suite's database).
 import http from "node:http";
-import type { AddressInfo, Socket } from "node:net";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
+import type { AddressInfo, Socket } from "node:net";
+import type { ChildProcess } from "node:child_process";
 // @ts-expect-error: plain ESM script without types
 import { startServer as start, freePort } from "../../scripts/lib/server.mjs";
 // @ts-expect-error: plain ESM script without types
 import { createTestDatabase } from "../../scripts/lib/test-database.mjs";
-import type { ChildProcess } from "node:child_process";
 
 export type ReceiverMode =
   | { kind: "ok" }

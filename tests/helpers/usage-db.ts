@@ -6,10 +6,10 @@ import http from "node:http";
 import net from "node:net";
 import { randomBytes } from "node:crypto";
 import Redis from "ioredis";
-import { db, poll } from "./db";
 import { newId } from "@/lib/ids";
-import type { ApiClient } from "./api";
+import { db, poll } from "./db";
 import { startServer, type TestServer } from "./server";
+import type { ApiClient } from "./api";
 
 export { db, poll };
 

@@ -4,7 +4,6 @@
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import net from "node:net";
 import Redis from "ioredis";
 import { RedisStore } from "@/lib/limits/redis-store";
 import { keyPolicy, type KeyPolicy } from "@/lib/limits/plans";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { byType, document, cron, expression, names, patchShape, prose, RateLimit, recordShape, resourceId, stringMap, text, timeZone, typeTag, jsonObject } from "./shared";
+import { byType, document, cron, expression, names, patchShape, prose, RateLimit, recordShape, resourceId, text, timeZone, typeTag, jsonObject } from "./shared";
 
 // Trigger ($type Trigger): what starts a workflow, an agent or a function. `config` depends on `type`; the fields
 // listed for each type are checked (a schedule's cron and time zone above all), others are kept as given.
