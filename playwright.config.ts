@@ -20,8 +20,15 @@ export default defineConfig({
     actionTimeout: 15_000,
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-             "--disable-sync", "--no-first-run", "--disable-quic"],
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-quic",
+      ],
     },
   },
   webServer: [
@@ -38,11 +45,18 @@ export default defineConfig({
       reuseExistingServer: false,
       timeout: 60_000,
       env: {
-        NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1",
+        NEXT_TELEMETRY_DISABLED: "1",
+        NODE_ENV: "production",
+        PORT: String(port),
+        HOST: "127.0.0.1",
         // Magic links go to the sink; webhooks may target the tests' receiver on 127.0.0.1; usage, logs and
         // rollups are written within a few hundred milliseconds so the views move while the tests watch.
-        EMAIL_SERVER: `smtp://127.0.0.1:${smtpPort}`, EMAIL_FROM: "Developer Platform <no-reply@platform.test>",
-        ALLOW_PRIVATE_URLS: "true", USAGE_FLUSH_MS: "100", ROLLUP_FLUSH_MS: "300", WEBHOOK_POLL_MS: "200",
+        EMAIL_SERVER: `smtp://127.0.0.1:${smtpPort}`,
+        EMAIL_FROM: "Developer Platform <no-reply@platform.test>",
+        ALLOW_PRIVATE_URLS: "true",
+        USAGE_FLUSH_MS: "100",
+        ROLLUP_FLUSH_MS: "300",
+        WEBHOOK_POLL_MS: "200",
         // The Usage view's costs, invoices and plan simulator (showCosts is off by default).
         PORTAL_CONFIG: JSON.stringify({ name: "Developer Portal", views: { usage: { showCosts: true } } }),
       },

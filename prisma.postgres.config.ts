@@ -18,9 +18,14 @@ const origAddFields = (pg as any).Result.prototype.addFields;
 };
 
 function pgConfig(u: URL, database = u.pathname.slice(1)) {
-  return { host: u.hostname, port: Number(u.port || 5432), database,
-           user: decodeURIComponent(u.username), password: decodeURIComponent(u.password),
-           max: Number(u.searchParams.get("connection_limit") ?? 10) };
+  return {
+    host: u.hostname,
+    port: Number(u.port || 5432),
+    database,
+    user: decodeURIComponent(u.username),
+    password: decodeURIComponent(u.password),
+    max: Number(u.searchParams.get("connection_limit") ?? 10),
+  };
 }
 
 export default defineConfig({
@@ -36,7 +41,8 @@ export default defineConfig({
     // by other users"), leaking prisma_migrate_shadow_db_* databases. Own implementation:
     factory.connectToShadowDb = async () => {
       const name = `prisma_shadow_${randomUUID().replaceAll("-", "")}`;
-      const admin = new pg.Client(pgConfig(u)); await admin.connect();
+      const admin = new pg.Client(pgConfig(u));
+      await admin.connect();
       await admin.query(`CREATE DATABASE "${name}"`);
       const shadow = await new PrismaPg(pgConfig(u, name)).connect();
       const dispose = shadow.dispose.bind(shadow);

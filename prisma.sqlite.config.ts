@@ -12,7 +12,10 @@ const url = process.env.DATABASE_URL ?? "file:./data/platform.db";
 function withScriptExec<T extends { executeRaw: (...args: any[]) => any; executeScript: (...args: any[]) => any }>(a: T): T {
   const orig = a.executeRaw.bind(a);
   a.executeRaw = async (q: { sql: string; args: unknown[] }) => {
-    if (q.args.length === 0) { await a.executeScript(q.sql); return 0; }
+    if (q.args.length === 0) {
+      await a.executeScript(q.sql);
+      return 0;
+    }
     return orig(q);
   };
   return a;

@@ -14,7 +14,9 @@ export async function proxy(req: NextRequest) {
   const https = req.headers.get("x-forwarded-proto") === "https";
   const nonce = newNonce();
   const csp = contentSecurityPolicy({
-    nonce, https, dev: process.env.NODE_ENV === "development",
+    nonce,
+    https,
+    dev: process.env.NODE_ENV === "development",
     formTargets: consentFormTargets(req.nextUrl.pathname, req.nextUrl.searchParams),
   });
 

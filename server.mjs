@@ -21,7 +21,10 @@ const hostname = process.env.HOST ?? "0.0.0.0";
 // scripts/lib/request-origin.mjs). Behind a proxy or on several machines, set NEXTAUTH_SECRET and PUBLIC_BASE_URL.
 if (!process.env.NEXTAUTH_SECRET) {
   const file = "data/nextauth.secret";
-  if (!existsSync(file)) { mkdirSync("data", { recursive: true }); writeFileSync(file, randomBytes(32).toString("base64url"), { mode: 0o600 }); }
+  if (!existsSync(file)) {
+    mkdirSync("data", { recursive: true });
+    writeFileSync(file, randomBytes(32).toString("base64url"), { mode: 0o600 });
+  }
   process.env.NEXTAUTH_SECRET = readFileSync(file, "utf8").trim();
 }
 if (process.env.PUBLIC_BASE_URL) process.env.NEXTAUTH_URL ??= process.env.PUBLIC_BASE_URL;
@@ -45,7 +48,10 @@ const server = createServer((req, res) => {
   req.headers["x-platform-client-ip"] = req.socket.remoteAddress ?? "";
   // Host, X-Forwarded-Host and -Proto are replaced by the origin this request is answered for: the client's
   // own Host when it names this server, else this server's address; never a value a client made up.
-  applyOrigin(req.headers, requestOrigin({ hostHeader: req.headers.host, port, listenHost: hostname, publicBaseUrl: fixedOrigin, names: ownNames }));
+  applyOrigin(
+    req.headers,
+    requestOrigin({ hostHeader: req.headers.host, port, listenHost: hostname, publicBaseUrl: fixedOrigin, names: ownNames }),
+  );
   if (!frontDoor(req, res)) handle(req, res);
 });
 server.keepAliveTimeout = 65_000;

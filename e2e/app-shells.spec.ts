@@ -3,8 +3,25 @@ import { test, expect, type Page } from "@playwright/test";
 // The app-type gallery and the shells drawn from each type's default config: reachable without signing in,
 // usable by keyboard, readable at 375 px, light and dark.
 
-const TYPES = ["Dashboard", "Developer", "Admin", "SaaS", "Data", "Headless", "CRM", "Booking", "Support", "Agency",
-  "Ops", "Agent", "Workflow", "Infra", "Platform", "ClientPortal", "VibeCode"];
+const TYPES = [
+  "Dashboard",
+  "Developer",
+  "Admin",
+  "SaaS",
+  "Data",
+  "Headless",
+  "CRM",
+  "Booking",
+  "Support",
+  "Agency",
+  "Ops",
+  "Agent",
+  "Workflow",
+  "Infra",
+  "Platform",
+  "ClientPortal",
+  "VibeCode",
+];
 
 const shot = (page: Page, name: string) => page.screenshot({ path: `test-results/screenshots/apps-${name}.png`, fullPage: true });
 
@@ -26,13 +43,16 @@ async function noHorizontalScroll(page: Page) {
 /** The background of `selector` as "light" or "dark": the browser paints its computed colour (Tailwind's colours
  *  compute to lab()/oklch()) on a canvas and we read back its relative luminance. */
 function background(page: Page, selector: string) {
-  return page.locator(selector).first().evaluate((el) => {
-    const ctx = document.createElement("canvas").getContext("2d")!;
-    ctx.fillStyle = getComputedStyle(el).backgroundColor;
-    ctx.fillRect(0, 0, 1, 1);
-    const [r, g, b] = Array.from(ctx.getImageData(0, 0, 1, 1).data).map((c) => c / 255);
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.5 ? "light" : "dark";
-  });
+  return page
+    .locator(selector)
+    .first()
+    .evaluate((el) => {
+      const ctx = document.createElement("canvas").getContext("2d")!;
+      ctx.fillStyle = getComputedStyle(el).backgroundColor;
+      ctx.fillRect(0, 0, 1, 1);
+      const [r, g, b] = Array.from(ctx.getImageData(0, 0, 1, 1).data).map((c) => c / 255);
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.5 ? "light" : "dark";
+    });
 }
 const shellBackground = (page: Page) => background(page, "[data-app-shell]");
 

@@ -14,7 +14,12 @@ export function uniqueEmail(prefix = "dev"): string {
 
 export const PASSWORD = "correct horse battery staple";
 
-export interface Account { name: string; businessName: string; email: string; password: string }
+export interface Account {
+  name: string;
+  businessName: string;
+  email: string;
+  password: string;
+}
 
 export function newAccount(prefix = "dev"): Account {
   const tag = randomBytes(2).toString("hex");
@@ -27,7 +32,9 @@ export function newAccount(prefix = "dev"): Account {
  */
 export async function hydrated(locator: Locator): Promise<Locator> {
   await expect(locator).toBeVisible({ timeout: 30_000 });
-  await expect.poll(() => locator.evaluate((el) => Object.keys(el).some((k) => k.startsWith("__reactProps$"))), { timeout: 30_000 }).toBe(true);
+  await expect
+    .poll(() => locator.evaluate((el) => Object.keys(el).some((k) => k.startsWith("__reactProps$"))), { timeout: 30_000 })
+    .toBe(true);
   return locator;
 }
 
@@ -60,7 +67,15 @@ export async function signInWithPassword(page: Page, email: string, password: st
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
 }
 
-export interface SunkMail { id: number; to: string[]; from: string; subject: string; text: string; html: string; date: string }
+export interface SunkMail {
+  id: number;
+  to: string[];
+  from: string;
+  subject: string;
+  text: string;
+  html: string;
+  date: string;
+}
 
 export async function mailTo(email: string): Promise<SunkMail[]> {
   const res = await fetch(`${SINK}/messages?to=${encodeURIComponent(email.toLowerCase())}`);
@@ -121,7 +136,12 @@ export async function viewShot(page: Page, view: string) {
   await page.screenshot({ path: `test-results/screenshots/portal-${view}.png`, fullPage: true });
 }
 
-export interface ReceivedRequest { method: string; path: string; headers: Record<string, string>; body: string }
+export interface ReceivedRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+}
 
 export interface Receiver {
   url(path?: string): string;
@@ -158,7 +178,11 @@ export async function startReceiver(): Promise<Receiver> {
         await new Promise((r) => setTimeout(r, 100));
       }
     },
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections?.(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections?.();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -168,10 +192,12 @@ export function verifySignature(secret: string, header: string, body: string, to
   const t = Number(parts.find((p) => p.startsWith("t="))?.slice(2));
   if (!Number.isFinite(t) || Math.abs(Date.now() - t) > toleranceMs) return false;
   const expected = createHmac("sha256", secret).update(`${t}.${body}`).digest();
-  return parts.filter((p) => p.startsWith("v1=")).some((p) => {
-    const given = Buffer.from(p.slice(3), "hex");
-    return given.length === expected.length && timingSafeEqual(given, expected);
-  });
+  return parts
+    .filter((p) => p.startsWith("v1="))
+    .some((p) => {
+      const given = Buffer.from(p.slice(3), "hex");
+      return given.length === expected.length && timingSafeEqual(given, expected);
+    });
 }
 
 /** The number shown in a locator's text (thousands separators dropped). */

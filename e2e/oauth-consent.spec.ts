@@ -13,7 +13,10 @@ const insecure = { [oauth.allowInsecureRequests]: true } as const;
 /** The third-party application's callback: a real local server that answers and remembers what it got. */
 async function callbackServer() {
   const hits: URL[] = [];
-  const server = http.createServer((req, res) => { hits.push(new URL(req.url!, "http://127.0.0.1")); res.end("callback received"); });
+  const server = http.createServer((req, res) => {
+    hits.push(new URL(req.url!, "http://127.0.0.1"));
+    res.end("callback received");
+  });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const uri = `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`;
   return { uri, hits, close: () => new Promise((r) => server.close(r)) };
@@ -44,8 +47,16 @@ async function authorizationUrl(as: oauth.AuthorizationServer, clientId: string,
   const verifier = oauth.generateRandomCodeVerifier();
   const state = oauth.generateRandomState();
   const url = new URL(as.authorization_endpoint!);
-  for (const [k, v] of Object.entries({ response_type: "code", client_id: clientId, redirect_uri: redirectUri, scope, state,
-    code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: "S256" })) url.searchParams.set(k, v);
+  for (const [k, v] of Object.entries({
+    response_type: "code",
+    client_id: clientId,
+    redirect_uri: redirectUri,
+    scope,
+    state,
+    code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: "S256",
+  }))
+    url.searchParams.set(k, v);
   return { url, verifier, state };
 }
 
@@ -84,10 +95,16 @@ test("register an app, approve it on the consent page, use its token, revoke it 
     await expect(page.getByText("callback received")).toBeVisible();
 
     const params = oauth.validateAuthResponse(as, client, new URL(page.url()), state);
-    const tokens = await oauth.processAuthorizationCodeResponse(as, client,
-      await oauth.authorizationCodeGrantRequest(as, client, oauth.ClientSecretBasic(app.secret), params, cb.uri, verifier, insecure));
+    const tokens = await oauth.processAuthorizationCodeResponse(
+      as,
+      client,
+      await oauth.authorizationCodeGrantRequest(as, client, oauth.ClientSecretBasic(app.secret), params, cb.uri, verifier, insecure),
+    );
     expect(tokens.scope).toBe("products:read products:write");
-    const made = await request.post("/v1/products", { headers: bearer(tokens.access_token), data: { name: "Made by Acme Analytics", type: "API" } });
+    const made = await request.post("/v1/products", {
+      headers: bearer(tokens.access_token),
+      data: { name: "Made by Acme Analytics", type: "API" },
+    });
     expect(made.status(), await made.text()).toBe(201);
 
     // The product is in the user's own (test) data: the portal's logs show the app's request.
@@ -101,7 +118,13 @@ test("register an app, approve it on the consent page, use its token, revoke it 
     const after = await request.get("/v1/products", { headers: bearer(tokens.access_token) });
     expect(after.status()).toBe(401);
     expect((await after.json()).error.code).toBe("ACCESS_TOKEN_REVOKED");
-    const refreshed = await oauth.refreshTokenGrantRequest(as, client, oauth.ClientSecretBasic(app.secret), tokens.refresh_token!, insecure);
+    const refreshed = await oauth.refreshTokenGrantRequest(
+      as,
+      client,
+      oauth.ClientSecretBasic(app.secret),
+      tokens.refresh_token!,
+      insecure,
+    );
     await expect(oauth.processRefreshTokenResponse(as, client, refreshed)).rejects.toMatchObject({ error: "invalid_grant" });
   } finally {
     await cb.close();

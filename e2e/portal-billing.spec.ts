@@ -15,7 +15,15 @@ test("costs, the upcoming invoice, the plan simulator and a past invoice with it
   };
   const product = await post("/v1/products", { name: "Weather API", type: "API" });
   const flat = await post(`/v1/products/${product.id}/prices`, { name: "Pay as you go", type: "usage", currency: "USD", amount: 0.25 });
-  await post(`/v1/products/${product.id}/prices`, { name: "Tiered", type: "usage", currency: "USD", tiers: [{ upTo: 2, amount: 0.5 }, { upTo: null, amount: 0.01 }] });
+  await post(`/v1/products/${product.id}/prices`, {
+    name: "Tiered",
+    type: "usage",
+    currency: "USD",
+    tiers: [
+      { upTo: 2, amount: 0.5 },
+      { upTo: null, amount: 0.01 },
+    ],
+  });
   const sub = await post("/v1/subscriptions", { priceId: flat.id, paymentMethod: { card: { number: "4242424242424242" } } });
   await callApi(request, key, 4);
 
@@ -45,7 +53,10 @@ test("costs, the upcoming invoice, the plan simulator and a past invoice with it
   await expect(link).toBeVisible();
   const csv = await page.request.get((await link.getAttribute("href"))!);
   expect(csv.status()).toBe(200);
-  const rows = (await csv.text()).trim().split("\n").map((r) => r.split(","));
+  const rows = (await csv.text())
+    .trim()
+    .split("\n")
+    .map((r) => r.split(","));
   const events = rows.slice(1, -2);
   expect(events.length).toBeGreaterThanOrEqual(4);
   const amount = rows.at(-1)![7];

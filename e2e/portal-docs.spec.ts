@@ -8,7 +8,9 @@ import { signUp, viewShot } from "./helpers";
 test("the API reference renders and try-it sends a request with the test key", async ({ page }) => {
   test.slow(); // the reference's first load
   const violations: string[] = [];
-  page.on("console", (m) => { if (/Content Security Policy/i.test(m.text())) violations.push(m.text()); });
+  page.on("console", (m) => {
+    if (/Content Security Policy/i.test(m.text())) violations.push(m.text());
+  });
   await signUp(page);
   const docs = await page.goto("/portal/docs");
   expect(docs?.headers()["content-security-policy"]).toMatch(/script-src 'self' 'nonce-[^']+' 'strict-dynamic'/);
@@ -32,7 +34,10 @@ test("the API reference renders and try-it sends a request with the test key", a
   const testRequest = reference.getByRole("button", { name: /Test Request.*get \/v1\/products\)/i }).first();
   await testRequest.scrollIntoViewIfNeeded();
   await testRequest.click();
-  const send = page.getByRole("button", { name: /Send get request to .*\/v1\/products/i }).filter({ visible: true }).first();
+  const send = page
+    .getByRole("button", { name: /Send get request to .*\/v1\/products/i })
+    .filter({ visible: true })
+    .first();
   await expect(send).toBeVisible({ timeout: 15_000 });
   const [response] = await Promise.all([
     page.waitForResponse((r) => new URL(r.url()).pathname === "/v1/products" && r.request().method() === "GET"),
@@ -40,7 +45,12 @@ test("the API reference renders and try-it sends a request with the test key", a
   ]);
   expect(response.status()).toBe(200);
   expect(response.request().headers()["authorization"]).toMatch(new RegExp(`^Bearer ${keyPrefix}`));
-  await expect(page.getByText(/^200 OK/).filter({ visible: true }).first()).toBeVisible();
+  await expect(
+    page
+      .getByText(/^200 OK/)
+      .filter({ visible: true })
+      .first(),
+  ).toBeVisible();
   await page.screenshot({ path: "test-results/screenshots/portal-docs-try-it.png" });
   expect(violations).toEqual([]);
 });

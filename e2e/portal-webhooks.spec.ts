@@ -5,8 +5,12 @@ import { bearer, createKey, hydrated, signUp, startReceiver, verifySignature, vi
 // portal shows the delivery.
 
 let receiver: Receiver;
-test.beforeEach(async () => { receiver = await startReceiver(); });
-test.afterEach(async () => { await receiver.close(); });
+test.beforeEach(async () => {
+  receiver = await startReceiver();
+});
+test.afterEach(async () => {
+  await receiver.close();
+});
 
 test("add an endpoint, send a test event, see it arrive signed and listed as delivered", async ({ page, request }) => {
   await signUp(page);

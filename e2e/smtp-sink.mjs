@@ -18,7 +18,13 @@ const MAX_MESSAGES = 1000;
 let messages = [];
 let nextId = 1;
 
-const addresses = (field) => (field ? (Array.isArray(field) ? field : [field]).flatMap((a) => a.value ?? []).map((v) => String(v.address ?? "").toLowerCase()).filter(Boolean) : []);
+const addresses = (field) =>
+  field
+    ? (Array.isArray(field) ? field : [field])
+        .flatMap((a) => a.value ?? [])
+        .map((v) => String(v.address ?? "").toLowerCase())
+        .filter(Boolean)
+    : [];
 
 const smtp = new SMTPServer({
   authOptional: true,
@@ -69,6 +75,10 @@ smtp.listen(smtpPort, host, () => {
   api.listen(httpPort, host, () => console.log(`[smtp-sink] SMTP on ${host}:${smtpPort}, messages on http://${host}:${httpPort}/messages`));
 });
 
-const stop = () => { api.close(); smtp.close(() => process.exit(0)); setTimeout(() => process.exit(0), 1000).unref(); };
+const stop = () => {
+  api.close();
+  smtp.close(() => process.exit(0));
+  setTimeout(() => process.exit(0), 1000).unref();
+};
 process.on("SIGTERM", stop);
 process.on("SIGINT", stop);

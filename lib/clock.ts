@@ -32,7 +32,11 @@ export function fixedClock(start: Date | string): Clock & { advance(ms: number):
   let t = new Date(start).getTime();
   return {
     now: () => new Date(t),
-    advance: (ms: number) => { t += ms; },
-    set: (to: Date | string) => { t = new Date(to).getTime(); },
+    advance: (ms: number) => {
+      t += ms;
+    },
+    set: (to: Date | string) => {
+      t = new Date(to).getTime();
+    },
   };
 }

@@ -5,11 +5,39 @@ import { randomBytes } from "node:crypto";
 // part is incremented, so ids made by one process never go backwards.
 
 export const ID_PREFIXES = {
-  product: "prod", feature: "feat", price: "price", business: "biz", project: "proj", apiKey: "key",
-  webhook: "wh", event: "evt", delivery: "whd", request: "req", usage: "use", agent: "agt", agentTeam: "team",
-  workflow: "wf", function: "fn", trigger: "trg", tool: "tool", task: "task", execution: "exec",
-  oauthClient: "oac", oauthCode: "ocd", oauthGrant: "ogr", oauthToken: "otk", idempotency: "idem", audit: "aud", quotaAlert: "qa", rollup: "rup", user: "usr", membership: "mem", account: "acct",
-  subscription: "sub", invoice: "inv", payment: "pay",
+  product: "prod",
+  feature: "feat",
+  price: "price",
+  business: "biz",
+  project: "proj",
+  apiKey: "key",
+  webhook: "wh",
+  event: "evt",
+  delivery: "whd",
+  request: "req",
+  usage: "use",
+  agent: "agt",
+  agentTeam: "team",
+  workflow: "wf",
+  function: "fn",
+  trigger: "trg",
+  tool: "tool",
+  task: "task",
+  execution: "exec",
+  oauthClient: "oac",
+  oauthCode: "ocd",
+  oauthGrant: "ogr",
+  oauthToken: "otk",
+  idempotency: "idem",
+  audit: "aud",
+  quotaAlert: "qa",
+  rollup: "rup",
+  user: "usr",
+  membership: "mem",
+  account: "acct",
+  subscription: "sub",
+  invoice: "inv",
+  payment: "pay",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;
@@ -38,7 +66,10 @@ function freshRandom(): number[] {
 function incremented(digits: number[]): number[] {
   const next = digits.slice();
   for (let i = next.length - 1; i >= 0; i--) {
-    if (next[i] < 31) { next[i]++; return next; }
+    if (next[i] < 31) {
+      next[i]++;
+      return next;
+    }
     next[i] = 0;
   }
   return freshRandom(); // overflow of 80 bits within one millisecond: practically never

@@ -22,9 +22,28 @@ const keyStmt = db.prepare(`SELECT k."id", k."businessId", k."projectId", k."env
 const productStmt = db.prepare(`SELECT p."id", p."businessId", p."environment", p."name", p."type", p."description", p."isActive",
   p."industries", p."productCategories", p."interfaces", p."searchText", p."createdAt", p."updatedAt", b."name" AS "businessName"
   FROM "Product" p JOIN "Business" b ON b."id" = p."businessId" WHERE p."id" = ? AND p."businessId" = ? AND p."environment" = ?`);
-const LOG_COLUMNS = ["id", "timestamp", "businessId", "projectId", "environment", "apiKey", "method", "endpoint", "path", "statusCode",
-  "latency", "ip", "userAgent", "requestHeaders", "requestBody", "responseHeaders", "responseBody"];
-const logStmt = db.prepare(`INSERT INTO "RequestLog" (${LOG_COLUMNS.map((c) => `"${c}"`).join(", ")}) VALUES (${LOG_COLUMNS.map(() => "?").join(", ")})`);
+const LOG_COLUMNS = [
+  "id",
+  "timestamp",
+  "businessId",
+  "projectId",
+  "environment",
+  "apiKey",
+  "method",
+  "endpoint",
+  "path",
+  "statusCode",
+  "latency",
+  "ip",
+  "userAgent",
+  "requestHeaders",
+  "requestBody",
+  "responseHeaders",
+  "responseBody",
+];
+const logStmt = db.prepare(
+  `INSERT INTO "RequestLog" (${LOG_COLUMNS.map((c) => `"${c}"`).join(", ")}) VALUES (${LOG_COLUMNS.map(() => "?").join(", ")})`,
+);
 const PER_MINUTE = { free: 10, starter: 100, pro: 1_000, enterprise: 10_000 }; // lib/limits/plans.ts
 const KEY_SHAPE = /^sk_(test|live)_[A-Za-z0-9_-]{43}$/;
 const SECRET_HEADERS = new Set(["authorization", "proxy-authorization", "cookie", "x-api-key"]);
@@ -32,7 +51,8 @@ const sqliteDate = (d) => d.toISOString().replace("Z", "+00:00"); // Prisma's SQ
 const json = (v) => (v === null ? null : JSON.parse(v));
 
 const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
-function requestId(ms) { // lib/ids.ts's shape: req_ + 10 chars of time + 16 random, Crockford base32
+function requestId(ms) {
+  // lib/ids.ts's shape: req_ + 10 chars of time + 16 random, Crockford base32
   let time = "";
   for (let i = 0, t = ms; i < 10; i++, t = Math.floor(t / 32)) time = CROCKFORD[t % 32] + time;
   let rnd = "";
@@ -48,7 +68,9 @@ function flush() {
   const rows = queue;
   queue = [];
   try {
-    db.transaction(() => { for (const r of rows) logStmt.run(r); }).immediate();
+    db.transaction(() => {
+      for (const r of rows) logStmt.run(r);
+    }).immediate();
   } catch (e) {
     if (e.code !== "SQLITE_BUSY" && e.code !== "SQLITE_LOCKED") throw e;
     queue = rows.concat(queue); // the other server holds the write lock: try again at the next tick
@@ -62,9 +84,25 @@ function answer(req, res, started, status, body, headers, key, endpoint) {
   if (!key) return;
   const reqHeaders = {};
   for (const [k, v] of Object.entries(req.headers)) reqHeaders[k] = SECRET_HEADERS.has(k) ? "[REDACTED]" : v;
-  queue.push([headers["X-Request-Id"], sqliteDate(new Date(started.ms)), key.businessId, key.projectId, key.environment, key.id, req.method,
-    endpoint, req.url, status, Math.round((performance.now() - started.t) * 100) / 100, req.socket.remoteAddress ?? null,
-    req.headers["user-agent"] ?? null, JSON.stringify(reqHeaders), null, JSON.stringify(headers), text]);
+  queue.push([
+    headers["X-Request-Id"],
+    sqliteDate(new Date(started.ms)),
+    key.businessId,
+    key.projectId,
+    key.environment,
+    key.id,
+    req.method,
+    endpoint,
+    req.url,
+    status,
+    Math.round((performance.now() - started.t) * 100) / 100,
+    req.socket.remoteAddress ?? null,
+    req.headers["user-agent"] ?? null,
+    JSON.stringify(reqHeaders),
+    null,
+    JSON.stringify(headers),
+    text,
+  ]);
   if (queue.length >= 500) flush();
   else flushTimer ??= setTimeout(flush, 500);
 }
@@ -82,7 +120,8 @@ function handle(req, res) {
   const endpoint = "/v1/products/{id}";
   const auth = req.headers.authorization ?? "";
   const value = auth.startsWith("Bearer ") ? auth.slice(7) : "";
-  if (value.length !== 51 || !KEY_SHAPE.test(value)) return fail(401, "authentication_error", "INVALID_API_KEY", "Invalid API key provided.");
+  if (value.length !== 51 || !KEY_SHAPE.test(value))
+    return fail(401, "authentication_error", "INVALID_API_KEY", "Invalid API key provided.");
   const key = keyStmt.get(createHmac("sha256", secret).update(value, "utf8").digest("hex"));
   const t = started.ms;
   if (!key || (key.revokedAt && Date.parse(key.revokedAt) <= t) || (key.expiresAt && Date.parse(key.expiresAt) <= t)) {
@@ -93,7 +132,11 @@ function handle(req, res) {
   let w = windows.get(key.id);
   if (!w || w.window !== window) windows.set(key.id, (w = { window, count: 0 }));
   w.count++;
-  Object.assign(headers, { "X-RateLimit-Limit": String(limit), "X-RateLimit-Remaining": String(Math.max(0, limit - w.count)), "X-RateLimit-Reset": String((window + 1) * 60) });
+  Object.assign(headers, {
+    "X-RateLimit-Limit": String(limit),
+    "X-RateLimit-Remaining": String(Math.max(0, limit - w.count)),
+    "X-RateLimit-Reset": String((window + 1) * 60),
+  });
   if (w.count > limit) return fail(429, "rate_limit_error", "RATE_LIMIT_EXCEEDED", "Too many requests.", key, endpoint);
   const scopes = JSON.parse(key.scopes);
   if (!scopes.some((s) => s === "*" || s === "products:read" || s === "products:*")) {
@@ -101,10 +144,20 @@ function handle(req, res) {
   }
   const p = productStmt.get(m[1], key.businessId, key.environment);
   if (!p) return fail(404, "not_found_error", "RESOURCE_NOT_FOUND", `No product with id '${m[1]}'.`, key, endpoint);
-  const data = { // lib/products/serialize.ts's shape
-    id: p.id, name: p.name, type: p.type, business: p.businessId, description: p.description, isActive: p.isActive === 1,
-    environment: p.environment, industries: json(p.industries) ?? [], productCategories: json(p.productCategories) ?? [],
-    interfaces: json(p.interfaces) ?? {}, createdAt: new Date(p.createdAt).toISOString(), updatedAt: new Date(p.updatedAt).toISOString(),
+  const data = {
+    // lib/products/serialize.ts's shape
+    id: p.id,
+    name: p.name,
+    type: p.type,
+    business: p.businessId,
+    description: p.description,
+    isActive: p.isActive === 1,
+    environment: p.environment,
+    industries: json(p.industries) ?? [],
+    productCategories: json(p.productCategories) ?? [],
+    interfaces: json(p.interfaces) ?? {},
+    createdAt: new Date(p.createdAt).toISOString(),
+    updatedAt: new Date(p.updatedAt).toISOString(),
   };
   answer(req, res, started, 200, { data, meta }, headers, key, endpoint);
 }
@@ -113,6 +166,11 @@ const server = createServer(handle);
 server.keepAliveTimeout = 65_000;
 server.listen(Number(process.env.PORT ?? 3100), process.env.HOST ?? "127.0.0.1");
 process.on("SIGTERM", () => {
-  server.close(() => { clearTimeout(flushTimer); if (queue.length) flush(); db.close(); process.exit(0); });
+  server.close(() => {
+    clearTimeout(flushTimer);
+    if (queue.length) flush();
+    db.close();
+    process.exit(0);
+  });
   server.closeIdleConnections();
 });

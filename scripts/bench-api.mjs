@@ -37,19 +37,27 @@ const API_PRODUCTS = 50; // created through the API (the newest rows)
 const EXTRA_ROWS = 1_000; // seeded beyond DEPTH, so the deep page is a full page
 const LIST_LIMIT = 20;
 
-const pgAnswers = () => new Promise((resolve) => {
-  const s = net.connect({ host: "127.0.0.1", port: 5432, timeout: 1000 });
-  s.on("connect", () => { s.destroy(); resolve(true); });
-  s.on("error", () => resolve(false));
-  s.on("timeout", () => { s.destroy(); resolve(false); });
-});
+const pgAnswers = () =>
+  new Promise((resolve) => {
+    const s = net.connect({ host: "127.0.0.1", port: 5432, timeout: 1000 });
+    s.on("connect", () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.on("error", () => resolve(false));
+    s.on("timeout", () => {
+      s.destroy();
+      resolve(false);
+    });
+  });
 
 async function main() {
   prepare();
   const { makeBench, num, api, writeResults, met, dateEncoderLike, timeOrderedId } = await import("./lib/bench-setup.mjs");
   const { startServer } = await import("./lib/server.mjs");
   const { createTestDatabase } = await import("./lib/test-database.mjs");
-  const { runLoad, timeSequential, startRssSampler, waitForIdle, cpuTimeMs, median, percentile, round } = await import("./lib/bench-util.mjs");
+  const { runLoad, timeSequential, startRssSampler, waitForIdle, cpuTimeMs, median, percentile, round } =
+    await import("./lib/bench-util.mjs");
   const { runPaced } = await import("./lib/bench-paced.mjs");
   const { monotonicUs, latestProfile, summarize } = await import("./lib/bench-profile.mjs");
   const { default: Database } = await import("better-sqlite3");
@@ -68,7 +76,9 @@ async function main() {
 
   const bench = (run.bench = makeBench("bench:api"));
   const { log } = bench;
-  bench.onCleanup(() => { for (const c of runPaced.children) c.kill("SIGKILL"); });
+  bench.onCleanup(() => {
+    for (const c of runPaced.children) c.kill("SIGKILL");
+  });
   const loadBefore = bench.loadInfo();
   const profileDir = (name) => path.resolve("bench-results/profiles", `${new Date().toISOString().replace(/[:.]/g, "-")}-${name}`);
   const profileArgs = (dir) => (PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${dir}`] : []);
@@ -85,7 +95,11 @@ async function main() {
   async function makeKeys(url, first) {
     const keys = [first];
     while (keys.length < KEYS) {
-      const r = await api(`${url}/v1/api-keys`, { method: "POST", key: first, body: { name: `bench ${keys.length}`, scopes: ["products:read"] } });
+      const r = await api(`${url}/v1/api-keys`, {
+        method: "POST",
+        key: first,
+        body: { name: `bench ${keys.length}`, scopes: ["products:read"] },
+      });
       if (!r.data?.key?.startsWith("sk_")) throw new Error(`POST /v1/api-keys returned no key: ${JSON.stringify(r).slice(0, 300)}`);
       keys.push(r.data.key);
     }
@@ -95,8 +109,15 @@ async function main() {
     const ids = [];
     for (let i = 0; i < API_PRODUCTS; i++) {
       const r = await api(`${url}/v1/products`, {
-        method: "POST", key,
-        body: { name: `Bench product ${i}`, type: ["SaaS", "API", "Data", "Headless"][i % 4], description: `Benchmark product number ${i}`, industries: ["benchmarks"], interfaces: { hasAPI: true } },
+        method: "POST",
+        key,
+        body: {
+          name: `Bench product ${i}`,
+          type: ["SaaS", "API", "Data", "Headless"][i % 4],
+          description: `Benchmark product number ${i}`,
+          industries: ["benchmarks"],
+          interfaces: { hasAPI: true },
+        },
       });
       ids.push(r.data.id);
     }
@@ -109,7 +130,14 @@ async function main() {
     const waited = await waitForIdle(server.child.pid);
     if (waited > 1000) log(`server busy for ${(waited / 1000).toFixed(1)} s before ${label} (queued writes of the previous load)`);
     log(`${label}: ${CONNECTIONS} connections, ${WARMUP} s warm-up + ${DURATION} s`);
-    const r = await runLoad({ url: server.url, requests: requestsFor(pathname, keys), connections: CONNECTIONS, duration: DURATION, warmup: WARMUP, cpuPid: server.child.pid });
+    const r = await runLoad({
+      url: server.url,
+      requests: requestsFor(pathname, keys),
+      connections: CONNECTIONS,
+      duration: DURATION,
+      warmup: WARMUP,
+      cpuPid: server.child.pid,
+    });
     windows[label] = [monotonicUs() - DURATION * 1e6, monotonicUs()];
     const cpuAtEnd = cpuTimeMs(server.child.pid);
     r.drainMs = await waitForIdle(server.child.pid);
@@ -117,7 +145,9 @@ async function main() {
     r.serverCpuMs += r.deferredCpuMs;
     r.serverCpuMsPerRequest = r.serverCpuMs / r.total;
     if (r.non2xx || r.errors || r.timeouts) {
-      const codes = Object.entries(r.statusCodes ?? {}).map(([code, v]) => `${code}: ${v.count}`).join(", ");
+      const codes = Object.entries(r.statusCodes ?? {})
+        .map(([code, v]) => `${code}: ${v.count}`)
+        .join(", ");
       log(`WARNING: ${label}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts of ${r.total} (status codes ${codes})`);
     }
     return r;
@@ -125,17 +155,32 @@ async function main() {
   async function paced(label, server, pathname, keys) {
     await waitForIdle(server.child.pid);
     log(`${label}: ${RATE} req/s paced, ${WARMUP} s warm-up + ${PACED_DURATION} s`);
-    const r = await runPaced({ url: server.url, requests: requestsFor(pathname, keys), rate: RATE, duration: PACED_DURATION, warmup: WARMUP, cpuPid: server.child.pid });
+    const r = await runPaced({
+      url: server.url,
+      requests: requestsFor(pathname, keys),
+      rate: RATE,
+      duration: PACED_DURATION,
+      warmup: WARMUP,
+      cpuPid: server.child.pid,
+    });
     windows[`${label} paced`] = [monotonicUs() - PACED_DURATION * 1e6, monotonicUs()];
     if (r.non2xx || r.errors) log(`WARNING: ${label}: ${r.non2xx} non-2xx, ${r.errors} errors of ${r.sent}`);
     return r;
   }
   const vmRssMB = (pid) => {
-    try { return round(Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))[1]) / 1024, 1); } catch { return null; }
+    try {
+      return round(Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))[1]) / 1024, 1);
+    } catch {
+      return null;
+    }
   };
   const logRows = (file) => {
     const s = new Database(file, { readonly: true });
-    try { return s.prepare(`SELECT COUNT(*) AS n FROM "RequestLog"`).get().n; } finally { s.close(); }
+    try {
+      return s.prepare(`SELECT COUNT(*) AS n FROM "RequestLog"`).get().n;
+    } finally {
+      s.close();
+    }
   };
 
   // ---------------------------------------------------------------- SQLite: set-up
@@ -153,10 +198,18 @@ async function main() {
   log(`${API_PRODUCTS} products and ${keys.length} keys through the API`);
 
   const seedStart = Date.now();
-  const tenantRows = seedProducts(Database, sqliteDb.file, { businessId: boot.businessId, environment, count: DEPTH + EXTRA_ROWS }, { dateEncoderLike, timeOrderedId });
+  const tenantRows = seedProducts(
+    Database,
+    sqliteDb.file,
+    { businessId: boot.businessId, environment, count: DEPTH + EXTRA_ROWS },
+    { dateEncoderLike, timeOrderedId },
+  );
   log(`seeded ${DEPTH + EXTRA_ROWS} products in ${((Date.now() - seedStart) / 1000).toFixed(1)} s; ${tenantRows} in the tenant`);
   const listed = await api(`${platform.url}/v1/products?limit=1`, { key: boot.testKey });
-  if (listed.pagination?.total !== tenantRows) throw new Error(`the API counts ${listed.pagination?.total} products, SQLite ${tenantRows}: the seeded rows are not visible as written`);
+  if (listed.pagination?.total !== tenantRows)
+    throw new Error(
+      `the API counts ${listed.pagination?.total} products, SQLite ${tenantRows}: the seeded rows are not visible as written`,
+    );
 
   const reference = await startServer({ script: "scripts/bench-api-reference.mjs", env: sqliteDb.env });
   bench.onCleanup(() => reference.stop());
@@ -166,7 +219,8 @@ async function main() {
   const byId = `/v1/products/${productId}`;
   for (const k of [keys[0], keys.at(-1)]) {
     const [a, b] = await Promise.all([api(`${platform.url}${byId}`, { key: k }), api(`${reference.url}${byId}`, { key: k })]);
-    if (!isDeepStrictEqual(a.data, b.data)) throw new Error(`the reference answers differently:\nplatform  ${JSON.stringify(a.data)}\nreference ${JSON.stringify(b.data)}`);
+    if (!isDeepStrictEqual(a.data, b.data))
+      throw new Error(`the reference answers differently:\nplatform  ${JSON.stringify(a.data)}\nreference ${JSON.stringify(b.data)}`);
   }
   const listPath = `/v1/products?limit=${LIST_LIMIT}`;
 
@@ -175,7 +229,11 @@ async function main() {
   // Every route once before any measurement, so the first measured one does not pay for cold code (JIT, lazily
   // loaded route modules) the others then find warm.
   log(`warming every route (${WARMUP} s each)`);
-  for (const [s, p] of [[reference, byId], [platform, byId], [platform, listPath]]) {
+  for (const [s, p] of [
+    [reference, byId],
+    [platform, byId],
+    [platform, listPath],
+  ]) {
     await runLoad({ url: s.url, requests: requestsFor(p, keys), connections: CONNECTIONS, duration: WARMUP, warmup: 0 });
   }
   const logsBefore = logRows(sqliteDb.file);
@@ -188,12 +246,17 @@ async function main() {
   // Each measured run's requests (warm-up included, which is not counted in `total`) left a log row.
   const logCheck = { reference: logsAfterRef - logsBefore, platform: logsAfterPlatform - logsAfterRef };
   if (logCheck.reference < ref1.total || logCheck.platform < single.total) {
-    throw new Error(`request-log rows missing: reference wrote ${logCheck.reference} for ${ref1.total} requests, platform ${logCheck.platform} for ${single.total}`);
+    throw new Error(
+      `request-log rows missing: reference wrote ${logCheck.reference} for ${ref1.total} requests, platform ${logCheck.platform} for ${single.total}`,
+    );
   }
   const refLoad = {
-    rps: (ref1.rps + ref2.rps) / 2, runs: [ref1.rps, ref2.rps],
+    rps: (ref1.rps + ref2.rps) / 2,
+    runs: [ref1.rps, ref2.rps],
     serverCpuMsPerRequest: (ref1.serverCpuMs + ref2.serverCpuMs) / (ref1.total + ref2.total),
-    total: ref1.total + ref2.total, non2xx: ref1.non2xx + ref2.non2xx, errors: ref1.errors + ref2.errors,
+    total: ref1.total + ref2.total,
+    non2xx: ref1.non2xx + ref2.non2xx,
+    errors: ref1.errors + ref2.errors,
   };
   const refDrift = Math.abs(ref1.rps - ref2.rps) / Math.max(ref1.rps, ref2.rps);
 
@@ -210,20 +273,32 @@ async function main() {
   const deepUrl = `${firstUrl}&cursor=${encodeURIComponent(cursor)}`;
   const deepPage = await api(deepUrl, { key: boot.testKey });
   const expectedId = idAtDepth(Database, sqliteDb.file, { businessId: boot.businessId, environment, index: DEPTH });
-  if (deepPage.data?.[0]?.id !== expectedId) throw new Error(`the deep page starts at ${deepPage.data?.[0]?.id}, expected row ${DEPTH} (${expectedId})`);
+  if (deepPage.data?.[0]?.id !== expectedId)
+    throw new Error(`the deep page starts at ${deepPage.data?.[0]?.id}, expected row ${DEPTH} (${expectedId})`);
   await waitForIdle(platform.child.pid);
   await timeSequential(firstUrl, { n: 5, headers: auth });
   await timeSequential(deepUrl, { n: 5, headers: auth });
   const firstTimes = [];
   const deepTimes = [];
-  for (let i = 0; i < SAMPLES; i++) { // interleaved, so drift affects both alike
-    firstTimes.push(...await timeSequential(firstUrl, { n: 1, headers: auth }));
-    deepTimes.push(...await timeSequential(deepUrl, { n: 1, headers: auth }));
+  for (let i = 0; i < SAMPLES; i++) {
+    // interleaved, so drift affects both alike
+    firstTimes.push(...(await timeSequential(firstUrl, { n: 1, headers: auth })));
+    deepTimes.push(...(await timeSequential(deepUrl, { n: 1, headers: auth })));
   }
   const cursorResult = {
-    depth: DEPTH, limit: LIST_LIMIT, samples: SAMPLES, tenantRows,
-    firstPageMedianMs: round(median(firstTimes), 2), deepPageMedianMs: round(median(deepTimes), 2),
-    deepPageP90Ms: round(percentile([...deepTimes].sort((a, b) => a - b), 90), 2),
+    depth: DEPTH,
+    limit: LIST_LIMIT,
+    samples: SAMPLES,
+    tenantRows,
+    firstPageMedianMs: round(median(firstTimes), 2),
+    deepPageMedianMs: round(median(deepTimes), 2),
+    deepPageP90Ms: round(
+      percentile(
+        [...deepTimes].sort((a, b) => a - b),
+        90,
+      ),
+      2,
+    ),
   };
   cursorResult.ratio = round(cursorResult.deepPageMedianMs / cursorResult.firstPageMedianMs, 2);
 
@@ -255,15 +330,24 @@ async function main() {
     // The PostgreSQL backends serving this database are processes of their own: their CPU is reported beside.
     const admin = new pg.Client({ connectionString: process.env.PG_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres" });
     await admin.connect();
-    const backends = async () => (await admin.query(`SELECT pid FROM pg_stat_activity WHERE datname = $1`, [new URL(database.url).pathname.slice(1)])).rows.map((r) => r.pid);
+    const backends = async () =>
+      (await admin.query(`SELECT pid FROM pg_stat_activity WHERE datname = $1`, [new URL(database.url).pathname.slice(1)])).rows.map(
+        (r) => r.pid,
+      );
     const before = new Map((await backends()).map((pid) => [pid, cpuTimeMs(pid)]));
     const r = await measure("PostgreSQL: platform GET /v1/products/{id}", server, pgPath, pgKeys);
     let dbCpuMs = 0;
     for (const pid of await backends()) dbCpuMs += cpuTimeMs(pid) - (before.get(pid) ?? 0);
     await admin.end();
     pgResult = {
-      rps: round(r.rps, 0), serverCpuMsPerRequest: round(r.serverCpuMsPerRequest, 3), serverCpuCores: round(r.serverCpuCores, 2),
-      postgresCpuMsPerRequest: round(dbCpuMs / r.total, 3), drainMs: r.drainMs, total: r.total, non2xx: r.non2xx, errors: r.errors,
+      rps: round(r.rps, 0),
+      serverCpuMsPerRequest: round(r.serverCpuMsPerRequest, 3),
+      serverCpuCores: round(r.serverCpuCores, 2),
+      postgresCpuMsPerRequest: round(dbCpuMs / r.total, 3),
+      drainMs: r.drainMs,
+      total: r.total,
+      non2xx: r.non2xx,
+      errors: r.errors,
       vmRssMB: vmRssMB(server.child.pid),
     };
     await server.stop();
@@ -274,22 +358,51 @@ async function main() {
   // Where the platform's CPU went in each measured phase (the profile is written when the server exits).
   const profiles = {};
   if (PROFILE) {
-    const phases = [[sqliteProfiles, "platform GET /v1/products/{id}"], [sqliteProfiles, `platform GET ${listPath}`],
-      [sqliteProfiles, "platform GET /v1/products/{id} paced"], ...(pgResult ? [[pgResult.profileDir, "PostgreSQL: platform GET /v1/products/{id}"]] : [])];
+    const phases = [
+      [sqliteProfiles, "platform GET /v1/products/{id}"],
+      [sqliteProfiles, `platform GET ${listPath}`],
+      [sqliteProfiles, "platform GET /v1/products/{id} paced"],
+      ...(pgResult ? [[pgResult.profileDir, "PostgreSQL: platform GET /v1/products/{id}"]] : []),
+    ];
     for (const [dir, phase] of phases) {
       const file = latestProfile(dir);
-      if (!file) { log(`no CPU profile in ${dir}`); continue; }
+      if (!file) {
+        log(`no CPU profile in ${dir}`);
+        continue;
+      }
       profiles[phase] = { file, windowUs: windows[phase], ...summarize(file, ...windows[phase]) };
     }
   }
 
   // ---------------------------------------------------------------- report
 
-  const row = (r) => ({ rps: round(r.rps, 0), serverCpuMsPerRequest: round(r.serverCpuMsPerRequest, 3), total: r.total, non2xx: r.non2xx, errors: r.errors });
-  const pacedRow = (r) => ({ p50Ms: round(r.p50, 3), p90Ms: round(r.p90, 3), p99Ms: round(r.p99, 3), maxMs: round(r.max, 2), sent: r.sent, non2xx: r.non2xx, errors: r.errors, generatorLagP99Ms: round(r.lagP99Ms, 2), serverCpuMsPerRequest: round(r.serverCpuMsPerRequest, 3) });
+  const row = (r) => ({
+    rps: round(r.rps, 0),
+    serverCpuMsPerRequest: round(r.serverCpuMsPerRequest, 3),
+    total: r.total,
+    non2xx: r.non2xx,
+    errors: r.errors,
+  });
+  const pacedRow = (r) => ({
+    p50Ms: round(r.p50, 3),
+    p90Ms: round(r.p90, 3),
+    p99Ms: round(r.p99, 3),
+    maxMs: round(r.max, 2),
+    sent: r.sent,
+    non2xx: r.non2xx,
+    errors: r.errors,
+    generatorLagP99Ms: round(r.lagP99Ms, 2),
+    serverCpuMsPerRequest: round(r.serverCpuMsPerRequest, 3),
+  });
   const results = {
     reference: { ...row(refLoad), runs: refLoad.runs.map((x) => round(x, 0)), paced: pacedRow(refPaced), rss: rss.reference },
-    productById: { ...row(single), drainMs: single.drainMs, deferredCpuMs: round(single.deferredCpuMs, 0), paced: pacedRow(platformPaced), rss: rss.platform },
+    productById: {
+      ...row(single),
+      drainMs: single.drainMs,
+      deferredCpuMs: round(single.deferredCpuMs, 0),
+      paced: pacedRow(platformPaced),
+      rss: rss.platform,
+    },
     productList: { ...row(list), drainMs: list.drainMs, deferredCpuMs: round(list.deferredCpuMs, 0) },
   };
   const readRatio = round(single.rps / refLoad.rps, 2);
@@ -303,7 +416,15 @@ async function main() {
     addedP50Ms: { goal: `< ${GOALS.addedP50Ms}`, value: addedP50, met: addedP50 < GOALS.addedP50Ms },
     addedP99Ms: { goal: `< ${GOALS.addedP99Ms}`, value: addedP99, met: addedP99 < GOALS.addedP99Ms },
     rssMB: { goal: `<= ${GOALS.rssMB}`, value: rss.platform.vmRssMB, met: rss.platform.vmRssMB <= GOALS.rssMB },
-    ...(pgResult ? { pgCpuMs: { goal: `<= ${GOALS.pgCpuMs}`, value: pgResult.serverCpuMsPerRequest, met: pgResult.serverCpuMsPerRequest <= GOALS.pgCpuMs } } : {}),
+    ...(pgResult
+      ? {
+          pgCpuMs: {
+            goal: `<= ${GOALS.pgCpuMs}`,
+            value: pgResult.serverCpuMsPerRequest,
+            met: pgResult.serverCpuMsPerRequest <= GOALS.pgCpuMs,
+          },
+        }
+      : {}),
   };
 
   const pad = (s, n) => String(s).padEnd(n);
@@ -311,39 +432,95 @@ async function main() {
   const f = (n, d) => (Number.isFinite(n) ? n.toFixed(d) : "-");
   const busy = Math.max(loadBefore[0], loadAfter[0]) > os.cpus().length * 0.5;
   console.log("");
-  console.log(`API benchmark: SQLite, ${CONNECTIONS} connections, ${keys.length} keys round-robin, ${DURATION} s after ${WARMUP} s warm-up; latency at ${RATE} req/s paced for ${PACED_DURATION} s`);
-  console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model?.trim() ?? "?"}, node ${process.version}, load average ${loadBefore.map((l) => l.toFixed(2)).join(" ")} -> ${loadAfter.map((l) => l.toFixed(2)).join(" ")}${busy ? "  (BUSY: figures are provisional)" : ""}`);
-  console.log(`reference runs before/after: ${round(ref1.rps, 0)} / ${round(ref2.rps, 0)} req/s${refDrift > 0.15 ? ` (differ by ${Math.round(refDrift * 100)}%: outside load moved them)` : ""}; tenant holds ${tenantRows} products`);
-  console.log(`${pad("", 36)}${lpad("req/s", 7)}${lpad("CPU ms/req", 12)}${lpad("p50 @" + RATE, 11)}${lpad("p99 @" + RATE, 11)}${lpad("RSS MB", 9)}`);
-  const line = (label, r, p, m) => console.log(`${pad(label, 36)}${lpad(f(r.rps, 0), 7)}${lpad(f(r.serverCpuMsPerRequest, 3), 12)}${lpad(p ? f(p.p50, 3) : "", 11)}${lpad(p ? f(p.p99, 3) : "", 11)}${lpad(m ? f(m.vmRssMB, 0) : "", 9)}`);
+  console.log(
+    `API benchmark: SQLite, ${CONNECTIONS} connections, ${keys.length} keys round-robin, ${DURATION} s after ${WARMUP} s warm-up; latency at ${RATE} req/s paced for ${PACED_DURATION} s`,
+  );
+  console.log(
+    `machine: ${os.cpus().length} × ${os.cpus()[0]?.model?.trim() ?? "?"}, node ${process.version}, load average ${loadBefore.map((l) => l.toFixed(2)).join(" ")} -> ${loadAfter.map((l) => l.toFixed(2)).join(" ")}${busy ? "  (BUSY: figures are provisional)" : ""}`,
+  );
+  console.log(
+    `reference runs before/after: ${round(ref1.rps, 0)} / ${round(ref2.rps, 0)} req/s${refDrift > 0.15 ? ` (differ by ${Math.round(refDrift * 100)}%: outside load moved them)` : ""}; tenant holds ${tenantRows} products`,
+  );
+  console.log(
+    `${pad("", 36)}${lpad("req/s", 7)}${lpad("CPU ms/req", 12)}${lpad("p50 @" + RATE, 11)}${lpad("p99 @" + RATE, 11)}${lpad("RSS MB", 9)}`,
+  );
+  const line = (label, r, p, m) =>
+    console.log(
+      `${pad(label, 36)}${lpad(f(r.rps, 0), 7)}${lpad(f(r.serverCpuMsPerRequest, 3), 12)}${lpad(p ? f(p.p50, 3) : "", 11)}${lpad(p ? f(p.p99, 3) : "", 11)}${lpad(m ? f(m.vmRssMB, 0) : "", 9)}`,
+    );
   line("reference GET /v1/products/{id}", refLoad, refPaced, rss.reference);
   line("platform  GET /v1/products/{id}", single, platformPaced, rss.platform);
   line(`platform  GET ${listPath}`, list, null, null);
   if (pgResult) line("PostgreSQL platform single read", pgResult, null, pgResult);
-  console.log(`${pad("platform vs reference", 36)}${lpad(f(readRatio, 2), 7)}${lpad(`×${f(1 / cpuRatio, 1)}`, 12)}${lpad("+" + f(addedP50, 3), 11)}${lpad("+" + f(addedP99, 3), 11)}`);
-  const bad = [["reference", refLoad], ["single", single], ["list", list]].filter(([, r]) => r.non2xx || r.errors).map(([n, r]) => `${n}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+  console.log(
+    `${pad("platform vs reference", 36)}${lpad(f(readRatio, 2), 7)}${lpad(`×${f(1 / cpuRatio, 1)}`, 12)}${lpad("+" + f(addedP50, 3), 11)}${lpad("+" + f(addedP99, 3), 11)}`,
+  );
+  const bad = [
+    ["reference", refLoad],
+    ["single", single],
+    ["list", list],
+  ]
+    .filter(([, r]) => r.non2xx || r.errors)
+    .map(([n, r]) => `${n}: ${r.non2xx} non-2xx, ${r.errors} errors`);
   if (bad.length) console.log(`WARNING: ${bad.join("; ")}`);
   console.log("goals:");
-  console.log(`  single read / reference        >= ${GOALS.readRatio}:  ${f(readRatio, 2)} (CPU ratio ${f(cpuRatio, 2)})  ${met(goals.readRatio.met)}`);
-  console.log(`  list?limit=20 / single read    >= ${GOALS.listRatio}:  ${f(listRatio, 2)} over ${tenantRows} products  ${met(goals.listRatio.met)}`);
+  console.log(
+    `  single read / reference        >= ${GOALS.readRatio}:  ${f(readRatio, 2)} (CPU ratio ${f(cpuRatio, 2)})  ${met(goals.readRatio.met)}`,
+  );
+  console.log(
+    `  list?limit=20 / single read    >= ${GOALS.listRatio}:  ${f(listRatio, 2)} over ${tenantRows} products  ${met(goals.listRatio.met)}`,
+  );
   console.log(`  added p50 at ${RATE} req/s        < ${GOALS.addedP50Ms} ms: ${f(addedP50, 3)} ms  ${met(goals.addedP50Ms.met)}`);
-  console.log(`  added p99 at ${RATE} req/s        < ${GOALS.addedP99Ms} ms:   ${f(addedP99, 3)} ms  ${met(goals.addedP99Ms.met)}  (generator lag p99 ${f(refPaced.lagP99Ms, 2)} / ${f(platformPaced.lagP99Ms, 2)} ms)`);
-  console.log(`  platform RSS after the run     <= ${GOALS.rssMB} MB: ${f(rss.platform.vmRssMB, 0)} MB (peak ${f(rss.platform.peakHwmMB, 0)} MB)  ${met(goals.rssMB.met)}`);
-  if (pgResult) console.log(`  PostgreSQL CPU per request     <= ${GOALS.pgCpuMs} ms: ${f(pgResult.serverCpuMsPerRequest, 3)} ms in the server (+ ${f(pgResult.postgresCpuMsPerRequest, 3)} ms in PostgreSQL)  ${met(goals.pgCpuMs.met)}`);
+  console.log(
+    `  added p99 at ${RATE} req/s        < ${GOALS.addedP99Ms} ms:   ${f(addedP99, 3)} ms  ${met(goals.addedP99Ms.met)}  (generator lag p99 ${f(refPaced.lagP99Ms, 2)} / ${f(platformPaced.lagP99Ms, 2)} ms)`,
+  );
+  console.log(
+    `  platform RSS after the run     <= ${GOALS.rssMB} MB: ${f(rss.platform.vmRssMB, 0)} MB (peak ${f(rss.platform.peakHwmMB, 0)} MB)  ${met(goals.rssMB.met)}`,
+  );
+  if (pgResult)
+    console.log(
+      `  PostgreSQL CPU per request     <= ${GOALS.pgCpuMs} ms: ${f(pgResult.serverCpuMsPerRequest, 3)} ms in the server (+ ${f(pgResult.postgresCpuMsPerRequest, 3)} ms in PostgreSQL)  ${met(goals.pgCpuMs.met)}`,
+    );
   else console.log("  PostgreSQL: skipped (nothing answers at 127.0.0.1:5432, or BENCH_PG=0)");
-  console.log(`cursor page at depth ${DEPTH}: ${cursorResult.deepPageMedianMs} ms median vs first page ${cursorResult.firstPageMedianMs} ms: ${cursorResult.ratio}x`);
+  console.log(
+    `cursor page at depth ${DEPTH}: ${cursorResult.deepPageMedianMs} ms median vs first page ${cursorResult.firstPageMedianMs} ms: ${cursorResult.ratio}x`,
+  );
   console.log(`request-log rows written during the measured runs: reference ${logCheck.reference}, platform ${logCheck.platform}`);
   for (const [phase, p] of Object.entries(profiles)) {
     console.log(`\nCPU profile, ${phase}: ${p.ms} ms busy, ${p.idleMs} ms idle (${path.relative(process.cwd(), p.file)})`);
     console.log(`  by kind:  ${p.groups.map((g) => `${g.group} ${g.share}%`).join(", ")}`);
-    console.log(`  by area:  ${p.areas.slice(0, 10).map((a) => `${a.area} ${a.share}%`).join(", ")}`);
+    console.log(
+      `  by area:  ${p.areas
+        .slice(0, 10)
+        .map((a) => `${a.area} ${a.share}%`)
+        .join(", ")}`,
+    );
     for (const fn of p.functions.slice(0, 12)) console.log(`  ${lpad(fn.share.toFixed(1), 5)}%  ${fn.name}  ${fn.where}`);
   }
 
   const file = writeResults("api", {
-    machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? null, node: process.version, loadavgBefore: loadBefore, loadavgAfter: loadAfter },
-    config: { connections: CONNECTIONS, keys: keys.length, durationS: DURATION, warmupS: WARMUP, rate: RATE, pacedDurationS: PACED_DURATION, tenantRows },
-    load: results, referenceDrift: round(refDrift, 2), logRows: logCheck, cursor: cursorResult, postgres: pgResult, goals,
+    machine: {
+      cpus: os.cpus().length,
+      model: os.cpus()[0]?.model ?? null,
+      node: process.version,
+      loadavgBefore: loadBefore,
+      loadavgAfter: loadAfter,
+    },
+    config: {
+      connections: CONNECTIONS,
+      keys: keys.length,
+      durationS: DURATION,
+      warmupS: WARMUP,
+      rate: RATE,
+      pacedDurationS: PACED_DURATION,
+      tenantRows,
+    },
+    load: results,
+    referenceDrift: round(refDrift, 2),
+    logRows: logCheck,
+    cursor: cursorResult,
+    postgres: pgResult,
+    goals,
     ...(PROFILE ? { profiles } : {}),
   });
   log(`wrote ${file}`);
@@ -359,17 +536,27 @@ function seedProducts(Database, file, { businessId, environment, count }, { date
   const sqlite = new Database(file);
   try {
     sqlite.pragma("busy_timeout = 10000");
-    const sample = sqlite.prepare(`SELECT * FROM "Product" WHERE "businessId" = ? AND "environment" = ? ORDER BY "createdAt" ASC, "id" ASC LIMIT 1`).get(businessId, environment);
+    const sample = sqlite
+      .prepare(`SELECT * FROM "Product" WHERE "businessId" = ? AND "environment" = ? ORDER BY "createdAt" ASC, "id" ASC LIMIT 1`)
+      .get(businessId, environment);
     if (!sample) throw new Error("no product row to copy the storage format from");
     const encodeDate = dateEncoderLike(sample.createdAt);
-    const oldest = new Date(typeof sample.createdAt === "string" && !/^\d+$/.test(sample.createdAt) ? sample.createdAt.replace(" ", "T") + (/[Z+]/.test(sample.createdAt.slice(19)) ? "" : "Z") : Number(sample.createdAt)).getTime();
+    const oldest = new Date(
+      typeof sample.createdAt === "string" && !/^\d+$/.test(sample.createdAt)
+        ? sample.createdAt.replace(" ", "T") + (/[Z+]/.test(sample.createdAt.slice(19)) ? "" : "Z")
+        : Number(sample.createdAt),
+    ).getTime();
     if (!Number.isFinite(oldest)) throw new Error(`cannot read the sample createdAt '${sample.createdAt}'`);
     // Check the round trip: the encoder must reproduce the adapter's own text exactly.
     if (String(encodeDate(new Date(oldest))) !== String(sample.createdAt)) {
-      throw new Error(`DateTime encoding mismatch: adapter wrote '${sample.createdAt}', the seeder would write '${encodeDate(new Date(oldest))}'`);
+      throw new Error(
+        `DateTime encoding mismatch: adapter wrote '${sample.createdAt}', the seeder would write '${encodeDate(new Date(oldest))}'`,
+      );
     }
     const columns = Object.keys(sample);
-    const insert = sqlite.prepare(`INSERT INTO "Product" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES (${columns.map((c) => `@${c}`).join(", ")})`);
+    const insert = sqlite.prepare(
+      `INSERT INTO "Product" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES (${columns.map((c) => `@${c}`).join(", ")})`,
+    );
     const types = ["SaaS", "API", "Data", "Headless"];
     const start = oldest - (count + 1) * 1000; // one row a second, all older than the API's rows
     sqlite.transaction(() => {
@@ -377,11 +564,21 @@ function seedProducts(Database, file, { businessId, environment, count }, { date
         const ms = start + i * 1000;
         const d = new Date(ms);
         const name = `Seeded product ${String(i).padStart(6, "0")}`;
-        insert.run({ ...sample, id: timeOrderedId("prod", ms), name, type: types[i % types.length], description: null, searchText: `${name}\n`.toLowerCase(), createdAt: encodeDate(d), updatedAt: encodeDate(d) });
+        insert.run({
+          ...sample,
+          id: timeOrderedId("prod", ms),
+          name,
+          type: types[i % types.length],
+          description: null,
+          searchText: `${name}\n`.toLowerCase(),
+          createdAt: encodeDate(d),
+          updatedAt: encodeDate(d),
+        });
       }
     })();
     sqlite.pragma("wal_checkpoint(TRUNCATE)");
-    return sqlite.prepare(`SELECT COUNT(*) AS n FROM "Product" WHERE "businessId" = ? AND "environment" = ?`).get(businessId, environment).n;
+    return sqlite.prepare(`SELECT COUNT(*) AS n FROM "Product" WHERE "businessId" = ? AND "environment" = ?`).get(businessId, environment)
+      .n;
   } finally {
     sqlite.close();
   }
@@ -391,7 +588,10 @@ function seedProducts(Database, file, { businessId, environment, count }, { date
 function idAtDepth(Database, file, { businessId, environment, index }) {
   const sqlite = new Database(file, { readonly: true });
   try {
-    return sqlite.prepare(`SELECT "id" FROM "Product" WHERE "businessId" = ? AND "environment" = ? ORDER BY "createdAt" DESC, "id" DESC LIMIT 1 OFFSET ?`)
+    return sqlite
+      .prepare(
+        `SELECT "id" FROM "Product" WHERE "businessId" = ? AND "environment" = ? ORDER BY "createdAt" DESC, "id" DESC LIMIT 1 OFFSET ?`,
+      )
       .get(businessId, environment, index)?.id;
   } finally {
     sqlite.close();

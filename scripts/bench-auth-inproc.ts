@@ -13,12 +13,14 @@ const WARMUP = Math.min(10_000, Math.ceil(CALLS / 10));
 
 function pct(sorted: Float64Array, p: number): number {
   const rank = (p / 100) * (sorted.length - 1);
-  const lo = Math.floor(rank), hi = Math.ceil(rank);
+  const lo = Math.floor(rank),
+    hi = Math.ceil(rank);
   return sorted[lo] + (sorted[hi] - sorted[lo]) * (rank - lo);
 }
 
 async function main() {
-  const businessId = process.env.BENCH_BUSINESS_ID!, projectId = process.env.BENCH_PROJECT_ID!;
+  const businessId = process.env.BENCH_BUSINESS_ID!,
+    projectId = process.env.BENCH_PROJECT_ID!;
   if (!businessId || !projectId) throw new Error("BENCH_BUSINESS_ID and BENCH_PROJECT_ID are required");
   const { key } = await createApiKey({ businessId, projectId, type: "test", name: "bench-auth", scopes: ["*"] });
 
@@ -42,12 +44,26 @@ async function main() {
   let sum = 0;
   for (const t of times) sum += t;
   const out = {
-    calls: CALLS, warmup: WARMUP, cacheMissMs: missMs,
-    p50Ms: pct(times, 50), p90Ms: pct(times, 90), p99Ms: pct(times, 99), p999Ms: pct(times, 99.9), maxMs: times[times.length - 1],
-    meanMs: sum / CALLS, wallMs, cpuMsPerCall: (cpu.user + cpu.system) / 1000 / CALLS,
+    calls: CALLS,
+    warmup: WARMUP,
+    cacheMissMs: missMs,
+    p50Ms: pct(times, 50),
+    p90Ms: pct(times, 90),
+    p99Ms: pct(times, 99),
+    p999Ms: pct(times, 99.9),
+    maxMs: times[times.length - 1],
+    meanMs: sum / CALLS,
+    wallMs,
+    cpuMsPerCall: (cpu.user + cpu.system) / 1000 / CALLS,
   };
   await db.$disconnect().catch(() => {});
   process.stdout.write(JSON.stringify(out) + "\n");
 }
 
-main().then(() => process.exit(0), (e) => { console.error(e?.stack ?? e); process.exit(1); });
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e?.stack ?? e);
+    process.exit(1);
+  },
+);

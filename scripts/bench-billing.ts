@@ -12,18 +12,61 @@ const { values } = parseArgs({ options: { events: { type: "string", default: "10
 const N = Number(values.events);
 const GOAL = 100_000;
 
-const base = { id: "price_bench", currency: "USD", amount: null, includedQuantity: null, minVolume: null, tiers: null, baseSubscription: null, overageRate: null, metrics: null };
+const base = {
+  id: "price_bench",
+  currency: "USD",
+  amount: null,
+  includedQuantity: null,
+  minVolume: null,
+  tiers: null,
+  baseSubscription: null,
+  overageRate: null,
+  metrics: null,
+};
 const SHAPES: [string, PriceLike][] = [
   ["pay per call (0.0004/request, 10,000 included)", { ...base, type: "usage", amount: 0.0004, includedQuantity: 10_000 }],
-  ["graduated tiers", { ...base, type: "usage", tiers: [{ upTo: 100_000, amount: 0.001 }, { upTo: 500_000, amount: 0.0007 }, { upTo: null, amount: 0.00033 }] }],
-  ["volume tiers", { ...base, type: "usage", tiersMode: "volume", tiers: [{ upTo: 100_000, amount: 0.001 }, { upTo: 500_000, amount: 0.0007 }, { upTo: null, amount: 0.00033 }] }],
-  ["subscription + overage", { ...base, type: "subscription", baseSubscription: { amount: 49, interval: "month", includedQuota: 250_000 }, overageRate: 0.00021 }],
-  ["metered (requests, GB, 1K tokens, ms)", { ...base, type: "metered", metrics: [
-    { name: "requests", amount: 0.0001, unit: "request", includedQuantity: 1000 },
-    { name: "data transfer", amount: 0.09, unit: "GB" },
-    { name: "tokens", amount: 0.002, unit: "1K tokens", includedQuantity: 100 },
-    { name: "compute", amount: 0.0000021, unit: "ms" },
-  ] }],
+  [
+    "graduated tiers",
+    {
+      ...base,
+      type: "usage",
+      tiers: [
+        { upTo: 100_000, amount: 0.001 },
+        { upTo: 500_000, amount: 0.0007 },
+        { upTo: null, amount: 0.00033 },
+      ],
+    },
+  ],
+  [
+    "volume tiers",
+    {
+      ...base,
+      type: "usage",
+      tiersMode: "volume",
+      tiers: [
+        { upTo: 100_000, amount: 0.001 },
+        { upTo: 500_000, amount: 0.0007 },
+        { upTo: null, amount: 0.00033 },
+      ],
+    },
+  ],
+  [
+    "subscription + overage",
+    { ...base, type: "subscription", baseSubscription: { amount: 49, interval: "month", includedQuota: 250_000 }, overageRate: 0.00021 },
+  ],
+  [
+    "metered (requests, GB, 1K tokens, ms)",
+    {
+      ...base,
+      type: "metered",
+      metrics: [
+        { name: "requests", amount: 0.0001, unit: "request", includedQuantity: 1000 },
+        { name: "data transfer", amount: 0.09, unit: "GB" },
+        { name: "tokens", amount: 0.002, unit: "1K tokens", includedQuantity: 100 },
+        { name: "compute", amount: 0.0000021, unit: "ms" },
+      ],
+    },
+  ],
 ];
 
 // One stream of events for every shape: sizes and compute times from a fixed pseudo-random sequence.
@@ -47,7 +90,10 @@ for (const [label, price] of SHAPES) {
   for (let i = 0; i < N; i++) {
     const e = { bytes: bytes[i], computeMs: compute[i] };
     eventSum += rateEvent(state, e);
-    totals.requests++; totals.bytes += e.bytes; totals.tokens += e.bytes; totals.compute += Math.round(e.computeMs * 100);
+    totals.requests++;
+    totals.bytes += e.bytes;
+    totals.tokens += e.bytes;
+    totals.compute += Math.round(e.computeMs * 100);
   }
   const lines = ratePeriod(plan, totals, { start: new Date("2026-01-01T00:00:00Z"), end: new Date("2026-02-01T00:00:00Z") });
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
@@ -57,13 +103,18 @@ for (const [label, price] of SHAPES) {
   const usageLines = lines.filter((l) => l.type === "usage");
   const usageTotal = invoiceTotal(usageLines);
   // The lines' exact amounts add up to the events' costs; the charged total is that sum to the minor unit.
-  const lineNanos = usageLines.reduce((sum, l) => { const [w, f = ""] = l.exactAmount.split("."); return sum + BigInt(w) * 1_000_000_000n + BigInt((f + "000000000").slice(0, 9)); }, 0n);
+  const lineNanos = usageLines.reduce((sum, l) => {
+    const [w, f = ""] = l.exactAmount.split(".");
+    return sum + BigInt(w) * 1_000_000_000n + BigInt((f + "000000000").slice(0, 9));
+  }, 0n);
   const eventsMinor = Number(nanosToMinor(eventSum, "USD"));
   const ok = eventSum === lineNanos && eventsMinor === usageTotal;
   failed ||= !ok;
   console.log(`${label}`);
   console.log(`  ${perSecond.toLocaleString("en")} events/s (${seconds.toFixed(2)} s)  ${perSecond >= GOAL ? "meets" : "BELOW"} the goal`);
-  console.log(`  invoice total ${minorToDecimal(BigInt(usageTotal + fixed), "USD")} USD = usage ${minorToDecimal(BigInt(usageTotal), "USD")} + fixed ${minorToDecimal(BigInt(fixed), "USD")}; `
-    + `sum of per-event costs ${nanosToDecimal(eventSum)} → ${minorToDecimal(BigInt(eventsMinor), "USD")}  ${ok ? "equal" : "DIFFERENT"}`);
+  console.log(
+    `  invoice total ${minorToDecimal(BigInt(usageTotal + fixed), "USD")} USD = usage ${minorToDecimal(BigInt(usageTotal), "USD")} + fixed ${minorToDecimal(BigInt(fixed), "USD")}; ` +
+      `sum of per-event costs ${nanosToDecimal(eventSum)} → ${minorToDecimal(BigInt(eventsMinor), "USD")}  ${ok ? "equal" : "DIFFERENT"}`,
+  );
 }
 process.exit(failed ? 1 : 0);

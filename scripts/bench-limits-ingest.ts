@@ -20,21 +20,45 @@ const ENDPOINTS = ["/v1/products", "/v1/products/{id}", "/v1/prices", "/v1/featu
 
 async function main() {
   const auth: AuthContext = {
-    principal: { kind: "api_key", id: "key_bench" }, businessId: process.env.BENCH_BUSINESS_ID!, projectId: process.env.BENCH_PROJECT_ID!,
-    environment: "production", scopes: ["*"], plan: "enterprise", rateLimit: null, restrictions: null,
+    principal: { kind: "api_key", id: "key_bench" },
+    businessId: process.env.BENCH_BUSINESS_ID!,
+    projectId: process.env.BENCH_PROJECT_ID!,
+    environment: "production",
+    scopes: ["*"],
+    plan: "enterprise",
+    rateLimit: null,
+    restrictions: null,
   };
-  const reqHeaders = new Headers({ "user-agent": "bench", authorization: "Bearer sk_live_xxxxxxxxxxxxxxxxxxxxxxxx", accept: "application/json" });
+  const reqHeaders = new Headers({
+    "user-agent": "bench",
+    authorization: "Bearer sk_live_xxxxxxxxxxxxxxxxxxxxxxxx",
+    accept: "application/json",
+  });
   const resHeaders = { "content-type": "application/json", "x-request-id": "req" };
   const body = JSON.stringify({ object: "product", id: "prod_x", name: "A product", description: "some text" });
   let seq = 0;
   const one = () => {
     const i = seq++;
     recordRequest({
-      requestId: `req_bench${String(i).padStart(20, "0")}`, at: new Date(), auth, method: i % 7 === 0 ? "POST" : "GET",
-      endpoint: ENDPOINTS[i % ENDPOINTS.length], path: `/v1/products/prod_${i % 1000}`, statusCode: i % 50 === 0 ? 404 : 200,
-      errorType: i % 50 === 0 ? "not_found" : null, latencyMs: 2 + (i % 40), computeMs: 1 + (i % 10), requestBytes: 120, responseBytes: body.length,
-      ip: "127.0.0.1", userAgent: "bench", requestHeaders: reqHeaders, requestBody: i % 7 === 0 ? body : null,
-      responseHeaders: resHeaders, responseBody: body, userId: null,
+      requestId: `req_bench${String(i).padStart(20, "0")}`,
+      at: new Date(),
+      auth,
+      method: i % 7 === 0 ? "POST" : "GET",
+      endpoint: ENDPOINTS[i % ENDPOINTS.length],
+      path: `/v1/products/prod_${i % 1000}`,
+      statusCode: i % 50 === 0 ? 404 : 200,
+      errorType: i % 50 === 0 ? "not_found" : null,
+      latencyMs: 2 + (i % 40),
+      computeMs: 1 + (i % 10),
+      requestBytes: 120,
+      responseBytes: body.length,
+      ip: "127.0.0.1",
+      userAgent: "bench",
+      requestHeaders: reqHeaders,
+      requestBody: i % 7 === 0 ? body : null,
+      responseHeaders: resHeaders,
+      responseBody: body,
+      userId: null,
     });
   };
 
@@ -62,26 +86,67 @@ async function main() {
   const queuedAtEnd = queuedCounts();
   // Rows written so far count usage events and request logs alike (one of each per request): half are events.
   const writtenInWindow = Math.floor(recorderStats.written / 2);
-  const flushed = await Promise.race([flushUsage().then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), MAX_FLUSH_S * 1000))]);
+  const flushed = await Promise.race([
+    flushUsage().then(() => true),
+    new Promise<boolean>((r) => setTimeout(() => r(false), MAX_FLUSH_S * 1000)),
+  ]);
   const totalMs = performance.now() - start;
   const cpu = process.cpuUsage(cpu0);
   if (!flushed) {
-    process.stdout.write(JSON.stringify({ targetRate: RATE, seconds: SECONDS, flushed, offered: seq, offeredMs, offeredRate: seq / (offeredMs / 1000), queuedAtEnd,
-      writtenInWindow, writtenPerSInWindow: writtenInWindow / (offeredMs / 1000), queuedAfterFlushWait: queuedCounts(), totalMs, writtenEventsPerS: NaN,
-      cpuMsPerEvent: (cpu.user + cpu.system) / 1000 / seq, stats: recorderStats, samples }) + "\n");
+    process.stdout.write(
+      JSON.stringify({
+        targetRate: RATE,
+        seconds: SECONDS,
+        flushed,
+        offered: seq,
+        offeredMs,
+        offeredRate: seq / (offeredMs / 1000),
+        queuedAtEnd,
+        writtenInWindow,
+        writtenPerSInWindow: writtenInWindow / (offeredMs / 1000),
+        queuedAfterFlushWait: queuedCounts(),
+        totalMs,
+        writtenEventsPerS: NaN,
+        cpuMsPerEvent: (cpu.user + cpu.system) / 1000 / seq,
+        stats: recorderStats,
+        samples,
+      }) + "\n",
+    );
     process.exit(0);
   }
   const events = await db.usageEvent.count({ where: { projectId: auth.projectId } });
   const logs = await db.requestLog.count({ where: { projectId: auth.projectId } });
   const rollups = await db.usageRollup.aggregate({ where: { projectId: auth.projectId }, _sum: { count: true }, _count: true });
   await db.$disconnect().catch(() => {});
-  process.stdout.write(JSON.stringify({
-    targetRate: RATE, seconds: SECONDS, flushed, writtenInWindow, writtenPerSInWindow: writtenInWindow / (offeredMs / 1000), offered: seq, offeredMs, offeredRate: seq / (offeredMs / 1000),
-    queuedAtEnd, flushMs: totalMs - offeredMs, totalMs,
-    events, logs, rollupRows: rollups._count, rollupCount: rollups._sum.count,
-    writtenEventsPerS: events / (totalMs / 1000), cpuMsPerEvent: (cpu.user + cpu.system) / 1000 / seq,
-    stats: recorderStats, samples,
-  }) + "\n");
+  process.stdout.write(
+    JSON.stringify({
+      targetRate: RATE,
+      seconds: SECONDS,
+      flushed,
+      writtenInWindow,
+      writtenPerSInWindow: writtenInWindow / (offeredMs / 1000),
+      offered: seq,
+      offeredMs,
+      offeredRate: seq / (offeredMs / 1000),
+      queuedAtEnd,
+      flushMs: totalMs - offeredMs,
+      totalMs,
+      events,
+      logs,
+      rollupRows: rollups._count,
+      rollupCount: rollups._sum.count,
+      writtenEventsPerS: events / (totalMs / 1000),
+      cpuMsPerEvent: (cpu.user + cpu.system) / 1000 / seq,
+      stats: recorderStats,
+      samples,
+    }) + "\n",
+  );
 }
 
-main().then(() => process.exit(0), (e) => { console.error(e?.stack ?? e); process.exit(1); });
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e?.stack ?? e);
+    process.exit(1);
+  },
+);

@@ -38,23 +38,36 @@ async function burst(urls, { n, connections, key, path: p }) {
   const statuses = {};
   const reasons = {};
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: n }, (_, i) => new Promise((resolve) => {
-    const u = new URL(p, urls[i % urls.length]);
-    const req = http.request(u, { agent: agents[i % urls.length], headers: { Authorization: `Bearer ${key}` } }, (res) => {
-      res.resume();
-      res.on("end", () => {
-        statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
-        if (res.statusCode === 429) {
-          const policy = String(res.headers["ratelimit-policy"] ?? "");
-          const why = /concurrent/.test(policy) ? "concurrent" : /"?(minute|burst|bucket)/.test(policy) ? "bucket" : policy.split(";")[0] || "unknown";
-          reasons[why] = (reasons[why] ?? 0) + 1;
-        }
-        resolve();
-      });
-    });
-    req.on("error", (e) => { statuses[`error:${e.code ?? e.message}`] = (statuses[`error:${e.code ?? e.message}`] ?? 0) + 1; resolve(); });
-    req.end();
-  })));
+  await Promise.all(
+    Array.from(
+      { length: n },
+      (_, i) =>
+        new Promise((resolve) => {
+          const u = new URL(p, urls[i % urls.length]);
+          const req = http.request(u, { agent: agents[i % urls.length], headers: { Authorization: `Bearer ${key}` } }, (res) => {
+            res.resume();
+            res.on("end", () => {
+              statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
+              if (res.statusCode === 429) {
+                const policy = String(res.headers["ratelimit-policy"] ?? "");
+                const why = /concurrent/.test(policy)
+                  ? "concurrent"
+                  : /"?(minute|burst|bucket)/.test(policy)
+                    ? "bucket"
+                    : policy.split(";")[0] || "unknown";
+                reasons[why] = (reasons[why] ?? 0) + 1;
+              }
+              resolve();
+            });
+          });
+          req.on("error", (e) => {
+            statuses[`error:${e.code ?? e.message}`] = (statuses[`error:${e.code ?? e.message}`] ?? 0) + 1;
+            resolve();
+          });
+          req.end();
+        }),
+    ),
+  );
   const elapsedS = (performance.now() - t0) / 1000;
   for (const a of agents) a.destroy();
   return { statuses, reasons429: reasons, elapsedS };
@@ -72,8 +85,12 @@ function exactness(r, policy) {
 
 async function main() {
   // BENCH_SKIP_BUILD=1: use the build already in NEXT_DIST_DIR even if sources changed since (e.g. while others edit).
-  if (process.env.BENCH_SKIP_BUILD === "1") { ensureInstalled(); ensureGenerated(); } else prepare();
-  const { makeBench, num, tsxJson, api, writeResults, met, readRatio, dateEncoderLike, timeOrderedId, waitForRow } = await import("./lib/bench-setup.mjs");
+  if (process.env.BENCH_SKIP_BUILD === "1") {
+    ensureInstalled();
+    ensureGenerated();
+  } else prepare();
+  const { makeBench, num, tsxJson, api, writeResults, met, readRatio, dateEncoderLike, timeOrderedId, waitForRow } =
+    await import("./lib/bench-setup.mjs");
   const { timeSequential, percentile, median, round, cpuTimeMs } = await import("./lib/bench-util.mjs");
   const { default: Database } = await import("better-sqlite3");
   const BURST = Math.round(num("BENCH_BURST", 500));
@@ -85,12 +102,30 @@ async function main() {
   const DURATION = num("BENCH_DURATION", 8);
   const WARMUP = num("BENCH_WARMUP", 2);
   const CONNECTIONS = Math.round(num("BENCH_CONNECTIONS", 16));
-  const skip = new Set((process.env.BENCH_SKIP ?? "").split(",").map((s) => s.trim()).filter(Boolean));
+  const skip = new Set(
+    (process.env.BENCH_SKIP ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
   const REDIS_URL = process.env.REDIS_URL || "redis://127.0.0.1:6379";
   const REDIS_PREFIX = `bench-limits-${Date.now()}-${randomBytes(3).toString("hex")}:`;
 
   const b = makeBench("bench-limits");
-  const out = { settings: { BURST, BURST_CONN, INGEST_RATE, INGEST_SECONDS, METRIC_EVENTS, METRIC_SAMPLES, DURATION, WARMUP, CONNECTIONS, REDIS_PREFIX } };
+  const out = {
+    settings: {
+      BURST,
+      BURST_CONN,
+      INGEST_RATE,
+      INGEST_SECONDS,
+      METRIC_EVENTS,
+      METRIC_SAMPLES,
+      DURATION,
+      WARMUP,
+      CONNECTIONS,
+      REDIS_PREFIX,
+    },
+  };
   const goals = {};
   try {
     const loadBefore = b.loadInfo();
@@ -101,7 +136,11 @@ async function main() {
     const server = await b.server({ ...db.env, ROLLUP_FLUSH_MS: "500" });
     b.log(`server (memory store) on ${server.url}, pid ${server.child.pid}`);
     const newLimitedKey = async (url, name) => {
-      const r = await api(`${url}/v1/api-keys`, { method: "POST", key: boot.testKey, body: { name, scopes: ["*"], rateLimit: RATE_LIMIT } });
+      const r = await api(`${url}/v1/api-keys`, {
+        method: "POST",
+        key: boot.testKey,
+        body: { name, scopes: ["*"], rateLimit: RATE_LIMIT },
+      });
       const k = r.data?.key ?? r.key;
       if (!k || !k.startsWith("sk_")) throw new Error(`POST /v1/api-keys returned no full key: ${JSON.stringify(r).slice(0, 300)}`);
       return k;
@@ -122,7 +161,9 @@ async function main() {
       const cpuMs = cpuTimeMs(server.child.pid) - cpu0;
       out.memory = exactness({ n: BURST, ...r, serverCpuMsPerRequest: cpuMs / BURST }, policy);
       goals.memoryExact = { goal: "200s = allowance", value: out.memory.ok, expected: out.memory.expected, met: out.memory.exact };
-      b.log(`(a) memory: ${out.memory.ok} x 200, ${out.memory.limited} x 429 in ${out.memory.elapsedS.toFixed(2)} s; expected ${out.memory.expected}`);
+      b.log(
+        `(a) memory: ${out.memory.ok} x 200, ${out.memory.limited} x 429 in ${out.memory.elapsedS.toFixed(2)} s; expected ${out.memory.expected}`,
+      );
     }
 
     // ---- (c) metrics latency over a month of rollups
@@ -131,13 +172,23 @@ async function main() {
       const sample = await waitForRow(Database, db.file, `SELECT * FROM "UsageRollup" WHERE "projectId" = ? LIMIT 1`, [boot.projectId]);
       const encodeDate = dateEncoderLike(sample.hour);
       const probe = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000);
-      if (typeof sample.hour === "string" && String(encodeDate(new Date(sample.hour.replace(" ", "T") + (/[Z+]/.test(sample.hour.slice(19)) ? "" : "Z")))) !== sample.hour) {
+      if (
+        typeof sample.hour === "string" &&
+        String(encodeDate(new Date(sample.hour.replace(" ", "T") + (/[Z+]/.test(sample.hour.slice(19)) ? "" : "Z")))) !== sample.hour
+      ) {
         throw new Error(`rollup hour encoding mismatch for '${sample.hour}'`);
       }
       void probe;
       const endpoints = ["/v1/products", "/v1/products/{id}", "/v1/prices", "/v1/features", "/v1/usage/metrics"];
       const dims = [];
-      for (const endpoint of endpoints) for (const [statusCode, errorType] of [[200, null], [201, null], [404, "not_found"], [429, "rate_limited"]]) dims.push({ endpoint, method: statusCode === 201 ? "POST" : "GET", statusCode, errorType });
+      for (const endpoint of endpoints)
+        for (const [statusCode, errorType] of [
+          [200, null],
+          [201, null],
+          [404, "not_found"],
+          [429, "rate_limited"],
+        ])
+          dims.push({ endpoint, method: statusCode === 201 ? "POST" : "GET", statusCode, errorType });
       const hours = 30 * 24;
       const rowsCount = hours * dims.length * 2; // two keys
       const perRow = Math.floor(METRIC_EVENTS / rowsCount);
@@ -147,22 +198,39 @@ async function main() {
       try {
         sqlite.pragma("busy_timeout = 10000");
         const columns = Object.keys(sample);
-        const insert = sqlite.prepare(`INSERT INTO "UsageRollup" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES (${columns.map((c) => `@${c}`).join(", ")})`);
+        const insert = sqlite.prepare(
+          `INSERT INTO "UsageRollup" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES (${columns.map((c) => `@${c}`).join(", ")})`,
+        );
         const nowHour = Math.floor(Date.now() / 3_600_000) * 3_600_000;
         const tx = sqlite.transaction(() => {
           for (let h = 0; h < hours; h++) {
             const hourMs = nowHour - (h + 1) * 3_600_000;
-            for (const d of dims) for (const k of ["key_bench_a", "key_bench_b"]) {
-              const count = perRow + (remainder-- > 0 ? 1 : 0);
-              const lat = 5 + (h % 30);
-              const hist = { [lat]: Math.ceil(count * 0.6), [lat * 2]: count - Math.ceil(count * 0.6) };
-              insert.run({
-                ...sample, id: timeOrderedId("rup", hourMs), hour: encodeDate(new Date(hourMs)), endpoint: d.endpoint, method: d.method,
-                statusCode: d.statusCode, errorType: d.errorType, apiKey: k, principal: k, count, billableCount: 0,
-                latencySum: count * lat * 1.4, latencyHist: JSON.stringify(hist), requestBytes: count * 120, responseBytes: count * 800,
-                computeMs: count * 2, cost: 0, compacted: typeof sample.compacted === "number" ? 1 : sample.compacted,
-              });
-            }
+            for (const d of dims)
+              for (const k of ["key_bench_a", "key_bench_b"]) {
+                const count = perRow + (remainder-- > 0 ? 1 : 0);
+                const lat = 5 + (h % 30);
+                const hist = { [lat]: Math.ceil(count * 0.6), [lat * 2]: count - Math.ceil(count * 0.6) };
+                insert.run({
+                  ...sample,
+                  id: timeOrderedId("rup", hourMs),
+                  hour: encodeDate(new Date(hourMs)),
+                  endpoint: d.endpoint,
+                  method: d.method,
+                  statusCode: d.statusCode,
+                  errorType: d.errorType,
+                  apiKey: k,
+                  principal: k,
+                  count,
+                  billableCount: 0,
+                  latencySum: count * lat * 1.4,
+                  latencyHist: JSON.stringify(hist),
+                  requestBytes: count * 120,
+                  responseBytes: count * 800,
+                  computeMs: count * 2,
+                  cost: 0,
+                  compacted: typeof sample.compacted === "number" ? 1 : sample.compacted,
+                });
+              }
           }
         });
         tx();
@@ -180,19 +248,50 @@ async function main() {
       const times = await timeSequential(url, { n: METRIC_SAMPLES, headers: auth });
       const cpuMs = cpuTimeMs(server.child.pid) - cpu0;
       const sorted = [...times].sort((x, y) => x - y);
-      out.metrics = { rollupRows: rowsCount, events: METRIC_EVENTS, reportedRequests: reported, samples: METRIC_SAMPLES, p50Ms: median(times), p90Ms: percentile(sorted, 90), maxMs: sorted.at(-1), serverCpuMsPerRequest: cpuMs / METRIC_SAMPLES };
+      out.metrics = {
+        rollupRows: rowsCount,
+        events: METRIC_EVENTS,
+        reportedRequests: reported,
+        samples: METRIC_SAMPLES,
+        p50Ms: median(times),
+        p90Ms: percentile(sorted, 90),
+        maxMs: sorted.at(-1),
+        serverCpuMsPerRequest: cpuMs / METRIC_SAMPLES,
+      };
       goals.metricsP50 = { goal: `< ${GOAL_METRICS_MS} ms`, value: round(out.metrics.p50Ms, 1), met: out.metrics.p50Ms < GOAL_METRICS_MS };
       b.log(`(c) metrics p50 ${out.metrics.p50Ms.toFixed(1)} ms`);
     }
 
     // ---- (d) product read ratio with limits and metering on
     if (!skip.has("d")) {
-      const created = await api(`${server.url}/v1/products`, { method: "POST", key: boot.testKey, body: { name: "Bench limits product", type: "API", description: "bench", industries: ["benchmarks"], interfaces: { hasAPI: true } } });
+      const created = await api(`${server.url}/v1/products`, {
+        method: "POST",
+        key: boot.testKey,
+        body: { name: "Bench limits product", type: "API", description: "bench", industries: ["benchmarks"], interfaces: { hasAPI: true } },
+      });
       const productId = created.data?.id ?? created.id;
       b.log(`(d) static vs GET /v1/products/{id}: ${CONNECTIONS} connections, ${WARMUP} s + ${DURATION} s each`);
-      const r = await readRatio({ serverUrl: server.url, pid: server.child.pid, key: boot.testKey, productId, duration: DURATION, warmup: WARMUP, connections: CONNECTIONS });
-      out.readRatio = { staticRps: r.static.rps, staticRuns: r.static.runs, productRps: r.productById.rps, ratio: r.ratio, cpuRatio: r.cpuRatio,
-        staticCpuMsPerRequest: r.static.serverCpuMsPerRequest, productCpuMsPerRequest: r.productById.serverCpuMsPerRequest, productP50: r.productById.p50, productP99: r.productById.p99, productNon2xx: r.productById.non2xx };
+      const r = await readRatio({
+        serverUrl: server.url,
+        pid: server.child.pid,
+        key: boot.testKey,
+        productId,
+        duration: DURATION,
+        warmup: WARMUP,
+        connections: CONNECTIONS,
+      });
+      out.readRatio = {
+        staticRps: r.static.rps,
+        staticRuns: r.static.runs,
+        productRps: r.productById.rps,
+        ratio: r.ratio,
+        cpuRatio: r.cpuRatio,
+        staticCpuMsPerRequest: r.static.serverCpuMsPerRequest,
+        productCpuMsPerRequest: r.productById.serverCpuMsPerRequest,
+        productP50: r.productById.p50,
+        productP99: r.productById.p99,
+        productNon2xx: r.productById.non2xx,
+      };
       goals.productReadRatio = { goal: `>= ${GOAL_RATIO}`, value: round(r.ratio, 2), met: r.ratio >= GOAL_RATIO };
     }
     await server.stop();
@@ -202,7 +301,12 @@ async function main() {
       const { default: Redis } = await import("ioredis");
       const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout: 2000 });
       let redisOk = false;
-      try { await redis.connect(); redisOk = (await redis.ping()) === "PONG"; } catch (e) { b.log(`Redis at ${REDIS_URL} does not answer (${e.message}): Redis part skipped`); }
+      try {
+        await redis.connect();
+        redisOk = (await redis.ping()) === "PONG";
+      } catch (e) {
+        b.log(`Redis at ${REDIS_URL} does not answer (${e.message}): Redis part skipped`);
+      }
       if (redisOk) {
         b.onCleanup(async () => {
           let cursor = "0";
@@ -217,17 +321,20 @@ async function main() {
         const [s1, s2] = await Promise.all([b.server(renv), b.server(renv)]);
         b.log(`(a) Redis: servers ${s1.url} (pid ${s1.child.pid}) and ${s2.url} (pid ${s2.child.pid}), prefix ${REDIS_PREFIX}`);
         const warmKey = await newLimitedKey(s1.url, "bench-limits-redis-warm");
-        for (const s of [s1, s2]) await fetch(`${s.url}${burstPath}`, { headers: { Authorization: `Bearer ${warmKey}` } }).then((r) => r.text());
+        for (const s of [s1, s2])
+          await fetch(`${s.url}${burstPath}`, { headers: { Authorization: `Bearer ${warmKey}` } }).then((r) => r.text());
         const key = await newLimitedKey(s1.url, "bench-limits-redis-burst");
         const cpu0 = cpuTimeMs(s1.child.pid) + cpuTimeMs(s2.child.pid);
         const r = await burst([s1.url, s2.url], { n: BURST, connections: BURST_CONN, key, path: burstPath });
         const cpuMs = cpuTimeMs(s1.child.pid) + cpuTimeMs(s2.child.pid) - cpu0;
         // The limiter falls back to per-process memory when a Redis command fails or takes > 1 s (fail open):
         // its warnings on the servers' stderr say whether that happened during the burst.
-        const fallbackWarnings = [s1, s2].map((s) => (s.stderr().match(/\[limits\] Redis unavailable[^\n]*/g) ?? []));
+        const fallbackWarnings = [s1, s2].map((s) => s.stderr().match(/\[limits\] Redis unavailable[^\n]*/g) ?? []);
         out.redis = exactness({ n: BURST, ...r, serverCpuMsPerRequest: cpuMs / BURST, fallbackWarnings }, policy);
         goals.redisExact = { goal: "200s = allowance", value: out.redis.ok, expected: out.redis.expected, met: out.redis.exact };
-        b.log(`(a) Redis: ${out.redis.ok} x 200, ${out.redis.limited} x 429 in ${out.redis.elapsedS.toFixed(2)} s; expected ${out.redis.expected}`);
+        b.log(
+          `(a) Redis: ${out.redis.ok} x 200, ${out.redis.limited} x 429 in ${out.redis.elapsedS.toFixed(2)} s; expected ${out.redis.expected}`,
+        );
         await Promise.all([s1.stop(), s2.stop()]);
       } else {
         redis.disconnect();
@@ -240,12 +347,23 @@ async function main() {
       const idb = await b.freshDb();
       const iboot = b.bootstrap(idb.env, "Bench ingest");
       b.log(`(b) ingestion: ${INGEST_RATE}/s offered for ${INGEST_SECONDS} s in one process`);
-      const r = tsxJson("scripts/bench-limits-ingest.ts", { ...idb.env, BENCH_BUSINESS_ID: iboot.businessId, BENCH_PROJECT_ID: iboot.projectId, BENCH_INGEST_RATE: String(INGEST_RATE), BENCH_INGEST_SECONDS: String(INGEST_SECONDS) });
+      const r = tsxJson("scripts/bench-limits-ingest.ts", {
+        ...idb.env,
+        BENCH_BUSINESS_ID: iboot.businessId,
+        BENCH_PROJECT_ID: iboot.projectId,
+        BENCH_INGEST_RATE: String(INGEST_RATE),
+        BENCH_INGEST_SECONDS: String(INGEST_SECONDS),
+      });
       const q = r.samples.map((s) => s.usage);
       r.queueGrew = q.length >= 2 ? q.at(-1) > Math.max(q[0], 2 * 500) : r.queuedAtEnd.usage > 1000;
       out.ingest = r;
       const rate = r.flushed ? r.writtenEventsPerS : r.writtenPerSInWindow;
-      goals.ingest = { goal: `>= ${GOAL_INGEST} events/s, queue not growing`, value: round(rate, 0), queueGrew: r.queueGrew, met: rate >= GOAL_INGEST && !r.queueGrew && r.flushed };
+      goals.ingest = {
+        goal: `>= ${GOAL_INGEST} events/s, queue not growing`,
+        value: round(rate, 0),
+        queueGrew: r.queueGrew,
+        met: rate >= GOAL_INGEST && !r.queueGrew && r.flushed,
+      };
     }
 
     // ---- report
@@ -255,21 +373,37 @@ async function main() {
     const ex = (label, r) => {
       if (!r) return;
       if (r.skipped) return console.log(`${label}: skipped (${r.skipped})`);
-      if (r.fallbackWarnings?.some((w) => w.length)) console.log(`${label}: NOTE the limiter fell back to per-process memory (Redis failed or slower than 1 s): ${r.fallbackWarnings.map((w, i) => `server ${i + 1}: ${w.length} warning(s)${w[0] ? ` e.g. "${w[0].slice(0, 160)}"` : ""}`).join("; ")} (warnings are rate limited to one per 10 s per process)`);
-      console.log(`${label}: ${r.ok} x 200, ${r.limited} x 429${r.other ? `, ${r.other} other ${JSON.stringify(r.statuses)}` : ""} of ${r.n} in ${r.elapsedS.toFixed(2)} s; allowance ${r.expected} = ${policy.capacity} + floor(${policy.refillPerMinute}/min x ${r.elapsedS.toFixed(2)} s / 60); ${r.diff === 0 ? "exact" : r.diff > 0 ? `${r.diff} OVER` : `${-r.diff} UNDER`} (${met(r.exact)}; goal: 200s = allowance, or one fewer); 429 reasons ${JSON.stringify(r.reasons429)}; server CPU ${r.serverCpuMsPerRequest.toFixed(2)} ms/request`);
+      if (r.fallbackWarnings?.some((w) => w.length))
+        console.log(
+          `${label}: NOTE the limiter fell back to per-process memory (Redis failed or slower than 1 s): ${r.fallbackWarnings.map((w, i) => `server ${i + 1}: ${w.length} warning(s)${w[0] ? ` e.g. "${w[0].slice(0, 160)}"` : ""}`).join("; ")} (warnings are rate limited to one per 10 s per process)`,
+        );
+      console.log(
+        `${label}: ${r.ok} x 200, ${r.limited} x 429${r.other ? `, ${r.other} other ${JSON.stringify(r.statuses)}` : ""} of ${r.n} in ${r.elapsedS.toFixed(2)} s; allowance ${r.expected} = ${policy.capacity} + floor(${policy.refillPerMinute}/min x ${r.elapsedS.toFixed(2)} s / 60); ${r.diff === 0 ? "exact" : r.diff > 0 ? `${r.diff} OVER` : `${-r.diff} UNDER`} (${met(r.exact)}; goal: 200s = allowance, or one fewer); 429 reasons ${JSON.stringify(r.reasons429)}; server CPU ${r.serverCpuMsPerRequest.toFixed(2)} ms/request`,
+      );
     };
     ex("(a) memory store, 1 server", out.memory);
     ex("(a) Redis store, 2 servers", out.redis);
     if (out.ingest) {
       const r = out.ingest;
-      if (r.flushed) console.log(`(b) ingestion: offered ${r.offered} at ${round(r.offeredRate, 0)}/s (target ${INGEST_RATE}/s); ${r.events} events + ${r.logs} logs + ${r.rollupRows} rollup rows written in ${(r.totalMs / 1000).toFixed(1)} s = ${round(r.writtenEventsPerS, 0)} events/s (final flush ${(r.flushMs / 1000).toFixed(1)} s); queue at end of offering ${r.queuedAtEnd.usage}, ${r.queueGrew ? "GREW" : "did not grow"}; CPU ${r.cpuMsPerEvent.toFixed(3)} ms/event (${met(goals.ingest.met)}, goal >= ${GOAL_INGEST}/s)`);
-      else console.log(`(b) ingestion: offered ${r.offered} at ${round(r.offeredRate, 0)}/s; ~${round(r.writtenPerSInWindow, 0)} events/s written while offering; the final flush did not finish within its time limit (queue ${JSON.stringify(r.queuedAfterFlushWait)}); CPU ${r.cpuMsPerEvent.toFixed(3)} ms/event (NOT met, goal >= ${GOAL_INGEST}/s)`);
+      if (r.flushed)
+        console.log(
+          `(b) ingestion: offered ${r.offered} at ${round(r.offeredRate, 0)}/s (target ${INGEST_RATE}/s); ${r.events} events + ${r.logs} logs + ${r.rollupRows} rollup rows written in ${(r.totalMs / 1000).toFixed(1)} s = ${round(r.writtenEventsPerS, 0)} events/s (final flush ${(r.flushMs / 1000).toFixed(1)} s); queue at end of offering ${r.queuedAtEnd.usage}, ${r.queueGrew ? "GREW" : "did not grow"}; CPU ${r.cpuMsPerEvent.toFixed(3)} ms/event (${met(goals.ingest.met)}, goal >= ${GOAL_INGEST}/s)`,
+        );
+      else
+        console.log(
+          `(b) ingestion: offered ${r.offered} at ${round(r.offeredRate, 0)}/s; ~${round(r.writtenPerSInWindow, 0)} events/s written while offering; the final flush did not finish within its time limit (queue ${JSON.stringify(r.queuedAfterFlushWait)}); CPU ${r.cpuMsPerEvent.toFixed(3)} ms/event (NOT met, goal >= ${GOAL_INGEST}/s)`,
+        );
       console.log(`    queue samples (usage queued at each second): ${r.samples.map((s) => s.usage).join(", ")}`);
     }
-    if (out.metrics) console.log(`(c) GET /v1/usage/metrics?period=month over ${out.metrics.rollupRows} rollup rows (${out.metrics.events} events; API reports ${out.metrics.reportedRequests}): p50 ${out.metrics.p50Ms.toFixed(1)} ms, p90 ${out.metrics.p90Ms.toFixed(1)} ms, max ${out.metrics.maxMs.toFixed(1)} ms over ${out.metrics.samples}; server CPU ${out.metrics.serverCpuMsPerRequest.toFixed(1)} ms/request (${met(goals.metricsP50.met)}, goal p50 < ${GOAL_METRICS_MS} ms)`);
+    if (out.metrics)
+      console.log(
+        `(c) GET /v1/usage/metrics?period=month over ${out.metrics.rollupRows} rollup rows (${out.metrics.events} events; API reports ${out.metrics.reportedRequests}): p50 ${out.metrics.p50Ms.toFixed(1)} ms, p90 ${out.metrics.p90Ms.toFixed(1)} ms, max ${out.metrics.maxMs.toFixed(1)} ms over ${out.metrics.samples}; server CPU ${out.metrics.serverCpuMsPerRequest.toFixed(1)} ms/request (${met(goals.metricsP50.met)}, goal p50 < ${GOAL_METRICS_MS} ms)`,
+      );
     if (out.readRatio) {
       const r = out.readRatio;
-      console.log(`(d) GET /v1/products/{id} ${round(r.productRps, 0)} req/s (p50 ${round(r.productP50, 1)} ms, p99 ${round(r.productP99, 1)} ms${r.productNon2xx ? `, ${r.productNon2xx} non-2xx` : ""}) vs static ${round(r.staticRps, 0)} req/s (runs ${r.staticRuns.map((x) => round(x, 0)).join(" / ")}): ratio ${r.ratio.toFixed(2)} (${met(goals.productReadRatio.met)}, goal >= ${GOAL_RATIO}); CPU ${r.productCpuMsPerRequest.toFixed(2)} vs ${r.staticCpuMsPerRequest.toFixed(2)} ms/request, CPU ratio ${r.cpuRatio.toFixed(2)}`);
+      console.log(
+        `(d) GET /v1/products/{id} ${round(r.productRps, 0)} req/s (p50 ${round(r.productP50, 1)} ms, p99 ${round(r.productP99, 1)} ms${r.productNon2xx ? `, ${r.productNon2xx} non-2xx` : ""}) vs static ${round(r.staticRps, 0)} req/s (runs ${r.staticRuns.map((x) => round(x, 0)).join(" / ")}): ratio ${r.ratio.toFixed(2)} (${met(goals.productReadRatio.met)}, goal >= ${GOAL_RATIO}); CPU ${r.productCpuMsPerRequest.toFixed(2)} vs ${r.staticCpuMsPerRequest.toFixed(2)} ms/request, CPU ratio ${r.cpuRatio.toFixed(2)}`,
+      );
     }
     const file = writeResults("limits", { ...out, policy, goals });
     console.log(`written ${file}`);
@@ -278,4 +412,10 @@ async function main() {
   }
 }
 
-main().then(() => process.exit(0), (e) => { console.error(`[bench-limits] failed: ${e?.stack ?? e}`); process.exit(1); });
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(`[bench-limits] failed: ${e?.stack ?? e}`);
+    process.exit(1);
+  },
+);

@@ -15,7 +15,8 @@ const CALLS = Number(process.env.BENCH_OAUTH_CALLS ?? 100_000);
 
 function pct(sorted: Float64Array, p: number): number {
   const rank = (p / 100) * (sorted.length - 1);
-  const lo = Math.floor(rank), hi = Math.ceil(rank);
+  const lo = Math.floor(rank),
+    hi = Math.ceil(rank);
   return sorted[lo] + (sorted[hi] - sorted[lo]) * (rank - lo);
 }
 
@@ -30,17 +31,32 @@ async function time(verify: () => Promise<unknown>) {
   }
   const cpu = process.cpuUsage(cpu0);
   times.sort();
-  return { p50Ms: pct(times, 50), p99Ms: pct(times, 99), maxMs: times[times.length - 1], cpuUsPerCall: ((cpu.user + cpu.system) / CALLS) };
+  return { p50Ms: pct(times, 50), p99Ms: pct(times, 99), maxMs: times[times.length - 1], cpuUsPerCall: (cpu.user + cpu.system) / CALLS };
 }
 
 async function main() {
-  const businessId = process.env.BENCH_BUSINESS_ID!, projectId = process.env.BENCH_PROJECT_ID!;
+  const businessId = process.env.BENCH_BUSINESS_ID!,
+    projectId = process.env.BENCH_PROJECT_ID!;
   const t = new Date();
   const clientId = newId("oauthClient");
-  await db.oAuthClient.create({ data: { id: clientId, businessId, environment: "test", name: "bench", redirectUris: ["https://b.example/cb"], scopes: ["*"], clientType: "public", createdAt: t, updatedAt: t } });
+  await db.oAuthClient.create({
+    data: {
+      id: clientId,
+      businessId,
+      environment: "test",
+      name: "bench",
+      redirectUris: ["https://b.example/cb"],
+      scopes: ["*"],
+      clientType: "public",
+      createdAt: t,
+      updatedAt: t,
+    },
+  });
   const grantId = newId("oauthGrant");
   const tokens = await db.$transaction(async (tx) => {
-    await tx.oAuthGrant.create({ data: { id: grantId, clientId, userId: "usr_bench", businessId, projectId, environment: "test", scopes: ["*"], createdAt: t } });
+    await tx.oAuthGrant.create({
+      data: { id: grantId, clientId, userId: "usr_bench", businessId, projectId, environment: "test", scopes: ["*"], createdAt: t },
+    });
     return issueTokens(tx, grantId, ["*"]);
   });
   const missStart = performance.now();
@@ -53,7 +69,15 @@ async function main() {
   await verifyApiKey(key);
   const apiKey = await time(() => verifyApiKey(key));
   await db.$disconnect().catch(() => {});
-  process.stdout.write(JSON.stringify({ calls: CALLS, cacheMissMs: missMs, databaseLoadsDuringTimedCalls: loadsDuring, accessToken: token, apiKey }) + "\n");
+  process.stdout.write(
+    JSON.stringify({ calls: CALLS, cacheMissMs: missMs, databaseLoadsDuringTimedCalls: loadsDuring, accessToken: token, apiKey }) + "\n",
+  );
 }
 
-main().then(() => process.exit(0), (e) => { console.error(e?.stack ?? e); process.exit(1); });
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e?.stack ?? e);
+    process.exit(1);
+  },
+);

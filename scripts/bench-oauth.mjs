@@ -15,17 +15,28 @@ async function main() {
   try {
     const db = await b.freshDb();
     const boot = b.bootstrap(db.env);
-    const r = tsxJson("scripts/bench-oauth-inproc.ts", { ...db.env, BENCH_BUSINESS_ID: boot.businessId, BENCH_PROJECT_ID: boot.projectId, BENCH_OAUTH_CALLS: String(CALLS) });
-    const line = (name, x) => `${name}: p50 ${x.p50Ms.toFixed(4)} ms  p99 ${x.p99Ms.toFixed(4)} ms  max ${x.maxMs.toFixed(2)} ms  CPU ${x.cpuUsPerCall.toFixed(1)} us/call`;
+    const r = tsxJson("scripts/bench-oauth-inproc.ts", {
+      ...db.env,
+      BENCH_BUSINESS_ID: boot.businessId,
+      BENCH_PROJECT_ID: boot.projectId,
+      BENCH_OAUTH_CALLS: String(CALLS),
+    });
+    const line = (name, x) =>
+      `${name}: p50 ${x.p50Ms.toFixed(4)} ms  p99 ${x.p99Ms.toFixed(4)} ms  max ${x.maxMs.toFixed(2)} ms  CPU ${x.cpuUsPerCall.toFixed(1)} us/call`;
     console.log("");
     console.log(`OAuth access-token verification, cache hit, ${CALLS} calls`);
     console.log(line("verifyAccessToken", r.accessToken));
     console.log(line("verifyApiKey     ", r.apiKey));
-    console.log(`database loads during the timed calls: ${r.databaseLoadsDuringTimedCalls} (goal 0); first call (cache miss, 3 point reads): ${r.cacheMissMs.toFixed(2)} ms`);
+    console.log(
+      `database loads during the timed calls: ${r.databaseLoadsDuringTimedCalls} (goal 0); first call (cache miss, 3 point reads): ${r.cacheMissMs.toFixed(2)} ms`,
+    );
     console.log(`written ${writeResults("oauth", r)}`);
   } finally {
     await b.cleanup();
   }
 }
 
-main().catch((e) => { console.error(e); process.exit(1); });
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

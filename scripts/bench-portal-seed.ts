@@ -6,12 +6,30 @@ import { createApiKey } from "@/lib/keys/create-api-key";
 import { db } from "@/lib/db/client";
 
 async function main() {
-  const user = await createUserWithBusiness({ email: process.env.BENCH_EMAIL!, password: process.env.BENCH_PASSWORD!, name: "Bench User", businessName: "Bench portal", emailVerified: new Date() });
+  const user = await createUserWithBusiness({
+    email: process.env.BENCH_EMAIL!,
+    password: process.env.BENCH_PASSWORD!,
+    name: "Bench User",
+    businessName: "Bench portal",
+    emailVerified: new Date(),
+  });
   const membership = await db.membership.findFirstOrThrow({ where: { userId: user.id } });
   const project = await db.project.findFirstOrThrow({ where: { businessId: membership.businessId } });
-  const { key } = await createApiKey({ businessId: membership.businessId, projectId: project.id, type: "test", name: "bench-portal", scopes: ["*"] });
+  const { key } = await createApiKey({
+    businessId: membership.businessId,
+    projectId: project.id,
+    type: "test",
+    name: "bench-portal",
+    scopes: ["*"],
+  });
   await db.$disconnect().catch(() => {});
   process.stdout.write(JSON.stringify({ userId: user.id, businessId: membership.businessId, projectId: project.id, key }) + "\n");
 }
 
-main().then(() => process.exit(0), (e) => { console.error(e?.stack ?? e); process.exit(1); });
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e?.stack ?? e);
+    process.exit(1);
+  },
+);

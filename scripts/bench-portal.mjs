@@ -34,12 +34,17 @@ class Jar {
       else this.map.set(name, value);
     }
   }
-  header() { return [...this.map].map(([k, v]) => `${k}=${v}`).join("; "); }
+  header() {
+    return [...this.map].map(([k, v]) => `${k}=${v}`).join("; ");
+  }
 }
 
 async function main() {
   // BENCH_SKIP_BUILD=1: use the build already in NEXT_DIST_DIR even if sources changed since (e.g. while others edit).
-  if (process.env.BENCH_SKIP_BUILD === "1") { ensureInstalled(); ensureGenerated(); } else prepare();
+  if (process.env.BENCH_SKIP_BUILD === "1") {
+    ensureInstalled();
+    ensureGenerated();
+  } else prepare();
   const { makeBench, num, tsxJson, writeResults, met, dateEncoderLike, timeOrderedId, waitForRow } = await import("./lib/bench-setup.mjs");
   const { median, percentile, round, cpuTimeMs } = await import("./lib/bench-util.mjs");
   const { default: Database } = await import("better-sqlite3");
@@ -61,7 +66,12 @@ async function main() {
     for (const p of ["/v1/products?limit=1", "/v1/products/prod_doesnotexist"]) {
       await fetch(`${server.url}${p}`, { headers: { Authorization: `Bearer ${seed.key}` } }).then((r) => r.text());
     }
-    const logSample = await waitForRow(Database, db.file, `SELECT * FROM "RequestLog" WHERE "projectId" = ? ORDER BY "timestamp" DESC LIMIT 1`, [seed.projectId]);
+    const logSample = await waitForRow(
+      Database,
+      db.file,
+      `SELECT * FROM "RequestLog" WHERE "projectId" = ? ORDER BY "timestamp" DESC LIMIT 1`,
+      [seed.projectId],
+    );
     const rollSample = await waitForRow(Database, db.file, `SELECT * FROM "UsageRollup" WHERE "projectId" = ? LIMIT 1`, [seed.projectId]);
     const encLog = dateEncoderLike(logSample.timestamp);
     const encHour = dateEncoderLike(rollSample.hour);
@@ -73,13 +83,29 @@ async function main() {
     try {
       sqlite.pragma("busy_timeout = 10000");
       const cols = (s) => Object.keys(s);
-      const ins = (table, s) => sqlite.prepare(`INSERT INTO "${table}" (${cols(s).map((c) => `"${c}"`).join(", ")}) VALUES (${cols(s).map((c) => `@${c}`).join(", ")})`);
+      const ins = (table, s) =>
+        sqlite.prepare(
+          `INSERT INTO "${table}" (${cols(s)
+            .map((c) => `"${c}"`)
+            .join(", ")}) VALUES (${cols(s)
+            .map((c) => `@${c}`)
+            .join(", ")})`,
+        );
       const insLog = ins("RequestLog", logSample);
       const insRoll = ins("UsageRollup", rollSample);
       const nowMs = Date.now();
       const nowHour = Math.floor(nowMs / 3_600_000) * 3_600_000;
-      const endpoints = [["GET", "/v1/products"], ["GET", "/v1/products/{id}"], ["POST", "/v1/products"], ["GET", "/v1/prices"], ["GET", "/v1/usage/metrics"]];
-      const statuses = [[200, null], [404, "not_found"]];
+      const endpoints = [
+        ["GET", "/v1/products"],
+        ["GET", "/v1/products/{id}"],
+        ["POST", "/v1/products"],
+        ["GET", "/v1/prices"],
+        ["GET", "/v1/usage/metrics"],
+      ];
+      const statuses = [
+        [200, null],
+        [404, "not_found"],
+      ];
       const hours = 30 * 24;
       const cells = hours * endpoints.length * statuses.length;
       const perCell = Math.floor(EVENTS / cells);
@@ -89,18 +115,33 @@ async function main() {
           const hourMs = nowHour - (h + 1) * 3_600_000;
           for (const [method, endpoint] of endpoints) {
             let total = perCell * statuses.length;
-            while (remainder > 0 && total < perCell * statuses.length + statuses.length) { total++; remainder--; }
+            while (remainder > 0 && total < perCell * statuses.length + statuses.length) {
+              total++;
+              remainder--;
+            }
             const errors = Math.round(total * 0.1);
             for (const [statusCode, errorType] of statuses) {
-            const count = statusCode === 404 ? errors : total - errors;
-            if (count === 0) continue;
-            const lat = 5 + (h % 40);
-            insRoll.run({
-              ...rollSample, id: timeOrderedId("rup", hourMs), hour: encHour(new Date(hourMs)), endpoint, method, statusCode, errorType,
-              count, billableCount: 0, latencySum: count * lat, latencyHist: JSON.stringify({ [lat]: count }),
-              requestBytes: count * 100, responseBytes: count * 700, computeMs: count * 2, cost: 0,
-            });
-            rollupRows++;
+              const count = statusCode === 404 ? errors : total - errors;
+              if (count === 0) continue;
+              const lat = 5 + (h % 40);
+              insRoll.run({
+                ...rollSample,
+                id: timeOrderedId("rup", hourMs),
+                hour: encHour(new Date(hourMs)),
+                endpoint,
+                method,
+                statusCode,
+                errorType,
+                count,
+                billableCount: 0,
+                latencySum: count * lat,
+                latencyHist: JSON.stringify({ [lat]: count }),
+                requestBytes: count * 100,
+                responseBytes: count * 700,
+                computeMs: count * 2,
+                cost: 0,
+              });
+              rollupRows++;
             }
           }
         }
@@ -109,8 +150,14 @@ async function main() {
           const [method, endpoint] = endpoints[i % endpoints.length];
           const [statusCode] = statuses[i % 10 === 0 ? 1 : 0];
           insLog.run({
-            ...logSample, id: timeOrderedId("req", ms), timestamp: encLog(new Date(ms)), method, endpoint,
-            path: endpoint.replace("{id}", `prod_${i}`), statusCode, latency: 3 + (i % 50),
+            ...logSample,
+            id: timeOrderedId("req", ms),
+            timestamp: encLog(new Date(ms)),
+            method,
+            endpoint,
+            path: endpoint.replace("{id}", `prod_${i}`),
+            statusCode,
+            latency: 3 + (i % 50),
           });
         }
       })();
@@ -118,7 +165,9 @@ async function main() {
     } finally {
       sqlite.close();
     }
-    b.log(`seeded ${rollupRows} rollup rows (~${EVENTS} events over 30 days) and ${LOGS} request logs in ${((Date.now() - seedStart) / 1000).toFixed(1)} s`);
+    b.log(
+      `seeded ${rollupRows} rollup rows (~${EVENTS} events over 30 days) and ${LOGS} request logs in ${((Date.now() - seedStart) / 1000).toFixed(1)} s`,
+    );
 
     // ---- sign in
     const jar = new Jar();
@@ -126,13 +175,15 @@ async function main() {
     jar.take(csrfRes);
     const { csrfToken } = await csrfRes.json();
     const signIn = await fetch(`${server.url}/api/auth/callback/credentials`, {
-      method: "POST", redirect: "manual",
+      method: "POST",
+      redirect: "manual",
       headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: jar.header() },
       body: new URLSearchParams({ csrfToken, email, password, callbackUrl: `${server.url}/portal`, json: "true" }),
     });
     jar.take(signIn);
     await signIn.text();
-    if (![...jar.map.keys()].some((k) => k.includes("session-token"))) throw new Error(`sign-in gave no session cookie (status ${signIn.status}, cookies ${[...jar.map.keys()].join(", ")})`);
+    if (![...jar.map.keys()].some((k) => k.includes("session-token")))
+      throw new Error(`sign-in gave no session cookie (status ${signIn.status}, cookies ${[...jar.map.keys()].join(", ")})`);
     b.log("signed in");
 
     // ---- views
@@ -155,7 +206,8 @@ async function main() {
     const views = {};
     for (const v of VIEWS) {
       const first = await get(v);
-      if (first.status !== 200) throw new Error(`GET ${v} answered ${first.status}${first.location ? ` -> ${first.location}` : ""}: not signed in?`);
+      if (first.status !== 200)
+        throw new Error(`GET ${v} answered ${first.status}${first.location ? ` -> ${first.location}` : ""}: not signed in?`);
       await get(v);
       const times = [];
       const cpu0 = cpuTimeMs(server.child.pid);
@@ -165,29 +217,60 @@ async function main() {
         times.push(r.ms);
       }
       const cpuMs = cpuTimeMs(server.child.pid) - cpu0;
-      const srcs = [...new Set([...first.text.matchAll(/<script[^>]*\ssrc="([^"]+)"/g)].map((m) => m[1].replace(/&amp;/g, "&")).filter((s) => s.includes("/_next/static/")))];
-      let raw = 0, gzip = 0;
-      for (const s of srcs) { const c = await chunkGzip(s); raw += c.raw; gzip += c.gzip; }
+      const srcs = [
+        ...new Set(
+          [...first.text.matchAll(/<script[^>]*\ssrc="([^"]+)"/g)]
+            .map((m) => m[1].replace(/&amp;/g, "&"))
+            .filter((s) => s.includes("/_next/static/")),
+        ),
+      ];
+      let raw = 0,
+        gzip = 0;
+      for (const s of srcs) {
+        const c = await chunkGzip(s);
+        raw += c.raw;
+        gzip += c.gzip;
+      }
       const sorted = [...times].sort((x, y) => x - y);
-      views[v] = { p50Ms: median(times), p90Ms: percentile(sorted, 90), maxMs: sorted.at(-1), serverCpuMsPerRequest: cpuMs / SAMPLES, htmlKB: first.text.length / 1024, scripts: srcs.length, jsRawKB: raw / 1024, jsGzipKB: gzip / 1024 };
+      views[v] = {
+        p50Ms: median(times),
+        p90Ms: percentile(sorted, 90),
+        maxMs: sorted.at(-1),
+        serverCpuMsPerRequest: cpuMs / SAMPLES,
+        htmlKB: first.text.length / 1024,
+        scripts: srcs.length,
+        jsRawKB: raw / 1024,
+        jsGzipKB: gzip / 1024,
+      };
       b.log(`${v}: p50 ${views[v].p50Ms.toFixed(1)} ms, ${srcs.length} scripts, ${views[v].jsGzipKB.toFixed(1)} KB gzip`);
     }
 
     // ---- report
     const goals = {};
     console.log("");
-    console.log(`Portal benchmark (SQLite, ${rollupRows} rollup rows ~ ${EVENTS} events, ${LOGS} request logs; ${SAMPLES} GETs per view; ${os.cpus().length} cores, load ${loadBefore[0].toFixed(2)} -> ${os.loadavg()[0].toFixed(2)})`);
-    console.log(`${"view".padEnd(18)}${"p50 ms".padStart(8)}${"p90 ms".padStart(8)}${"CPU ms/req".padStart(12)}${"HTML KB".padStart(9)}${"scripts".padStart(9)}${"JS KB".padStart(8)}${"JS gzip KB".padStart(12)}  goals`);
+    console.log(
+      `Portal benchmark (SQLite, ${rollupRows} rollup rows ~ ${EVENTS} events, ${LOGS} request logs; ${SAMPLES} GETs per view; ${os.cpus().length} cores, load ${loadBefore[0].toFixed(2)} -> ${os.loadavg()[0].toFixed(2)})`,
+    );
+    console.log(
+      `${"view".padEnd(18)}${"p50 ms".padStart(8)}${"p90 ms".padStart(8)}${"CPU ms/req".padStart(12)}${"HTML KB".padStart(9)}${"scripts".padStart(9)}${"JS KB".padStart(8)}${"JS gzip KB".padStart(12)}  goals`,
+    );
     for (const v of VIEWS) {
       const r = views[v];
       const renderMet = r.p50Ms < GOAL_RENDER_MS;
       const jsMet = v === "/portal/docs" ? null : r.jsGzipKB < GOAL_JS_KB;
-      goals[v] = { renderP50: { goal: `< ${GOAL_RENDER_MS} ms`, value: round(r.p50Ms, 1), met: renderMet }, jsGzip: { goal: v === "/portal/docs" ? "excepted" : `< ${GOAL_JS_KB} KB`, value: round(r.jsGzipKB, 1), met: jsMet } };
-      console.log(`${v.padEnd(18)}${r.p50Ms.toFixed(1).padStart(8)}${r.p90Ms.toFixed(1).padStart(8)}${r.serverCpuMsPerRequest.toFixed(1).padStart(12)}${r.htmlKB.toFixed(1).padStart(9)}${String(r.scripts).padStart(9)}${r.jsRawKB.toFixed(1).padStart(8)}${r.jsGzipKB.toFixed(1).padStart(12)}  render ${met(renderMet)}; JS ${jsMet === null ? "excepted" : met(jsMet)}`);
+      goals[v] = {
+        renderP50: { goal: `< ${GOAL_RENDER_MS} ms`, value: round(r.p50Ms, 1), met: renderMet },
+        jsGzip: { goal: v === "/portal/docs" ? "excepted" : `< ${GOAL_JS_KB} KB`, value: round(r.jsGzipKB, 1), met: jsMet },
+      };
+      console.log(
+        `${v.padEnd(18)}${r.p50Ms.toFixed(1).padStart(8)}${r.p90Ms.toFixed(1).padStart(8)}${r.serverCpuMsPerRequest.toFixed(1).padStart(12)}${r.htmlKB.toFixed(1).padStart(9)}${String(r.scripts).padStart(9)}${r.jsRawKB.toFixed(1).padStart(8)}${r.jsGzipKB.toFixed(1).padStart(12)}  render ${met(renderMet)}; JS ${jsMet === null ? "excepted" : met(jsMet)}`,
+      );
     }
     const allRender = VIEWS.every((v) => goals[v].renderP50.met);
     const allJs = VIEWS.every((v) => goals[v].jsGzip.met !== false);
-    console.log(`all views p50 < ${GOAL_RENDER_MS} ms: ${met(allRender)}; all views (docs excepted) JS < ${GOAL_JS_KB} KB gzip: ${met(allJs)}`);
+    console.log(
+      `all views p50 < ${GOAL_RENDER_MS} ms: ${met(allRender)}; all views (docs excepted) JS < ${GOAL_JS_KB} KB gzip: ${met(allJs)}`,
+    );
     const file = writeResults("portal", { settings: { EVENTS, LOGS, SAMPLES, rollupRows }, views, goals, summary: { allRender, allJs } });
     console.log(`written ${file}`);
   } finally {
@@ -195,4 +278,10 @@ async function main() {
   }
 }
 
-main().then(() => process.exit(0), (e) => { console.error(`[bench-portal] failed: ${e?.stack ?? e}`); process.exit(1); });
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(`[bench-portal] failed: ${e?.stack ?? e}`);
+    process.exit(1);
+  },
+);

@@ -18,18 +18,30 @@ function workflow(n: number): unknown {
     const next = `step-${i + 1}`;
     const last = `step-${STEPS - 1}`;
     const config =
-      type === "agent" ? { agentId: "agt_01JD2Y7X3Q9W6E8R4T5Y7U9I0P", prompt: `Summarise item ${i}` }
-      : type === "tool" ? { toolId: "tool_01JD2Y7X3Q9W6E8R4T5Y7U9I0P", parameters: { query: "{{input.q}}", limit: 10 } }
-      : type === "condition" ? { expression: "output.score > 0.5", then: next, else: last }
-      : type === "loop" ? { items: "input.items", steps: [next], maxIterations: 100 }
-      : type === "parallel" ? { steps: [...new Set([next, last])], waitFor: "all" }
-      : type === "wait" ? { duration: 1000 }
-      : type === "human" ? { prompt: "Approve?", options: ["yes", "no"] }
-      : type === "transform" ? { mapping: { total: "sum(items)" } }
-      : { url: `https://hooks.example.com/${n}/${i}`, method: "POST", headers: { "X-Run": String(n) }, body: { n, i } };
+      type === "agent"
+        ? { agentId: "agt_01JD2Y7X3Q9W6E8R4T5Y7U9I0P", prompt: `Summarise item ${i}` }
+        : type === "tool"
+          ? { toolId: "tool_01JD2Y7X3Q9W6E8R4T5Y7U9I0P", parameters: { query: "{{input.q}}", limit: 10 } }
+          : type === "condition"
+            ? { expression: "output.score > 0.5", then: next, else: last }
+            : type === "loop"
+              ? { items: "input.items", steps: [next], maxIterations: 100 }
+              : type === "parallel"
+                ? { steps: [...new Set([next, last])], waitFor: "all" }
+                : type === "wait"
+                  ? { duration: 1000 }
+                  : type === "human"
+                    ? { prompt: "Approve?", options: ["yes", "no"] }
+                    : type === "transform"
+                      ? { mapping: { total: "sum(items)" } }
+                      : { url: `https://hooks.example.com/${n}/${i}`, method: "POST", headers: { "X-Run": String(n) }, body: { n, i } };
     steps.push({
-      id: `step-${i}`, name: `Step ${i}`, type, config,
-      input: { q: "{{input.q}}" }, output: `out${i}`,
+      id: `step-${i}`,
+      name: `Step ${i}`,
+      type,
+      config,
+      input: { q: "{{input.q}}" },
+      output: `out${i}`,
       retry: { maxAttempts: 3, backoff: "exponential" },
       onError: i % 5 === 0 && i < STEPS - 1 ? "fallback" : "retry",
       ...(i % 5 === 0 && i < STEPS - 1 ? { fallbackStep: last } : {}),
@@ -37,13 +49,21 @@ function workflow(n: number): unknown {
     });
   }
   // Through JSON, as a request body arrives.
-  return JSON.parse(JSON.stringify({
-    $type: "Workflow", name: `Workflow ${n}`, description: "Generated for the benchmark", version: "1.2.3",
-    steps, startStep: "step-0", variables: { region: "eu", threshold: 0.5 },
-    triggers: [{ name: "Nightly", type: "schedule", config: { cron: "0 3 * * *", timezone: "Europe/Berlin" } }],
-    concurrency: { maxConcurrent: 2, queueBehavior: "queue" }, retry: { maxAttempts: 3 },
-    notifications: { onFailure: ["https://alerts.example.com/hook"] },
-  }));
+  return JSON.parse(
+    JSON.stringify({
+      $type: "Workflow",
+      name: `Workflow ${n}`,
+      description: "Generated for the benchmark",
+      version: "1.2.3",
+      steps,
+      startStep: "step-0",
+      variables: { region: "eu", threshold: 0.5 },
+      triggers: [{ name: "Nightly", type: "schedule", config: { cron: "0 3 * * *", timezone: "Europe/Berlin" } }],
+      concurrency: { maxConcurrent: 2, queueBehavior: "queue" },
+      retry: { maxAttempts: 3 },
+      notifications: { onFailure: ["https://alerts.example.com/hook"] },
+    }),
+  );
 }
 
 const docs = Array.from({ length: COUNT }, (_, i) => workflow(i));
@@ -63,7 +83,10 @@ const wallS = (performance.now() - t0) / 1000;
 const cpu = process.cpuUsage(cpu0);
 const cpuS = (cpu.user + cpu.system) / 1e6;
 
-if (valid !== COUNT) { console.error(`${COUNT - valid} of ${COUNT} workflows failed validation`); process.exit(1); }
+if (valid !== COUNT) {
+  console.error(`${COUNT - valid} of ${COUNT} workflows failed validation`);
+  process.exit(1);
+}
 // Single-threaded: CPU seconds are the time on one core, which other processes on the machine do not inflate.
 const perCpu = COUNT / cpuS;
 const perWall = COUNT / wallS;

@@ -39,7 +39,11 @@ function runReceiver() {
     req.on("end", () => {
       const at = Date.now();
       let created = NaN;
-      try { created = Date.parse(JSON.parse(Buffer.concat(chunks).toString("utf8")).createdAt); } catch { /* counted as NaN */ }
+      try {
+        created = Date.parse(JSON.parse(Buffer.concat(chunks).toString("utf8")).createdAt);
+      } catch {
+        /* counted as NaN */
+      }
       got.push([String(req.headers["webhook-id"] ?? ""), created, at]);
       res.writeHead(200, { "Content-Type": "application/json" });
       res.end('{"ok":true}');
@@ -87,14 +91,18 @@ async function main() {
   let database;
   let receiver;
   let cleaning;
-  const cleanup = () => (cleaning ??= (async () => {
-    if (receiver && receiver.exitCode === null) receiver.kill("SIGKILL");
-    if (server) await server.stop().catch((e) => console.error(`stopping the server: ${e.message}`));
-    if (workerServer) await workerServer.stop().catch((e) => console.error(`stopping the worker: ${e.message}`));
-    if (database) await database.drop().catch((e) => console.error(`dropping the database: ${e.message}`));
-  })());
+  const cleanup = () =>
+    (cleaning ??= (async () => {
+      if (receiver && receiver.exitCode === null) receiver.kill("SIGKILL");
+      if (server) await server.stop().catch((e) => console.error(`stopping the server: ${e.message}`));
+      if (workerServer) await workerServer.stop().catch((e) => console.error(`stopping the worker: ${e.message}`));
+      if (database) await database.drop().catch((e) => console.error(`dropping the database: ${e.message}`));
+    })());
   for (const sig of ["SIGINT", "SIGTERM"]) {
-    process.on(sig, () => { console.error(`\n[bench] ${sig}: stopping the server and dropping the database`); cleanup().finally(() => process.exit(130)); });
+    process.on(sig, () => {
+      console.error(`\n[bench] ${sig}: stopping the server and dropping the database`);
+      cleanup().finally(() => process.exit(130));
+    });
   }
 
   let failed = false;
@@ -106,16 +114,30 @@ async function main() {
     const { default: Database } = await import("better-sqlite3");
 
     const loadBefore = os.loadavg();
-    log(`${os.cpus().length} cores, load average ${loadBefore.map((l) => l.toFixed(2)).join(" ")}; dist dir ${process.env.NEXT_DIST_DIR ?? ".next"}`);
-    if (loadBefore[0] > os.cpus().length * 0.5) log(`WARNING: the machine is busy (1-min load ${loadBefore[0].toFixed(2)}); figures will be lower and noisier`);
+    log(
+      `${os.cpus().length} cores, load average ${loadBefore.map((l) => l.toFixed(2)).join(" ")}; dist dir ${process.env.NEXT_DIST_DIR ?? ".next"}`,
+    );
+    if (loadBefore[0] > os.cpus().length * 0.5)
+      log(`WARNING: the machine is busy (1-min load ${loadBefore[0].toFixed(2)}); figures will be lower and noisier`);
 
     database = await createTestDatabase("sqlite");
     const dbFile = database.url.slice("file:".length);
     const KEY_HASH_SECRET = `bench-${randomBytes(24).toString("base64url")}`;
     const env = { DATABASE_URL: database.url, KEY_HASH_SECRET, ALLOW_PRIVATE_URLS: "true" };
-    const boot = JSON.parse(execFileSync("node_modules/.bin/tsx", ["--conditions=react-server", "scripts/cli.ts", "bootstrap", "--business", "Bench", "--plan", "enterprise", "--json"], {
-      env: { ...process.env, ...env }, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"],
-    }).trim().split("\n").at(-1));
+    const boot = JSON.parse(
+      execFileSync(
+        "node_modules/.bin/tsx",
+        ["--conditions=react-server", "scripts/cli.ts", "bootstrap", "--business", "Bench", "--plan", "enterprise", "--json"],
+        {
+          env: { ...process.env, ...env },
+          encoding: "utf8",
+          stdio: ["ignore", "pipe", "inherit"],
+        },
+      )
+        .trim()
+        .split("\n")
+        .at(-1),
+    );
     const key = boot.testKey;
 
     receiver = fork(SELF, ["--receiver"], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
@@ -123,23 +145,37 @@ async function main() {
       receiver.once("message", (m) => resolve(m.port));
       receiver.once("exit", (code) => reject(new Error(`the receiver exited with ${code}`)));
     });
-    const ask = (what) => new Promise((resolve) => {
-      const answer = what === "dump" ? "got" : what;
-      const on = (m) => { if (answer in m) { receiver.off("message", on); resolve(m); } };
-      receiver.on("message", on);
-      receiver.send(what);
-    });
+    const ask = (what) =>
+      new Promise((resolve) => {
+        const answer = what === "dump" ? "got" : what;
+        const on = (m) => {
+          if (answer in m) {
+            receiver.off("message", on);
+            resolve(m);
+          }
+        };
+        receiver.on("message", on);
+        receiver.send(what);
+      });
 
     const split = process.env.BENCH_WORKER_PROCESS === "1";
     server = await startServer({ env: split ? { ...env, WEBHOOK_WORKER: "false" } : env });
     if (split) workerServer = await startServer({ env: { ...env, WEBHOOK_POLL_MS: "100" } });
     const pid = server.child.pid;
-    const worker = { concurrency: process.env.WEBHOOK_CONCURRENCY ?? "(default)", batch: process.env.WEBHOOK_BATCH ?? "(default)", pollMs: process.env.WEBHOOK_POLL_MS ?? "(default)" };
-    log(`server on ${server.url} (pid ${pid}), receiver on 127.0.0.1:${receiverPort} (pid ${receiver.pid}), worker ${JSON.stringify(worker)} (${elapsed()})`);
+    const worker = {
+      concurrency: process.env.WEBHOOK_CONCURRENCY ?? "(default)",
+      batch: process.env.WEBHOOK_BATCH ?? "(default)",
+      pollMs: process.env.WEBHOOK_POLL_MS ?? "(default)",
+    };
+    log(
+      `server on ${server.url} (pid ${pid}), receiver on 127.0.0.1:${receiverPort} (pid ${receiver.pid}), worker ${JSON.stringify(worker)} (${elapsed()})`,
+    );
 
     const api = async (method, p, body) => {
       const res = await fetch(`${server.url}${p}`, {
-        method, headers: { Authorization: `Bearer ${key}`, ...(body ? { "Content-Type": "application/json" } : {}) }, body: body ? JSON.stringify(body) : undefined,
+        method,
+        headers: { Authorization: `Bearer ${key}`, ...(body ? { "Content-Type": "application/json" } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
       });
       const text = await res.text();
       if (!res.ok) throw new Error(`${method} ${p} answered ${res.status}: ${text.slice(0, 300)}`);
@@ -170,7 +206,9 @@ async function main() {
       try {
         const { count } = await ask("count");
         timeline.push({ s: round((Date.now() - startMs) / 1000, 0), created, received: count - warmCount, backlog: backlogQuery.get().n });
-      } catch { /* a busy database skips one sample */ }
+      } catch {
+        /* a busy database skips one sample */
+      }
     }, 1000);
 
     // ---- the load: EVENTS product creations, paced at RATE per second (or a burst)
@@ -184,11 +222,22 @@ async function main() {
           inFlight++;
           const t = performance.now();
           api("POST", "/v1/products", { name: `Bench product ${i}`, type: "API" })
-            .then(() => { created++; createLatencies.push(performance.now() - t); })
-            .catch((e) => { createErrors++; if (createErrors <= 3) console.error(`[bench] create failed: ${e.message}`); })
-            .finally(() => { inFlight--; if (next >= EVENTS && inFlight === 0) resolve(); else launch(); });
+            .then(() => {
+              created++;
+              createLatencies.push(performance.now() - t);
+            })
+            .catch((e) => {
+              createErrors++;
+              if (createErrors <= 3) console.error(`[bench] create failed: ${e.message}`);
+            })
+            .finally(() => {
+              inFlight--;
+              if (next >= EVENTS && inFlight === 0) resolve();
+              else launch();
+            });
         }
-        if (next < EVENTS && inFlight < BURST_CONCURRENCY && RATE > 0) setTimeout(launch, Math.max(1, startMs + (next * 1000) / RATE - Date.now()));
+        if (next < EVENTS && inFlight < BURST_CONCURRENCY && RATE > 0)
+          setTimeout(launch, Math.max(1, startMs + (next * 1000) / RATE - Date.now()));
       };
       launch();
     });
@@ -202,14 +251,22 @@ async function main() {
     for (;;) {
       const { count } = await ask("count");
       if (count - warmCount >= expected) break;
-      if (Date.now() > deadline) { log(`TIMEOUT: ${count - warmCount} of ${expected} deliveries after ${TIMEOUT_S} s; figures below cover those`); break; }
-      if (Date.now() - lastLog > 10_000) { lastLog = Date.now(); log(`${count - warmCount} of ${expected} received (${elapsed()})`); }
+      if (Date.now() > deadline) {
+        log(`TIMEOUT: ${count - warmCount} of ${expected} deliveries after ${TIMEOUT_S} s; figures below cover those`);
+        break;
+      }
+      if (Date.now() - lastLog > 10_000) {
+        lastLog = Date.now();
+        log(`${count - warmCount} of ${expected} received (${elapsed()})`);
+      }
       await new Promise((r) => setTimeout(r, 200));
     }
     await new Promise((r) => setTimeout(r, 1500)); // room for late duplicates
     clearInterval(sampler);
     const endCpu = { server: serverCpu(), receiver: cpuTimeMs(receiver.pid), self: process.cpuUsage(startCpu.self) };
-    const statusRows = sqlite.prepare(`SELECT "status", COUNT(*) AS n, MAX("attempts") AS maxAttempts FROM "WebhookDelivery" GROUP BY "status"`).all();
+    const statusRows = sqlite
+      .prepare(`SELECT "status", COUNT(*) AS n, MAX("attempts") AS maxAttempts FROM "WebhookDelivery" GROUP BY "status"`)
+      .all();
     sqlite.close();
     const { got: all } = await ask("dump");
     receiver = undefined;
@@ -220,7 +277,10 @@ async function main() {
     for (const [id, createdAt, at] of got) if (!firstTime.has(id)) firstTime.set(id, { createdAt, at });
     const unique = firstTime.size;
     const duplicates = got.length - unique;
-    const latencies = [...firstTime.values()].map((v) => v.at - v.createdAt).filter(Number.isFinite).sort((a, b) => a - b);
+    const latencies = [...firstTime.values()]
+      .map((v) => v.at - v.createdAt)
+      .filter(Number.isFinite)
+      .sort((a, b) => a - b);
     const firstCreated = Math.min(...[...firstTime.values()].map((v) => v.createdAt));
     const lastReceipt = Math.max(...[...firstTime.values()].map((v) => v.at));
     const spanS = (lastReceipt - firstCreated) / 1000;
@@ -230,46 +290,98 @@ async function main() {
     // The worker alone: deliveries per second once no more events were being created (the API's writes and the
     // worker's share one process and one SQLite connection while both run).
     const afterCreate = timeline.filter((t) => t.s * 1000 >= createdMs);
-    const drain = afterCreate.length >= 2 && afterCreate.at(-1).received > afterCreate[0].received
-      ? (afterCreate.at(-1).received - afterCreate[0].received) / (afterCreate.at(-1).s - afterCreate[0].s) : NaN;
+    const drain =
+      afterCreate.length >= 2 && afterCreate.at(-1).received > afterCreate[0].received
+        ? (afterCreate.at(-1).received - afterCreate[0].received) / (afterCreate.at(-1).s - afterCreate[0].s)
+        : NaN;
     const windows = [];
     for (let i = 5; i < timeline.length; i++) windows.push((timeline[i].received - timeline[i - 5].received) / 5);
     const peak5s = windows.length ? Math.max(...windows) : NaN;
     const spanMs = Date.now() - startMs;
     const cpu = {
-      serverS: round((endCpu.server - startCpu.server) / 1000, 1), receiverS: round((endCpu.receiver - startCpu.receiver) / 1000, 1),
+      serverS: round((endCpu.server - startCpu.server) / 1000, 1),
+      receiverS: round((endCpu.receiver - startCpu.receiver) / 1000, 1),
       benchS: round((endCpu.self.user + endCpu.self.system) / 1e6, 1),
     };
     const loadAfter = os.loadavg();
-    const met = { deliveriesPerSecond: dps >= GOALS.deliveriesPerSecond, p99: p99 < GOALS.p99Ms, duplicates: duplicates === 0 && unique === expected };
+    const met = {
+      deliveriesPerSecond: dps >= GOALS.deliveriesPerSecond,
+      p99: p99 < GOALS.p99Ms,
+      duplicates: duplicates === 0 && unique === expected,
+    };
     const sortedCreate = createLatencies.sort((a, b) => a - b);
 
     console.log("");
-    console.log(`Webhook benchmark (SQLite, ${ENDPOINTS} endpoints x ${created} product.created events = ${expected} deliveries; events ${RATE > 0 ? `paced at ${RATE}/s` : "in a burst"}; ${workerServer ? "worker in a second process" : "worker in the API server"}; ${os.cpus().length} cores, load ${loadBefore[0].toFixed(2)} -> ${loadAfter[0].toFixed(2)})`);
-    console.log(`events created:       ${created} in ${(createdMs / 1000).toFixed(1)} s (${(created / (createdMs / 1000)).toFixed(0)}/s), POST /v1/products p50 ${round(percentile(sortedCreate, 50), 0)} ms, p99 ${round(percentile(sortedCreate, 99), 0)} ms${createErrors ? `, ${createErrors} failed` : ""}`);
-    console.log(`deliveries/s:         ${dps.toFixed(0)}  (${unique} received in ${spanS.toFixed(1)} s from the first event's createdAt to the last receipt; best 5 s window ${round(peak5s, 0)}/s) (goal >= ${GOALS.deliveriesPerSecond}: ${met.deliveriesPerSecond ? "met" : "NOT met"})`);
-    console.log(`worker alone:         ${Number.isFinite(drain) ? `${drain.toFixed(0)} deliveries/s after the last event was created` : "(no samples after the last event was created)"}`);
-    console.log(`latency p50 / p99:    ${round(p50, 0)} ms / ${round(p99, 0)} ms  from event createdAt to receipt (max ${round(latencies.at(-1), 0)} ms) (goal p99 < ${GOALS.p99Ms} ms: ${met.p99 ? "met" : "NOT met"})`);
-    console.log(`duplicates:           ${duplicates}  (${got.length} requests for ${unique} webhook-ids; ${expected - unique} missing) (goal 0 and none missing: ${met.duplicates ? "met" : "NOT met"})`);
-    console.log(`CPU during the run:   server${workerServer ? "s (API + worker)" : ""} ${cpu.serverS} s (${(cpu.serverS / (spanMs / 1000)).toFixed(2)} cores), receiver ${cpu.receiverS} s, this process ${cpu.benchS} s; server CPU per delivery ${((cpu.serverS * 1000) / Math.max(1, unique)).toFixed(2)} ms`);
+    console.log(
+      `Webhook benchmark (SQLite, ${ENDPOINTS} endpoints x ${created} product.created events = ${expected} deliveries; events ${RATE > 0 ? `paced at ${RATE}/s` : "in a burst"}; ${workerServer ? "worker in a second process" : "worker in the API server"}; ${os.cpus().length} cores, load ${loadBefore[0].toFixed(2)} -> ${loadAfter[0].toFixed(2)})`,
+    );
+    console.log(
+      `events created:       ${created} in ${(createdMs / 1000).toFixed(1)} s (${(created / (createdMs / 1000)).toFixed(0)}/s), POST /v1/products p50 ${round(percentile(sortedCreate, 50), 0)} ms, p99 ${round(percentile(sortedCreate, 99), 0)} ms${createErrors ? `, ${createErrors} failed` : ""}`,
+    );
+    console.log(
+      `deliveries/s:         ${dps.toFixed(0)}  (${unique} received in ${spanS.toFixed(1)} s from the first event's createdAt to the last receipt; best 5 s window ${round(peak5s, 0)}/s) (goal >= ${GOALS.deliveriesPerSecond}: ${met.deliveriesPerSecond ? "met" : "NOT met"})`,
+    );
+    console.log(
+      `worker alone:         ${Number.isFinite(drain) ? `${drain.toFixed(0)} deliveries/s after the last event was created` : "(no samples after the last event was created)"}`,
+    );
+    console.log(
+      `latency p50 / p99:    ${round(p50, 0)} ms / ${round(p99, 0)} ms  from event createdAt to receipt (max ${round(latencies.at(-1), 0)} ms) (goal p99 < ${GOALS.p99Ms} ms: ${met.p99 ? "met" : "NOT met"})`,
+    );
+    console.log(
+      `duplicates:           ${duplicates}  (${got.length} requests for ${unique} webhook-ids; ${expected - unique} missing) (goal 0 and none missing: ${met.duplicates ? "met" : "NOT met"})`,
+    );
+    console.log(
+      `CPU during the run:   server${workerServer ? "s (API + worker)" : ""} ${cpu.serverS} s (${(cpu.serverS / (spanMs / 1000)).toFixed(2)} cores), receiver ${cpu.receiverS} s, this process ${cpu.benchS} s; server CPU per delivery ${((cpu.serverS * 1000) / Math.max(1, unique)).toFixed(2)} ms`,
+    );
     console.log(`delivery rows:        ${statusRows.map((r) => `${r.status} ${r.n} (max attempts ${r.maxAttempts})`).join(", ")}`);
     const step = Math.max(1, Math.ceil(timeline.length / 12));
     console.log(`backlog (s: created events / received deliveries / deliveries due):`);
-    console.log(`  ${timeline.filter((_, i) => i % step === 0 || i === timeline.length - 1).map((t) => `${t.s}s: ${t.created}/${t.received}/${t.backlog}`).join("  ")}`);
+    console.log(
+      `  ${timeline
+        .filter((_, i) => i % step === 0 || i === timeline.length - 1)
+        .map((t) => `${t.s}s: ${t.created}/${t.received}/${t.backlog}`)
+        .join("  ")}`,
+    );
 
     const out = {
       date: new Date().toISOString(),
-      commit: (() => { try { return execFileSync("git", ["rev-parse", "HEAD"], { encoding: "utf8" }).trim(); } catch { return null; } })(),
+      commit: (() => {
+        try {
+          return execFileSync("git", ["rev-parse", "HEAD"], { encoding: "utf8" }).trim();
+        } catch {
+          return null;
+        }
+      })(),
       machine: { cpus: os.cpus().length, node: process.version, loadavgBefore: loadBefore, loadavgAfter: loadAfter },
-      config: { database: "sqlite", endpoints: ENDPOINTS, events: EVENTS, eventRate: RATE || "burst", worker, workerProcess: Boolean(workerServer), distDir: process.env.NEXT_DIST_DIR ?? ".next" },
+      config: {
+        database: "sqlite",
+        endpoints: ENDPOINTS,
+        events: EVENTS,
+        eventRate: RATE || "burst",
+        worker,
+        workerProcess: Boolean(workerServer),
+        distDir: process.env.NEXT_DIST_DIR ?? ".next",
+      },
       results: {
-        created, createErrors, createSeconds: round(createdMs / 1000, 1), expected, received: unique, requests: got.length, duplicates,
-        deliveriesPerSecond: round(dps, 0), best5sPerSecond: round(peak5s, 0), drainPerSecond: round(drain, 0), spanSeconds: round(spanS, 1),
+        created,
+        createErrors,
+        createSeconds: round(createdMs / 1000, 1),
+        expected,
+        received: unique,
+        requests: got.length,
+        duplicates,
+        deliveriesPerSecond: round(dps, 0),
+        best5sPerSecond: round(peak5s, 0),
+        drainPerSecond: round(drain, 0),
+        spanSeconds: round(spanS, 1),
         latencyMs: { p50: round(p50, 0), p90: round(percentile(latencies, 90), 0), p99: round(p99, 0), max: round(latencies.at(-1), 0) },
         createLatencyMs: { p50: round(percentile(sortedCreate, 50), 0), p99: round(percentile(sortedCreate, 99), 0) },
-        cpu, statusRows,
+        cpu,
+        statusRows,
       },
-      goals: GOALS, met, timeline,
+      goals: GOALS,
+      met,
+      timeline,
     };
     mkdirSync("bench-results", { recursive: true });
     writeFileSync("bench-results/webhooks.json", JSON.stringify(out, null, 2) + "\n");

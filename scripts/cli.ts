@@ -15,7 +15,10 @@ const USAGE = `usage:
   npm run cli -- keys create --project ID --env test|live --name NAME [--scopes a,b] [--json]`;
 
 async function bootstrap(argv: string[]) {
-  const { values } = parseArgs({ args: argv, options: { business: { type: "string" }, plan: { type: "string", default: "free" }, json: { type: "boolean", default: false } } });
+  const { values } = parseArgs({
+    args: argv,
+    options: { business: { type: "string" }, plan: { type: "string", default: "free" }, json: { type: "boolean", default: false } },
+  });
   if (!values.business?.trim()) throw new UsageError("--business NAME is required");
   if (!(PLANS as readonly string[]).includes(values.plan!)) throw new UsageError(`--plan must be one of ${PLANS.join(", ")}`);
   const out = await bootstrapBusiness(values.business.trim(), values.plan as Plan);
@@ -27,19 +30,45 @@ async function bootstrap(argv: string[]) {
 }
 
 async function keysCreate(argv: string[]) {
-  const { values } = parseArgs({ args: argv, options: {
-    project: { type: "string" }, env: { type: "string" }, name: { type: "string" }, scopes: { type: "string", default: "*" }, json: { type: "boolean", default: false },
-  } });
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      project: { type: "string" },
+      env: { type: "string" },
+      name: { type: "string" },
+      scopes: { type: "string", default: "*" },
+      json: { type: "boolean", default: false },
+    },
+  });
   if (!values.project) throw new UsageError("--project ID is required");
   if (values.env !== "test" && values.env !== "live") throw new UsageError("--env must be test or live");
   if (!values.name?.trim()) throw new UsageError("--name NAME is required");
-  const scopes = values.scopes!.split(",").map((s) => s.trim()).filter(Boolean);
+  const scopes = values
+    .scopes!.split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   const bad = scopes.find((s) => !isValidScope(s));
   if (bad || scopes.length === 0) throw new UsageError(`invalid scope '${bad ?? ""}': use resource:action, resource:* or *`);
   const project = await db.project.findUnique({ where: { id: values.project } });
   if (!project) throw new UsageError(`no project ${values.project}`);
-  const { row, key } = await createApiKey({ businessId: project.businessId, projectId: project.id, type: values.env, name: values.name.trim(), scopes, createdBy: "cli" });
-  const out = { id: row.id, name: row.name, key, type: values.env, prefix: row.prefix, environment: row.environment, projectId: row.projectId, scopes };
+  const { row, key } = await createApiKey({
+    businessId: project.businessId,
+    projectId: project.id,
+    type: values.env,
+    name: values.name.trim(),
+    scopes,
+    createdBy: "cli",
+  });
+  const out = {
+    id: row.id,
+    name: row.name,
+    key,
+    type: values.env,
+    prefix: row.prefix,
+    environment: row.environment,
+    projectId: row.projectId,
+    scopes,
+  };
   if (values.json) console.log(JSON.stringify(out));
   else console.log(`Key ${row.id} (${maskKey(row.prefix, row.lastFour)}):\n${key}\nShown once; store it now.`);
 }
@@ -55,7 +84,10 @@ main()
   .then(() => db.$disconnect())
   .catch(async (e) => {
     await db.$disconnect().catch(() => {});
-    if (e instanceof UsageError) { console.error(`error: ${e.message}\n${USAGE}`); process.exit(2); }
+    if (e instanceof UsageError) {
+      console.error(`error: ${e.message}\n${USAGE}`);
+      process.exit(2);
+    }
     console.error(e instanceof Error ? e.message : e);
     process.exit(1);
   });

@@ -5,8 +5,10 @@ import { execFileSync } from "node:child_process";
 
 const source = readFileSync("prisma/schema.prisma", "utf8");
 const pg = source
-  .replace(/^\/\/ Source schema[\s\S]*?edit this one only\.\n/m,
-    "// GENERATED from prisma/schema.prisma by scripts/prisma-generate.mjs. Do not edit.\n")
+  .replace(
+    /^\/\/ Source schema[\s\S]*?edit this one only\.\n/m,
+    "// GENERATED from prisma/schema.prisma by scripts/prisma-generate.mjs. Do not edit.\n",
+  )
   .replace('provider = "sqlite"', 'provider = "postgresql"')
   .replace('output     = "../generated/prisma-sqlite"', 'output     = "../../generated/prisma-pg"')
   .replace('url      = "file:../data/platform.db"', 'url      = "postgresql://postgres@127.0.0.1:5432/platform"');
@@ -18,6 +20,9 @@ if (!existsSync(target) || readFileSync(target, "utf8") !== pg) writeFileSync(ta
 const prisma = "node_modules/.bin/prisma";
 // Each config names its schema and sets engine "js", so the CLI never reaches for a native engine.
 for (const config of ["prisma.sqlite.config.ts", "prisma.postgres.config.ts"]) {
-  execFileSync(prisma, ["generate", "--config", config], { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, PRISMA_HIDE_UPDATE_MESSAGE: "1" } });
+  execFileSync(prisma, ["generate", "--config", config], {
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...process.env, PRISMA_HIDE_UPDATE_MESSAGE: "1" },
+  });
 }
 console.log("prisma: generated clients for sqlite and postgresql");

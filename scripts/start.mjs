@@ -10,7 +10,8 @@ const port = process.env.PORT ?? "3000";
 const host = process.env.HOST ?? "0.0.0.0";
 console.log(`Serving on http://localhost:${port} (API under /v1, docs at /docs)`);
 const child = spawn("node", ["server.mjs"], {
-  stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", PORT: port, HOST: host },
+  stdio: "inherit",
+  env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", PORT: port, HOST: host },
 });
 for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
 child.on("exit", (code) => process.exit(code ?? 0));

@@ -1,5 +1,5 @@
 // `npm test`: the whole suite with nothing run before it.
-//   0. lint: the import rules of .dependency-cruiser.cjs (layers point down)
+//   0. lint: the import rules of .dependency-cruiser.cjs (layers point down), ESLint, Prettier, tsc
 //   1. unit tests (tests/unit), in-process
 //   2. API integration tests (tests/api) against the real built server on a fresh database
 //   3. browser tests (e2e/) in Debian's Chromium via Playwright (installed with apt-get when missing and we are
@@ -15,7 +15,10 @@ import { ensureChromium } from "./lib/chromium.mjs";
 // server.mjs and test-database.mjs need installed packages: imported after prepare().
 let startServer, createTestDatabase;
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { only: { type: "string", multiple: true }, db: { type: "string", default: "sqlite" } } });
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { only: { type: "string", multiple: true }, db: { type: "string", default: "sqlite" } },
+});
 const wanted = new Set(values.only ?? ["lint", "unit", "api", "e2e"]);
 const totals = { passed: 0, failed: 0 };
 
@@ -23,7 +26,11 @@ const totals = { passed: 0, failed: 0 };
 // (`node scripts/test.mjs --only api oauth billing`); without them every file runs.
 function files(dir, suffix) {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith(suffix)).sort().map((f) => `${dir}/${f}`)
+  return readdirSync(dir, { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith(suffix))
+    .sort()
+    .map((f) => `${dir}/${f}`)
     .filter((f) => positionals.length === 0 || positionals.some((p) => f.includes(p)));
 }
 
@@ -32,7 +39,11 @@ function runTap(args, env) {
   return new Promise((resolve) => {
     const child = spawn("node_modules/.bin/tsx", args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
-    child.stdout.on("data", (d) => { process.stdout.write(d); out += d; if (out.length > 200_000) out = out.slice(-100_000); });
+    child.stdout.on("data", (d) => {
+      process.stdout.write(d);
+      out += d;
+      if (out.length > 200_000) out = out.slice(-100_000);
+    });
     child.on("exit", (code) => {
       const pass = Number(/^# pass (\d+)/m.exec(out)?.[1] ?? 0);
       const fail = Number(/^# fail (\d+)/m.exec(out)?.[1] ?? 0);
@@ -53,8 +64,12 @@ function check(label, command, args) {
   return new Promise((resolve) => {
     const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
-    child.stdout.on("data", (d) => { out += d; });
-    child.stderr.on("data", (d) => { out += d; });
+    child.stdout.on("data", (d) => {
+      out += d;
+    });
+    child.stderr.on("data", (d) => {
+      out += d;
+    });
     child.on("exit", (code) => {
       if (code !== 0) process.stdout.write(out);
       console.log(`${code === 0 ? "ok" : "not ok"} - ${label}`);
@@ -65,9 +80,25 @@ function check(label, command, args) {
 
 async function lint() {
   const results = [
-    await check("imports point down (dependency-cruiser)", "node_modules/.bin/depcruise", ["lib", "app", "components", "instrumentation.ts", "proxy.ts", "--config", ".dependency-cruiser.cjs", "--output-type", "err"]),
+    await check("imports point down (dependency-cruiser)", "node_modules/.bin/depcruise", [
+      "lib",
+      "app",
+      "components",
+      "instrumentation.ts",
+      "proxy.ts",
+      "--config",
+      ".dependency-cruiser.cjs",
+      "--output-type",
+      "err",
+    ]),
+    await check("ESLint (Next, TypeScript, import order)", "node_modules/.bin/eslint", [".", "--max-warnings", "0"]),
+    await check("Prettier formatting", "node_modules/.bin/prettier", ["--check", "--log-level", "warn", "."]),
+    await check("TypeScript types (tsc --noEmit)", "node_modules/.bin/tsc", ["--noEmit"]),
   ];
-  add(results.reduce((a, r) => ({ passed: a.passed + r.passed, failed: a.failed + r.failed }), { passed: 0, failed: 0 }), "lint");
+  add(
+    results.reduce((a, r) => ({ passed: a.passed + r.passed, failed: a.failed + r.failed }), { passed: 0, failed: 0 }),
+    "lint",
+  );
 }
 
 const KEY_HASH_SECRET = "test-suite-secret-not-for-production";
@@ -83,7 +114,14 @@ async function api() {
   if (!list.length) return;
   const database = await createTestDatabase(values.db);
   // Short flush intervals so tests see usage, logs and metrics within a few hundred milliseconds.
-  const env = { DATABASE_URL: database.url, KEY_HASH_SECRET, ALLOW_PRIVATE_URLS: "true", USAGE_FLUSH_MS: "100", ROLLUP_FLUSH_MS: "300", WEBHOOK_POLL_MS: "200" };
+  const env = {
+    DATABASE_URL: database.url,
+    KEY_HASH_SECRET,
+    ALLOW_PRIVATE_URLS: "true",
+    USAGE_FLUSH_MS: "100",
+    ROLLUP_FLUSH_MS: "300",
+    WEBHOOK_POLL_MS: "200",
+  };
   const server = await startServer({ env });
   try {
     add(await runTap([...TAP, ...list], { ...env, BASE_URL: server.url }), `api (${values.db})`);

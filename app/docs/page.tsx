@@ -11,13 +11,21 @@ export default function DocsPage() {
       <p className="mt-3 text-slate-600 dark:text-slate-300">
         Authenticate with <code>Authorization: Bearer sk_test_…</code>. The machine-readable reference is the{" "}
         <a href="/v1/openapi.json">OpenAPI document</a>; every error code is explained under <Link href="/docs/errors">Errors</Link>.
-        Third-party applications act for a user&apos;s business with OAuth 2.0 access tokens instead: see <Link href="/docs/oauth">OAuth</Link>.
+        Third-party applications act for a user&apos;s business with OAuth 2.0 access tokens instead: see{" "}
+        <Link href="/docs/oauth">OAuth</Link>.
       </p>
       {tags.map((tag) => (
         <section key={tag} className="mt-10">
           <h2 className="text-xl font-semibold">{tag}</h2>
           <table className="mt-3 w-full text-left text-sm">
-            <thead><tr className="border-b border-slate-200 dark:border-slate-800"><th className="py-2">Method</th><th>Path</th><th>What it does</th><th>Scope</th></tr></thead>
+            <thead>
+              <tr className="border-b border-slate-200 dark:border-slate-800">
+                <th className="py-2">Method</th>
+                <th>Path</th>
+                <th>What it does</th>
+                <th>Scope</th>
+              </tr>
+            </thead>
             <tbody>
               {ROUTES.filter((r) => r.tag === tag).map((r) => (
                 <tr key={`${r.method} ${r.path}`} className="border-b border-slate-100 dark:border-slate-900">

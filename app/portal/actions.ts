@@ -12,7 +12,14 @@ import { ApiError } from "@/lib/http/errors";
 import { ApiKeyCreate } from "@/lib/schemas/api-key";
 import { WebhookCreate } from "@/lib/schemas/webhook";
 import { createKeyForCaller, revealApiKey, revokeApiKey, rotateApiKey } from "@/lib/keys/manage-api-keys";
-import { createWebhook, deleteWebhook, retryDelivery, rotateWebhookSecret, sendTestEvent, updateWebhook } from "@/lib/webhooks/manage-webhooks";
+import {
+  createWebhook,
+  deleteWebhook,
+  retryDelivery,
+  rotateWebhookSecret,
+  sendTestEvent,
+  updateWebhook,
+} from "@/lib/webhooks/manage-webhooks";
 import { forgetNotifyAt } from "@/lib/usage/quota";
 import { clientIp } from "@/lib/auth/client-ip";
 import { runAction } from "@/lib/portal/run-action";
@@ -32,7 +39,12 @@ export async function setEnvironmentAction(environment: "test" | "production") {
   await requirePortalContext();
   // Secure when served over https (X-Forwarded-Proto is written by server.mjs, never taken from the client).
   const secure = (await headers()).get("x-forwarded-proto") === "https";
-  (await cookies()).set(ENV_COOKIE, environment === "production" ? "production" : "test", { path: "/", httpOnly: true, sameSite: "lax", secure });
+  (await cookies()).set(ENV_COOKIE, environment === "production" ? "production" : "test", {
+    path: "/",
+    httpOnly: true,
+    sameSite: "lax",
+    secure,
+  });
   revalidatePath("/portal", "layout");
 }
 
@@ -55,8 +67,19 @@ export async function revokeKeyAction(id: string) {
 /** A short-lived test key for the docs' try-it console: one hour, the user's own scopes. */
 export async function issueTryItKeyAction() {
   return act("api_keys:write", async (ctx) => {
-    if (ctx.environment !== "test") throw new ApiError({ status: 400, type: "validation_error", code: "INVALID_FIELD", message: "Switch to test data to try the API from the docs." });
-    const key = await createKeyForCaller(await caller(ctx), { name: "API reference (try-it)", scopes: ctx.auth.scopes, expiresInDays: undefined, expiresAt: new Date(now().getTime() + 3_600_000).toISOString() });
+    if (ctx.environment !== "test")
+      throw new ApiError({
+        status: 400,
+        type: "validation_error",
+        code: "INVALID_FIELD",
+        message: "Switch to test data to try the API from the docs.",
+      });
+    const key = await createKeyForCaller(await caller(ctx), {
+      name: "API reference (try-it)",
+      scopes: ctx.auth.scopes,
+      expiresInDays: undefined,
+      expiresAt: new Date(now().getTime() + 3_600_000).toISOString(),
+    });
     return { key: key.key, expiresAt: key.expiresAt };
   });
 }
@@ -90,7 +113,11 @@ const Settings = z.strictObject({
   projectName: z.string().trim().min(1, "Name your project.").max(200),
   retentionDays: z.coerce.number().int("Use whole days.").min(1, "At least 1 day.").max(365, "At most 365 days."),
   quotaNotifyAt: z.string().transform((s, c) => {
-    const list = s.split(",").map((x) => x.trim()).filter(Boolean).map(Number);
+    const list = s
+      .split(",")
+      .map((x) => x.trim())
+      .filter(Boolean)
+      .map(Number);
     if (!list.length || list.some((n) => !Number.isInteger(n) || n < 1 || n > 100)) {
       c.addIssue({ code: "custom", message: "List whole percentages from 1 to 100, such as 80, 95, 100." });
       return z.NEVER;
@@ -100,15 +127,22 @@ const Settings = z.strictObject({
 });
 
 export async function updateSettingsAction(input: unknown) {
-  return act("*", async (ctx) => {
-    const s = Settings.parse(input);
-    await db.$transaction([
-      db.business.update({ where: { id: ctx.business.id }, data: { name: s.businessName, updatedAt: now() } }),
-      db.project.update({ where: { id: ctx.project.id }, data: { name: s.projectName, retentionDays: s.retentionDays, quotaNotifyAt: s.quotaNotifyAt, updatedAt: now() } }),
-    ]);
-    forgetNotifyAt(ctx.project.id);
-    return s;
-  }, ["/portal", "/portal/settings"]);
+  return act(
+    "*",
+    async (ctx) => {
+      const s = Settings.parse(input);
+      await db.$transaction([
+        db.business.update({ where: { id: ctx.business.id }, data: { name: s.businessName, updatedAt: now() } }),
+        db.project.update({
+          where: { id: ctx.project.id },
+          data: { name: s.projectName, retentionDays: s.retentionDays, quotaNotifyAt: s.quotaNotifyAt, updatedAt: now() },
+        }),
+      ]);
+      forgetNotifyAt(ctx.project.id);
+      return s;
+    },
+    ["/portal", "/portal/settings"],
+  );
 }
 
 const Member = z.strictObject({
@@ -118,13 +152,30 @@ const Member = z.strictObject({
 
 /** Adds a person by e-mail; someone new can then sign in with a magic link. */
 export async function addMemberAction(input: unknown) {
-  return act("*", async (ctx) => {
-    const m = Member.parse(input);
-    const t = now();
-    const user = await db.user.upsert({ where: { email: m.email }, update: {}, create: { id: newId("user"), email: m.email, createdAt: t, updatedAt: t } });
-    const existing = await db.membership.findUnique({ where: { userId_businessId: { userId: user.id, businessId: ctx.business.id } } });
-    if (existing) throw new ApiError({ status: 409, type: "conflict_error", code: "ALREADY_EXISTS", field: "email", message: `${m.email} is already a member.` });
-    await db.membership.create({ data: { id: newId("membership"), userId: user.id, businessId: ctx.business.id, role: m.role, createdAt: t } });
-    return m;
-  }, ["/portal/settings"]);
+  return act(
+    "*",
+    async (ctx) => {
+      const m = Member.parse(input);
+      const t = now();
+      const user = await db.user.upsert({
+        where: { email: m.email },
+        update: {},
+        create: { id: newId("user"), email: m.email, createdAt: t, updatedAt: t },
+      });
+      const existing = await db.membership.findUnique({ where: { userId_businessId: { userId: user.id, businessId: ctx.business.id } } });
+      if (existing)
+        throw new ApiError({
+          status: 409,
+          type: "conflict_error",
+          code: "ALREADY_EXISTS",
+          field: "email",
+          message: `${m.email} is already a member.`,
+        });
+      await db.membership.create({
+        data: { id: newId("membership"), userId: user.id, businessId: ctx.business.id, role: m.role, createdAt: t },
+      });
+      return m;
+    },
+    ["/portal/settings"],
+  );
 }

@@ -14,20 +14,37 @@ export default async function PortalLayout({ children }: { children: ReactNode }
   const ctx = await requirePortalContext();
   const config = developerPortalConfig();
   const hidden: Record<string, boolean> = {
-    "/keys": !config.config.showAPIKeys, "/webhooks": !config.config.showWebhooks, "/usage": !config.config.showUsage,
-    "/logs": !config.config.showLogs, "/docs": !config.config.showDocs,
+    "/keys": !config.config.showAPIKeys,
+    "/webhooks": !config.config.showWebhooks,
+    "/usage": !config.config.showUsage,
+    "/logs": !config.config.showLogs,
+    "/docs": !config.config.showDocs,
   };
-  const items: { href: string; label: string }[] = DEVELOPER_VIEWS.filter((v) => !hidden[v.path]).map((v) => ({ href: `/portal${v.path}`, label: v.name }));
+  const items: { href: string; label: string }[] = DEVELOPER_VIEWS.filter((v) => !hidden[v.path]).map((v) => ({
+    href: `/portal${v.path}`,
+    label: v.name,
+  }));
   // OAuth apps (lib/oauth) sit before Settings; they are the platform's own view, not one of the spec's Developer views.
-  items.splice(Math.max(0, items.findIndex((i) => i.href === "/portal/settings")), 0, { href: "/portal/oauth-apps", label: "OAuth apps" });
+  items.splice(
+    Math.max(
+      0,
+      items.findIndex((i) => i.href === "/portal/settings"),
+    ),
+    0,
+    { href: "/portal/oauth-apps", label: "OAuth apps" },
+  );
   return (
     <QueryProvider>
       <div className="min-h-screen">
         <header className="border-b border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
           <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-3 px-4 py-3">
             <div className="flex min-w-0 items-center gap-3">
-              <Link href="/portal" className="font-bold text-slate-900 no-underline dark:text-white">{config.name}</Link>
-              <span className="truncate text-sm text-slate-500 dark:text-slate-400">{ctx.business.name} · {ctx.project.name}</span>
+              <Link href="/portal" className="font-bold text-slate-900 no-underline dark:text-white">
+                {config.name}
+              </Link>
+              <span className="truncate text-sm text-slate-500 dark:text-slate-400">
+                {ctx.business.name} · {ctx.project.name}
+              </span>
               <Badge tone="info">{ctx.business.plan}</Badge>
             </div>
             <div className="flex items-center gap-3">
@@ -36,11 +53,17 @@ export default async function PortalLayout({ children }: { children: ReactNode }
               <SignOutButton />
             </div>
           </div>
-          {ctx.environment === "test" ? <p className="bg-amber-50 px-4 py-1 text-center text-xs text-amber-900 dark:bg-amber-950 dark:text-amber-100">You are viewing test data. Test traffic is never billed.</p> : null}
+          {ctx.environment === "test" ? (
+            <p className="bg-amber-50 px-4 py-1 text-center text-xs text-amber-900 dark:bg-amber-950 dark:text-amber-100">
+              You are viewing test data. Test traffic is never billed.
+            </p>
+          ) : null}
         </header>
         <div className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-6 md:flex-row">
           <PortalNav items={items} />
-          <main id="main" className="min-w-0 flex-1">{children}</main>
+          <main id="main" className="min-w-0 flex-1">
+            {children}
+          </main>
         </div>
       </div>
     </QueryProvider>

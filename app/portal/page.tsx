@@ -27,8 +27,17 @@ export default async function DeveloperDashboard() {
       <DashboardLive initial={metrics} showAPIMetrics={props.showAPIMetrics} showErrors={props.showErrors} />
       <div className="grid gap-6 lg:grid-cols-2">
         {props.showRecentRequests ? (
-          <Card title="Recent requests" actions={<Link href="/portal/logs" className="text-sm">All logs</Link>}>
-            {recent.data.length ? <LogTable rows={recent.data as LogRowView[]} compact /> : (
+          <Card
+            title="Recent requests"
+            actions={
+              <Link href="/portal/logs" className="text-sm">
+                All logs
+              </Link>
+            }
+          >
+            {recent.data.length ? (
+              <LogTable rows={recent.data as LogRowView[]} compact />
+            ) : (
               <EmptyState title="No requests yet">
                 Create a key under <Link href="/portal/keys">API Keys</Link>, then call <code>GET /v1/products</code> with it.
               </EmptyState>
@@ -38,13 +47,22 @@ export default async function DeveloperDashboard() {
         {props.showRateLimits ? (
           <Card title="Rate limits and quota">
             <dl className="grid grid-cols-2 gap-3 text-sm">
-              <dt className="text-slate-500">Per minute (sustained)</dt><dd className="tabular-nums">{policy.refillPerMinute.toLocaleString()}</dd>
-              <dt className="text-slate-500">Burst</dt><dd className="tabular-nums">{policy.capacity.toLocaleString()}</dd>
-              <dt className="text-slate-500">Per hour</dt><dd className="tabular-nums">{policy.perHour?.toLocaleString() ?? "Unlimited"}</dd>
-              <dt className="text-slate-500">Per day</dt><dd className="tabular-nums">{policy.perDay?.toLocaleString() ?? "Unlimited"}</dd>
-              <dt className="text-slate-500">Concurrent</dt><dd className="tabular-nums">{policy.concurrent}</dd>
+              <dt className="text-slate-500">Per minute (sustained)</dt>
+              <dd className="tabular-nums">{policy.refillPerMinute.toLocaleString()}</dd>
+              <dt className="text-slate-500">Burst</dt>
+              <dd className="tabular-nums">{policy.capacity.toLocaleString()}</dd>
+              <dt className="text-slate-500">Per hour</dt>
+              <dd className="tabular-nums">{policy.perHour?.toLocaleString() ?? "Unlimited"}</dd>
+              <dt className="text-slate-500">Per day</dt>
+              <dd className="tabular-nums">{policy.perDay?.toLocaleString() ?? "Unlimited"}</dd>
+              <dt className="text-slate-500">Concurrent</dt>
+              <dd className="tabular-nums">{policy.concurrent}</dd>
               <dt className="text-slate-500">Monthly quota</dt>
-              <dd className="tabular-nums">{quota.limit === null ? `${quota.used.toLocaleString()} used (unlimited)` : `${quota.used.toLocaleString()} of ${quota.limit.toLocaleString()} (${quota.percentage}%)`}</dd>
+              <dd className="tabular-nums">
+                {quota.limit === null
+                  ? `${quota.used.toLocaleString()} used (unlimited)`
+                  : `${quota.used.toLocaleString()} of ${quota.limit.toLocaleString()} (${quota.percentage}%)`}
+              </dd>
             </dl>
           </Card>
         ) : null}

@@ -16,10 +16,20 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   return (
     <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center px-6 py-12">
       <h1 className="text-2xl font-bold">Sign in</h1>
-      {p.check === "email" ? <p role="status" className="mt-4 rounded-md bg-indigo-50 p-3 text-sm text-indigo-900 dark:bg-indigo-950 dark:text-indigo-100">Check your e-mail: we sent you a sign-in link.</p> : null}
-      {p.error ? <p role="alert" className="mt-4 rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">{ERRORS[p.error] ?? "Sign-in failed. Try again."}</p> : null}
+      {p.check === "email" ? (
+        <p role="status" className="mt-4 rounded-md bg-indigo-50 p-3 text-sm text-indigo-900 dark:bg-indigo-950 dark:text-indigo-100">
+          Check your e-mail: we sent you a sign-in link.
+        </p>
+      ) : null}
+      {p.error ? (
+        <p role="alert" className="mt-4 rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
+          {ERRORS[p.error] ?? "Sign-in failed. Try again."}
+        </p>
+      ) : null}
       <SignInForms callbackUrl={callbackUrl} oauth={oauthProviders()} />
-      <p className="mt-6 text-sm">New here? <Link href="/signup">Create an account</Link></p>
+      <p className="mt-6 text-sm">
+        New here? <Link href="/signup">Create an account</Link>
+      </p>
     </main>
   );
 }

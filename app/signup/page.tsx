@@ -9,7 +9,9 @@ export default function SignUpPage() {
       <h1 className="text-2xl font-bold">Create your account</h1>
       <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">You get a business, a default project and test keys right away.</p>
       <SignUpFormView />
-      <p className="mt-6 text-sm">Already have an account? <Link href="/signin">Sign in</Link></p>
+      <p className="mt-6 text-sm">
+        Already have an account? <Link href="/signin">Sign in</Link>
+      </p>
     </main>
   );
 }

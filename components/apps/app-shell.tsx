@@ -39,7 +39,15 @@ const PANEL_GRID: Record<string, string> = {
   grid: "sm:grid-cols-2 xl:grid-cols-3",
 };
 
-export function AppShell({ app, view, basePath, linkQuery = "", viewDescriptions = {}, panelDescriptions = {}, headerActions }: AppShellProps) {
+export function AppShell({
+  app,
+  view,
+  basePath,
+  linkQuery = "",
+  viewDescriptions = {},
+  panelDescriptions = {},
+  headerActions,
+}: AppShellProps) {
   const { sidebar, header, sidebarCollapsed } = app.shell;
   const navigation = shellNavigation(app, basePath, linkQuery);
   const currentHref = viewHref(basePath, view, linkQuery);
@@ -47,13 +55,26 @@ export function AppShell({ app, view, basePath, linkQuery = "", viewDescriptions
   const layout = app.type === "VibeCode" ? app.config.defaultLayout : "grid";
   const viewTitle = humanize(view);
   // Without a sidebar the links go in the header; without either, above the content, so every view stays reachable.
-  const inlineNav = !sidebar && navigation.length ? (
-    <nav aria-label={navLabel} className="min-w-0"><NavList items={navigation} currentHref={currentHref} layout="horizontal" /></nav>
-  ) : null;
+  const inlineNav =
+    !sidebar && navigation.length ? (
+      <nav aria-label={navLabel} className="min-w-0">
+        <NavList items={navigation} currentHref={currentHref} layout="horizontal" />
+      </nav>
+    ) : null;
 
   return (
-    <div data-app-shell={app.type} data-theme-mode={app.theme?.mode ?? "system"} style={shellStyle(app.theme)} className="flex min-h-screen flex-col bg-(--app-bg) text-(--app-fg)">
-      <a href="#app-main" className="sr-only rounded-md bg-(--app-card) px-3 py-2 text-sm font-medium text-(--app-accent-strong) focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-10 focus:outline-2 focus:outline-(--app-accent)">Skip to content</a>
+    <div
+      data-app-shell={app.type}
+      data-theme-mode={app.theme?.mode ?? "system"}
+      style={shellStyle(app.theme)}
+      className="flex min-h-screen flex-col bg-(--app-bg) text-(--app-fg)"
+    >
+      <a
+        href="#app-main"
+        className="sr-only rounded-md bg-(--app-card) px-3 py-2 text-sm font-medium text-(--app-accent-strong) focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-10 focus:outline-2 focus:outline-(--app-accent)"
+      >
+        Skip to content
+      </a>
       {header ? (
         <header className="border-b border-(--app-border) bg-(--app-card) px-4 py-4 md:px-6">
           <div className="flex flex-wrap items-start justify-between gap-x-6 gap-y-3">
@@ -70,13 +91,17 @@ export function AppShell({ app, view, basePath, linkQuery = "", viewDescriptions
         <h1 className="sr-only">{app.name}</h1>
       )}
       <div className="flex min-w-0 flex-1 flex-col md:flex-row">
-        {sidebar && navigation.length ? <ShellSidebar items={navigation} currentHref={currentHref} label={navLabel} initiallyCollapsed={sidebarCollapsed} /> : null}
+        {sidebar && navigation.length ? (
+          <ShellSidebar items={navigation} currentHref={currentHref} label={navLabel} initiallyCollapsed={sidebarCollapsed} />
+        ) : null}
         <main id="app-main" tabIndex={-1} className="min-w-0 flex-1 px-4 py-6 focus:outline-none md:px-8">
           {!header && inlineNav ? <div className="mb-6">{inlineNav}</div> : null}
           <h2 className="text-2xl font-semibold tracking-tight">{viewTitle}</h2>
           <p className="mt-1 max-w-2xl text-(--app-muted)">{viewDescriptions[view] ?? `The ${viewTitle} view of ${app.name}.`}</p>
           <section aria-labelledby="app-panels" className="mt-6">
-            <h3 id="app-panels" className="sr-only">Panels</h3>
+            <h3 id="app-panels" className="sr-only">
+              Panels
+            </h3>
             {app.defaultPanels.length ? (
               <ul className={`grid gap-4 ${PANEL_GRID[layout]}`}>
                 {app.defaultPanels.map((panel) => (

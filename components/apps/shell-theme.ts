@@ -22,9 +22,21 @@ const BASE: Palette = {
 /** Accent colours by theme preset; an unknown preset keeps the default (indigo). Each pair keeps 4.5:1 contrast. */
 export const THEME_PRESETS: Record<string, Palette> = {
   indigo: {},
-  emerald: { "--app-accent": "light-dark(#047857, #34d399)", "--app-accent-soft": "light-dark(#ecfdf5, #022c22)", "--app-accent-strong": "light-dark(#065f46, #a7f3d0)" },
-  rose: { "--app-accent": "light-dark(#be123c, #fb7185)", "--app-accent-soft": "light-dark(#fff1f2, #4c0519)", "--app-accent-strong": "light-dark(#9f1239, #fecdd3)" },
-  amber: { "--app-accent": "light-dark(#b45309, #fbbf24)", "--app-accent-soft": "light-dark(#fffbeb, #451a03)", "--app-accent-strong": "light-dark(#92400e, #fde68a)" },
+  emerald: {
+    "--app-accent": "light-dark(#047857, #34d399)",
+    "--app-accent-soft": "light-dark(#ecfdf5, #022c22)",
+    "--app-accent-strong": "light-dark(#065f46, #a7f3d0)",
+  },
+  rose: {
+    "--app-accent": "light-dark(#be123c, #fb7185)",
+    "--app-accent-soft": "light-dark(#fff1f2, #4c0519)",
+    "--app-accent-strong": "light-dark(#9f1239, #fecdd3)",
+  },
+  amber: {
+    "--app-accent": "light-dark(#b45309, #fbbf24)",
+    "--app-accent-soft": "light-dark(#fffbeb, #451a03)",
+    "--app-accent-strong": "light-dark(#92400e, #fde68a)",
+  },
 };
 
 const SAFE_NAME = /^[A-Za-z0-9_-]{1,60}$/;

@@ -10,9 +10,21 @@ function inline(text: string): ReactNode[] {
   for (const m of text.matchAll(re)) {
     if (m.index! > last) out.push(text.slice(last, m.index));
     const t = m[0];
-    if (t.startsWith("`")) out.push(<code key={m.index} className="rounded bg-slate-100 px-1 dark:bg-slate-800">{t.slice(1, -1)}</code>);
+    if (t.startsWith("`"))
+      out.push(
+        <code key={m.index} className="rounded bg-slate-100 px-1 dark:bg-slate-800">
+          {t.slice(1, -1)}
+        </code>,
+      );
     else if (t.startsWith("**")) out.push(<strong key={m.index}>{t.slice(2, -2)}</strong>);
-    else { const [, label, href] = /^\[([^\]]+)\]\(([^)]+)\)$/.exec(t)!; out.push(<a key={m.index} href={href}>{label}</a>); }
+    else {
+      const [, label, href] = /^\[([^\]]+)\]\(([^)]+)\)$/.exec(t)!;
+      out.push(
+        <a key={m.index} href={href}>
+          {label}
+        </a>,
+      );
+    }
     last = m.index! + t.length;
   }
   if (last < text.length) out.push(text.slice(last));
@@ -27,28 +39,73 @@ export function Markdown({ source }: { source: string }) {
     if (line.startsWith("```")) {
       const code: string[] = [];
       while (++i < lines.length && !lines[i].startsWith("```")) code.push(lines[i]);
-      blocks.push(<pre key={i} className="my-3 overflow-x-auto rounded bg-slate-900 p-3 text-xs text-slate-100"><code>{code.join("\n")}</code></pre>);
+      blocks.push(
+        <pre key={i} className="my-3 overflow-x-auto rounded bg-slate-900 p-3 text-xs text-slate-100">
+          <code>{code.join("\n")}</code>
+        </pre>,
+      );
     } else if (/^#{1,4} /.test(line)) {
       const level = line.indexOf(" ");
       const text = line.slice(level + 1);
       const cls = ["", "text-3xl font-bold", "mt-8 text-xl font-semibold", "mt-6 text-lg font-semibold", "mt-4 font-semibold"][level];
-      const Tag = (`h${level}`) as "h1";
-      blocks.push(<Tag key={i} id={text.toLowerCase().replace(/[^a-z0-9]+/g, "-")} className={cls}>{inline(text)}</Tag>);
+      const Tag = `h${level}` as "h1";
+      blocks.push(
+        <Tag key={i} id={text.toLowerCase().replace(/[^a-z0-9]+/g, "-")} className={cls}>
+          {inline(text)}
+        </Tag>,
+      );
     } else if (/^\s*[-*] /.test(line)) {
       const items: string[] = [];
       for (; i < lines.length && /^\s*[-*] /.test(lines[i]); i++) items.push(lines[i].replace(/^\s*[-*] /, ""));
       i--;
-      blocks.push(<ul key={i} className="my-2 list-disc space-y-1 pl-6">{items.map((t, j) => <li key={j}>{inline(t)}</li>)}</ul>);
+      blocks.push(
+        <ul key={i} className="my-2 list-disc space-y-1 pl-6">
+          {items.map((t, j) => (
+            <li key={j}>{inline(t)}</li>
+          ))}
+        </ul>,
+      );
     } else if (line.startsWith("|")) {
       const rows: string[] = [];
       for (; i < lines.length && lines[i].startsWith("|"); i++) rows.push(lines[i]);
       i--;
-      const cells = rows.filter((r) => !/^\|[\s|:-]+\|$/.test(r)).map((r) => r.slice(1, -1).split("|").map((c) => c.trim()));
-      blocks.push(<table key={i} className="my-3 w-full text-left text-sm"><tbody>{cells.map((r, j) => <tr key={j} className="border-b border-slate-200 dark:border-slate-800">{r.map((c, k) => j === 0 ? <th key={k} className="py-1 pr-3">{inline(c)}</th> : <td key={k} className="py-1 pr-3">{inline(c)}</td>)}</tr>)}</tbody></table>);
+      const cells = rows
+        .filter((r) => !/^\|[\s|:-]+\|$/.test(r))
+        .map((r) =>
+          r
+            .slice(1, -1)
+            .split("|")
+            .map((c) => c.trim()),
+        );
+      blocks.push(
+        <table key={i} className="my-3 w-full text-left text-sm">
+          <tbody>
+            {cells.map((r, j) => (
+              <tr key={j} className="border-b border-slate-200 dark:border-slate-800">
+                {r.map((c, k) =>
+                  j === 0 ? (
+                    <th key={k} className="py-1 pr-3">
+                      {inline(c)}
+                    </th>
+                  ) : (
+                    <td key={k} className="py-1 pr-3">
+                      {inline(c)}
+                    </td>
+                  ),
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>,
+      );
     } else if (line.trim()) {
       const para: string[] = [line];
       while (i + 1 < lines.length && lines[i + 1].trim() && !/^(#|```|\s*[-*] |\|)/.test(lines[i + 1])) para.push(lines[++i]);
-      blocks.push(<p key={i} className="my-2">{inline(para.join(" "))}</p>);
+      blocks.push(
+        <p key={i} className="my-2">
+          {inline(para.join(" "))}
+        </p>,
+      );
     }
   }
   return <div className="leading-relaxed">{blocks}</div>;

@@ -19,10 +19,16 @@ export function ApiReference({ specUrl, enableTryIt, environment }: { specUrl: s
   useEffect(() => {
     if (!enableTryIt) return;
     // Settled from browser-only state (sessionStorage) after mount, so the effect is the place for it.
-    // eslint-disable-next-line react-hooks/set-state-in-effect
-    if (environment !== "test") { setNote("Switch to test data to try requests from here with a test key."); return; }
+    if (environment !== "test") {
+      // eslint-disable-next-line react-hooks/set-state-in-effect
+      setNote("Switch to test data to try requests from here with a test key.");
+      return;
+    }
     const saved = JSON.parse(sessionStorage.getItem(STORE) ?? "null") as { key: string; expiresAt: string } | null;
-    if (saved && Date.parse(saved.expiresAt) - Date.now() > 5 * 60_000) { setToken(saved.key); return; }
+    if (saved && Date.parse(saved.expiresAt) - Date.now() > 5 * 60_000) {
+      setToken(saved.key);
+      return;
+    }
     void issueTryItKeyAction().then((r) => {
       if (r.ok && r.data) {
         sessionStorage.setItem(STORE, JSON.stringify(r.data));
@@ -33,22 +39,36 @@ export function ApiReference({ specUrl, enableTryIt, environment }: { specUrl: s
   const ready = !enableTryIt || token !== null || note !== null;
   return (
     <div>
-      {note ? <p role="status" className="mb-3 rounded bg-amber-50 p-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100">{note}</p> : null}
-      {token ? <p className="mb-3 text-xs text-slate-500" data-testid="try-it-key">Try-it uses a test key valid for one hour: <code>{token.slice(0, 12)}…</code></p> : null}
+      {note ? (
+        <p role="status" className="mb-3 rounded bg-amber-50 p-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100">
+          {note}
+        </p>
+      ) : null}
+      {token ? (
+        <p className="mb-3 text-xs text-slate-500" data-testid="try-it-key">
+          Try-it uses a test key valid for one hour: <code>{token.slice(0, 12)}…</code>
+        </p>
+      ) : null}
       <div className="overflow-hidden rounded-lg border border-slate-200 dark:border-slate-800" data-testid="api-reference">
         {ready ? (
-          <ApiReferenceReact configuration={{
-            url: specUrl,
-            withDefaultFonts: false,
-            // Offline and self-contained: no AI agent or MCP generator that would send the document elsewhere.
-            showDeveloperTools: "never",
-            agent: { disabled: true },
-            mcp: { disabled: true },
-            hideClientButton: !enableTryIt,
-            servers: [{ url: typeof window === "undefined" ? "" : window.location.origin }],
-            ...(token ? { authentication: { preferredSecurityScheme: "bearerAuth", securitySchemes: { bearerAuth: { token } } } } : {}),
-          } as never} />
-        ) : <p className="p-4 text-sm text-slate-500">Preparing a test key for try-it…</p>}
+          <ApiReferenceReact
+            configuration={
+              {
+                url: specUrl,
+                withDefaultFonts: false,
+                // Offline and self-contained: no AI agent or MCP generator that would send the document elsewhere.
+                showDeveloperTools: "never",
+                agent: { disabled: true },
+                mcp: { disabled: true },
+                hideClientButton: !enableTryIt,
+                servers: [{ url: typeof window === "undefined" ? "" : window.location.origin }],
+                ...(token ? { authentication: { preferredSecurityScheme: "bearerAuth", securitySchemes: { bearerAuth: { token } } } } : {}),
+              } as never
+            }
+          />
+        ) : (
+          <p className="p-4 text-sm text-slate-500">Preparing a test key for try-it…</p>
+        )}
       </div>
     </div>
   );

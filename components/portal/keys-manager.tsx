@@ -6,12 +6,24 @@ import { Badge, Button, Card, EmptyState, Field, Input } from "@/components/ui/p
 import { CopyButton } from "@/components/ui/copy-button";
 
 export interface KeyView {
-  id: string; name: string; key: string; status: "active" | "expired" | "revoked"; scopes: string[]; createdAt: string;
-  lastUsed: string | null; expiresAt: string | null; rotatedFromId: string | null; secretPending?: boolean;
+  id: string;
+  name: string;
+  key: string;
+  status: "active" | "expired" | "revoked";
+  scopes: string[];
+  createdAt: string;
+  lastUsed: string | null;
+  expiresAt: string | null;
+  rotatedFromId: string | null;
+  secretPending?: boolean;
 }
 
 interface Props {
-  keys: KeyView[]; usage: Record<string, number>; environment: "test" | "production"; resources: string[]; canWrite: boolean;
+  keys: KeyView[];
+  usage: Record<string, number>;
+  environment: "test" | "production";
+  resources: string[];
+  canWrite: boolean;
   props: { showScopes: boolean; enableRotation: boolean; showUsageStats: boolean; defaultExpiration: number };
 }
 
@@ -21,14 +33,27 @@ const tone = (s: KeyView["status"]) => (s === "active" ? "success" : s === "expi
 /** The one moment a secret is visible: a copy button and a plain warning. */
 function SecretOnce({ title, secret, note, onDone }: { title: string; secret: string; note?: string; onDone: () => void }) {
   return (
-    <div role="dialog" aria-modal="false" aria-labelledby="secret-title" className="rounded-lg border-2 border-amber-400 bg-amber-50 p-4 dark:border-amber-600 dark:bg-amber-950">
-      <h2 id="secret-title" className="font-semibold">{title}</h2>
-      <p className="mt-1 text-sm">Copy it now: <strong>it will not be shown again.</strong> We store only a hash of it.</p>
+    <div
+      role="dialog"
+      aria-modal="false"
+      aria-labelledby="secret-title"
+      className="rounded-lg border-2 border-amber-400 bg-amber-50 p-4 dark:border-amber-600 dark:bg-amber-950"
+    >
+      <h2 id="secret-title" className="font-semibold">
+        {title}
+      </h2>
+      <p className="mt-1 text-sm">
+        Copy it now: <strong>it will not be shown again.</strong> We store only a hash of it.
+      </p>
       {note ? <p className="mt-1 text-sm">{note}</p> : null}
       <div className="mt-3 flex flex-wrap items-center gap-2">
-        <code data-testid="new-secret" className="break-all rounded bg-white px-2 py-1 text-sm dark:bg-slate-900">{secret}</code>
+        <code data-testid="new-secret" className="break-all rounded bg-white px-2 py-1 text-sm dark:bg-slate-900">
+          {secret}
+        </code>
         <CopyButton value={secret} />
-        <Button variant="ghost" onClick={onDone}>I have stored it</Button>
+        <Button variant="ghost" onClick={onDone}>
+          I have stored it
+        </Button>
       </div>
     </div>
   );
@@ -61,7 +86,11 @@ export function KeysManager({ keys, usage, props, environment, resources, canWri
     start(async () => {
       const r = await rotateKeyAction(k.id);
       if (!r.ok) return setError(r.error ?? { message: "Could not rotate the key." });
-      setSecret({ title: `Rotated "${k.name}"`, value: r.data!.key, note: `The old key keeps working until ${new Date(r.data!.rotatedFrom.expiresAt).toLocaleString()}.` });
+      setSecret({
+        title: `Rotated "${k.name}"`,
+        value: r.data!.key,
+        note: `The old key keeps working until ${new Date(r.data!.rotatedFrom.expiresAt).toLocaleString()}.`,
+      });
       router.refresh();
     });
   }
@@ -71,7 +100,11 @@ export function KeysManager({ keys, usage, props, environment, resources, canWri
     start(async () => {
       const r = await revealKeyAction(k.id);
       if (!r.ok) return setError(r.error ?? { message: "Could not show the key." });
-      setSecret({ title: `"${k.name}", made by automatic rotation`, value: r.data!.key, note: "Replace the old key with this one before the old key expires." });
+      setSecret({
+        title: `"${k.name}", made by automatic rotation`,
+        value: r.data!.key,
+        note: "Replace the old key with this one before the old key expires.",
+      });
       router.refresh();
     });
   }
@@ -94,34 +127,90 @@ export function KeysManager({ keys, usage, props, environment, resources, canWri
             <Field label="Name" htmlFor="key-name" error={error?.field === "name" ? error.message : null}>
               <Input id="key-name" name="name" placeholder="e.g. Production backend" invalid={error?.field === "name"} />
             </Field>
-            <Field label="Expires after (days)" htmlFor="key-expiry" hint="0 for no expiry." error={error?.field === "expiresInDays" ? error.message : null}>
+            <Field
+              label="Expires after (days)"
+              htmlFor="key-expiry"
+              hint="0 for no expiry."
+              error={error?.field === "expiresInDays" ? error.message : null}
+            >
               <Input id="key-expiry" name="expiresInDays" type="number" min={0} max={3650} defaultValue={props.defaultExpiration} />
             </Field>
             <fieldset className="md:col-span-2">
               <legend className="text-sm font-medium">Permissions</legend>
-              <label className="mt-2 flex items-center gap-2 text-sm"><input type="checkbox" checked={fullAccess} onChange={(e) => setFullAccess(e.target.checked)} /> Full access</label>
+              <label className="mt-2 flex items-center gap-2 text-sm">
+                <input type="checkbox" checked={fullAccess} onChange={(e) => setFullAccess(e.target.checked)} /> Full access
+              </label>
               {!fullAccess ? (
                 <div className="mt-2 grid grid-cols-1 gap-1 text-sm sm:grid-cols-2 lg:grid-cols-3">
-                  {resources.flatMap((r) => ["read", "write", "delete"].map((a) => (
-                    <label key={`${r}:${a}`} className="flex items-center gap-2"><input type="checkbox" name="scope" value={`${r}:${a}`} /> <code>{r}:{a}</code></label>
-                  )))}
+                  {resources.flatMap((r) =>
+                    ["read", "write", "delete"].map((a) => (
+                      <label key={`${r}:${a}`} className="flex items-center gap-2">
+                        <input type="checkbox" name="scope" value={`${r}:${a}`} />{" "}
+                        <code>
+                          {r}:{a}
+                        </code>
+                      </label>
+                    )),
+                  )}
                 </div>
               ) : null}
-              {error?.field === "scopes" ? <p role="alert" className="text-sm text-red-600">{error.message}</p> : null}
+              {error?.field === "scopes" ? (
+                <p role="alert" className="text-sm text-red-600">
+                  {error.message}
+                </p>
+              ) : null}
             </fieldset>
-            {error && !["name", "expiresInDays", "scopes"].includes(error.field ?? "") ? <p role="alert" className="text-sm text-red-600 md:col-span-2">{error.message}</p> : null}
-            <div className="md:col-span-2"><Button type="submit" disabled={pending}>{pending ? "Working…" : "Create key"}</Button></div>
+            {error && !["name", "expiresInDays", "scopes"].includes(error.field ?? "") ? (
+              <p role="alert" className="text-sm text-red-600 md:col-span-2">
+                {error.message}
+              </p>
+            ) : null}
+            <div className="md:col-span-2">
+              <Button type="submit" disabled={pending}>
+                {pending ? "Working…" : "Create key"}
+              </Button>
+            </div>
           </form>
         </Card>
       ) : null}
       <Card title="Keys">
-        {keys.length === 0 ? <EmptyState title="No keys yet">Create one above to call the API.</EmptyState> : (
+        {keys.length === 0 ? (
+          <EmptyState title="No keys yet">Create one above to call the API.</EmptyState>
+        ) : (
           <div className="overflow-x-auto">
             <table className="w-full text-left text-sm">
               <caption className="sr-only">API keys</caption>
               <thead className="text-xs uppercase text-slate-500">
-                <tr><th scope="col" className="py-2 pr-3">Name</th><th scope="col" className="pr-3">Key</th>{props.showScopes ? <th scope="col" className="pr-3">Scopes</th> : null}<th scope="col" className="pr-3">Status</th>
-                  {props.showUsageStats ? <th scope="col" className="pr-3">Requests (30 d)</th> : null}<th scope="col" className="pr-3">Last used</th><th scope="col" className="pr-3">Expires</th><th scope="col"><span className="sr-only">Actions</span></th></tr>
+                <tr>
+                  <th scope="col" className="py-2 pr-3">
+                    Name
+                  </th>
+                  <th scope="col" className="pr-3">
+                    Key
+                  </th>
+                  {props.showScopes ? (
+                    <th scope="col" className="pr-3">
+                      Scopes
+                    </th>
+                  ) : null}
+                  <th scope="col" className="pr-3">
+                    Status
+                  </th>
+                  {props.showUsageStats ? (
+                    <th scope="col" className="pr-3">
+                      Requests (30 d)
+                    </th>
+                  ) : null}
+                  <th scope="col" className="pr-3">
+                    Last used
+                  </th>
+                  <th scope="col" className="pr-3">
+                    Expires
+                  </th>
+                  <th scope="col">
+                    <span className="sr-only">Actions</span>
+                  </th>
+                </tr>
               </thead>
               <tbody>
                 {keys.map((k) => (
@@ -129,14 +218,28 @@ export function KeysManager({ keys, usage, props, environment, resources, canWri
                     <td className="py-2 pr-3 font-medium">{k.name}</td>
                     <td className="pr-3 font-mono text-xs">{k.key}</td>
                     {props.showScopes ? <td className="pr-3 text-xs">{k.scopes.join(", ")}</td> : null}
-                    <td className="pr-3"><Badge tone={tone(k.status)}>{k.status}</Badge></td>
+                    <td className="pr-3">
+                      <Badge tone={tone(k.status)}>{k.status}</Badge>
+                    </td>
                     {props.showUsageStats ? <td className="pr-3 tabular-nums">{(usage[k.id] ?? 0).toLocaleString()}</td> : null}
                     <td className="pr-3 text-xs">{date(k.lastUsed)}</td>
                     <td className="pr-3 text-xs">{date(k.expiresAt)}</td>
                     <td className="space-x-1 whitespace-nowrap py-1">
-                      {canWrite && k.secretPending && k.status === "active" ? <Button onClick={() => reveal(k)} disabled={pending} aria-label={`Reveal ${k.name}`}>Reveal</Button> : null}
-                      {canWrite && k.status === "active" && props.enableRotation ? <Button variant="secondary" onClick={() => rotate(k)} disabled={pending} aria-label={`Rotate ${k.name}`}>Rotate</Button> : null}
-                      {canWrite && k.status !== "revoked" ? <Button variant="danger" onClick={() => revoke(k)} disabled={pending} aria-label={`Revoke ${k.name}`}>Revoke</Button> : null}
+                      {canWrite && k.secretPending && k.status === "active" ? (
+                        <Button onClick={() => reveal(k)} disabled={pending} aria-label={`Reveal ${k.name}`}>
+                          Reveal
+                        </Button>
+                      ) : null}
+                      {canWrite && k.status === "active" && props.enableRotation ? (
+                        <Button variant="secondary" onClick={() => rotate(k)} disabled={pending} aria-label={`Rotate ${k.name}`}>
+                          Rotate
+                        </Button>
+                      ) : null}
+                      {canWrite && k.status !== "revoked" ? (
+                        <Button variant="danger" onClick={() => revoke(k)} disabled={pending} aria-label={`Revoke ${k.name}`}>
+                          Revoke
+                        </Button>
+                      ) : null}
                     </td>
                   </tr>
                 ))}

@@ -36,19 +36,39 @@ export function SignInForms({ callbackUrl, oauth }: { callbackUrl: string; oauth
   return (
     <div className="mt-6 space-y-8">
       <form action={withPassword} className="space-y-4" noValidate aria-label="Sign in with password">
-        <Field label="E-mail" htmlFor="email" error={errors.email}><Input id="email" name="email" type="email" autoComplete="email" invalid={!!errors.email} /></Field>
-        <Field label="Password" htmlFor="password" error={errors.password}><Input id="password" name="password" type="password" autoComplete="current-password" invalid={!!errors.password} /></Field>
-        <Button type="submit" className="w-full" disabled={busy !== null}>{busy === "password" ? "Signing in…" : "Sign in"}</Button>
+        <Field label="E-mail" htmlFor="email" error={errors.email}>
+          <Input id="email" name="email" type="email" autoComplete="email" invalid={!!errors.email} />
+        </Field>
+        <Field label="Password" htmlFor="password" error={errors.password}>
+          <Input id="password" name="password" type="password" autoComplete="current-password" invalid={!!errors.password} />
+        </Field>
+        <Button type="submit" className="w-full" disabled={busy !== null}>
+          {busy === "password" ? "Signing in…" : "Sign in"}
+        </Button>
       </form>
-      <div className="relative text-center text-xs uppercase text-slate-500"><span className="bg-white px-2 dark:bg-slate-950">or get a link by e-mail</span></div>
+      <div className="relative text-center text-xs uppercase text-slate-500">
+        <span className="bg-white px-2 dark:bg-slate-950">or get a link by e-mail</span>
+      </div>
       <form action={withLink} className="space-y-4" noValidate aria-label="Sign in with an e-mail link">
-        <Field label="E-mail for a sign-in link" htmlFor="magicEmail" error={errors.magicEmail}><Input id="magicEmail" name="magicEmail" type="email" autoComplete="email" invalid={!!errors.magicEmail} /></Field>
-        <Button type="submit" variant="secondary" className="w-full" disabled={busy !== null}>{busy === "link" ? "Sending…" : "Email me a sign-in link"}</Button>
+        <Field label="E-mail for a sign-in link" htmlFor="magicEmail" error={errors.magicEmail}>
+          <Input id="magicEmail" name="magicEmail" type="email" autoComplete="email" invalid={!!errors.magicEmail} />
+        </Field>
+        <Button type="submit" variant="secondary" className="w-full" disabled={busy !== null}>
+          {busy === "link" ? "Sending…" : "Email me a sign-in link"}
+        </Button>
       </form>
       {oauth.github || oauth.google ? (
         <div className="space-y-2">
-          {oauth.github ? <Button variant="secondary" className="w-full" onClick={() => signIn("github", { callbackUrl })}>Continue with GitHub</Button> : null}
-          {oauth.google ? <Button variant="secondary" className="w-full" onClick={() => signIn("google", { callbackUrl })}>Continue with Google</Button> : null}
+          {oauth.github ? (
+            <Button variant="secondary" className="w-full" onClick={() => signIn("github", { callbackUrl })}>
+              Continue with GitHub
+            </Button>
+          ) : null}
+          {oauth.google ? (
+            <Button variant="secondary" className="w-full" onClick={() => signIn("google", { callbackUrl })}>
+              Continue with Google
+            </Button>
+          ) : null}
         </div>
       ) : null}
     </div>

@@ -5,47 +5,108 @@ import type { ButtonHTMLAttributes, ComponentProps, ReactNode, SelectHTMLAttribu
 
 const cx = (...c: (string | false | null | undefined)[]) => c.filter(Boolean).join(" ");
 
-export function Button({ variant = "primary", className, ...props }: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: "primary" | "secondary" | "danger" | "ghost" }) {
+export function Button({
+  variant = "primary",
+  className,
+  ...props
+}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: "primary" | "secondary" | "danger" | "ghost" }) {
   const styles = {
     primary: "bg-indigo-600 text-white hover:bg-indigo-500 disabled:bg-indigo-400",
-    secondary: "border border-slate-300 bg-white text-slate-900 hover:bg-slate-50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800",
+    secondary:
+      "border border-slate-300 bg-white text-slate-900 hover:bg-slate-50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800",
     danger: "bg-red-600 text-white hover:bg-red-500 disabled:bg-red-400",
     ghost: "text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800",
   }[variant];
-  return <button className={cx("inline-flex items-center justify-center gap-2 rounded-md px-3 py-2 text-sm font-medium focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 disabled:cursor-not-allowed", styles, className)} {...props} />;
+  return (
+    <button
+      className={cx(
+        "inline-flex items-center justify-center gap-2 rounded-md px-3 py-2 text-sm font-medium focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 disabled:cursor-not-allowed",
+        styles,
+        className,
+      )}
+      {...props}
+    />
+  );
 }
 
-export function Field({ label, htmlFor, error, hint, children }: { label: string; htmlFor: string; error?: string | null; hint?: string; children: ReactNode }) {
+export function Field({
+  label,
+  htmlFor,
+  error,
+  hint,
+  children,
+}: {
+  label: string;
+  htmlFor: string;
+  error?: string | null;
+  hint?: string;
+  children: ReactNode;
+}) {
   return (
     <div className="space-y-1">
-      <label htmlFor={htmlFor} className="block text-sm font-medium">{label}</label>
+      <label htmlFor={htmlFor} className="block text-sm font-medium">
+        {label}
+      </label>
       {children}
       {hint && !error ? <p className="text-xs text-slate-500 dark:text-slate-400">{hint}</p> : null}
-      {error ? <p id={`${htmlFor}-error`} role="alert" className="text-sm text-red-600 dark:text-red-400">{error}</p> : null}
+      {error ? (
+        <p id={`${htmlFor}-error`} role="alert" className="text-sm text-red-600 dark:text-red-400">
+          {error}
+        </p>
+      ) : null}
     </div>
   );
 }
 
-const inputStyle = "block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/40 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100";
+const inputStyle =
+  "block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/40 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100";
 
 export function Input({ className, invalid, ...props }: ComponentProps<"input"> & { invalid?: boolean }) {
-  return <input className={cx(inputStyle, invalid && "border-red-500", className)} aria-invalid={invalid || undefined} aria-describedby={invalid && props.id ? `${props.id}-error` : undefined} {...props} />;
+  return (
+    <input
+      className={cx(inputStyle, invalid && "border-red-500", className)}
+      aria-invalid={invalid || undefined}
+      aria-describedby={invalid && props.id ? `${props.id}-error` : undefined}
+      {...props}
+    />
+  );
 }
 
 export function Select({ className, ...props }: SelectHTMLAttributes<HTMLSelectElement>) {
   return <select className={cx(inputStyle, className)} {...props} />;
 }
 
-export function Card({ title, actions, children, className }: { title?: ReactNode; actions?: ReactNode; children: ReactNode; className?: string }) {
+export function Card({
+  title,
+  actions,
+  children,
+  className,
+}: {
+  title?: ReactNode;
+  actions?: ReactNode;
+  children: ReactNode;
+  className?: string;
+}) {
   return (
     <section className={cx("rounded-lg border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-800 dark:bg-slate-900", className)}>
-      {title || actions ? <div className="mb-3 flex items-center justify-between gap-2"><h2 className="text-base font-semibold">{title}</h2>{actions}</div> : null}
+      {title || actions ? (
+        <div className="mb-3 flex items-center justify-between gap-2">
+          <h2 className="text-base font-semibold">{title}</h2>
+          {actions}
+        </div>
+      ) : null}
       {children}
     </section>
   );
 }
 
-export function Badge({ tone = "neutral", children }: { tone?: "neutral" | "success" | "warning" | "danger" | "info"; children: ReactNode }) {
+export function Badge({
+  tone = "neutral",
+  children,
+}: {
+  tone?: "neutral" | "success" | "warning" | "danger" | "info";
+  children: ReactNode;
+}) {
   const styles = {
     neutral: "bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-200",
     success: "bg-emerald-100 text-emerald-800 dark:bg-emerald-900/50 dark:text-emerald-200",

@@ -42,8 +42,23 @@ export { DeveloperApp } from "./developer-app";
 export type { AppTypeMeta } from "./types/fields";
 
 export const AppConfig = z.discriminatedUnion("type", [
-  DashboardApp, DeveloperApp, AdminApp, SaaSApp, DataApp, HeadlessApp, CRMApp, BookingApp, SupportApp,
-  AgencyApp, OpsApp, AgentApp, WorkflowApp, InfraApp, PlatformApp, ClientPortalApp, VibeCodeApp,
+  DashboardApp,
+  DeveloperApp,
+  AdminApp,
+  SaaSApp,
+  DataApp,
+  HeadlessApp,
+  CRMApp,
+  BookingApp,
+  SupportApp,
+  AgencyApp,
+  OpsApp,
+  AgentApp,
+  WorkflowApp,
+  InfraApp,
+  PlatformApp,
+  ClientPortalApp,
+  VibeCodeApp,
 ]);
 export type AppConfig = z.infer<typeof AppConfig>;
 export type AppType = AppConfig["type"];
@@ -66,7 +81,9 @@ export type AppTypeEntry<S extends z.ZodType<AppConfig> = z.ZodType<AppConfig>> 
 function entry<S extends z.ZodType<AppConfig>>(type: AppType, slug: string, schema: S, meta: AppTypeMeta): AppTypeEntry<S> {
   const defaults = schema.parse({ name: `${type} app` });
   return {
-    type, slug, schema,
+    type,
+    slug,
+    schema,
     description: meta.description,
     defaultViews: defaults.defaultViews,
     defaultPanels: defaults.defaultPanels,
@@ -106,7 +123,10 @@ const ACRONYMS: Record<string, string> = { api: "API", kb: "KB", mcp: "MCP", sla
 
 /** "api-keys" → "API keys", "on-call" → "On call": labels for views and panels named in kebab case. */
 export function humanize(name: string): string {
-  const words = name.split(/[-_\s]+/).filter(Boolean).map((w) => ACRONYMS[w.toLowerCase()] ?? w.toLowerCase());
+  const words = name
+    .split(/[-_\s]+/)
+    .filter(Boolean)
+    .map((w) => ACRONYMS[w.toLowerCase()] ?? w.toLowerCase());
   if (!words.length) return name;
   const [first, ...rest] = words;
   return [first.charAt(0).toUpperCase() + first.slice(1), ...rest].join(" ");

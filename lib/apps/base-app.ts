@@ -5,13 +5,15 @@ import { z } from "zod";
 
 export type NavItemShape = { label: string; href: string; icon?: string; description?: string; children?: NavItemShape[] };
 
-export const NavItem: z.ZodType<NavItemShape> = z.lazy(() => z.object({
-  label: z.string().min(1).max(100),
-  href: z.string().min(1).max(500),
-  icon: z.string().max(50).optional(),
-  description: z.string().max(500).optional(),
-  children: z.array(NavItem).max(50).optional(),
-}));
+export const NavItem: z.ZodType<NavItemShape> = z.lazy(() =>
+  z.object({
+    label: z.string().min(1).max(100),
+    href: z.string().min(1).max(500),
+    icon: z.string().max(50).optional(),
+    description: z.string().max(500).optional(),
+    children: z.array(NavItem).max(50).optional(),
+  }),
+);
 
 export const Shell = z.object({
   sidebar: z.boolean().default(true),

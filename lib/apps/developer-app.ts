@@ -31,14 +31,19 @@ export const DeveloperWebhooksProps = z.object({
   showPayloadExamples: z.boolean().default(true),
   enableTesting: z.boolean().default(true),
   showDeliveryLogs: z.boolean().default(true),
-  retryConfig: z.object({ maxRetries: z.number().int().min(0).max(10), backoffStrategy: z.enum(["linear", "exponential"]) }).default({ maxRetries: 3, backoffStrategy: "exponential" }),
+  retryConfig: z
+    .object({ maxRetries: z.number().int().min(0).max(10), backoffStrategy: z.enum(["linear", "exponential"]) })
+    .default({ maxRetries: 3, backoffStrategy: "exponential" }),
 });
 
 export const DeveloperUsageProps = z.object({
   showRateLimits: z.boolean().default(true),
   showQuotas: z.boolean().default(true),
   showCosts: z.boolean().default(false),
-  periods: z.array(z.enum(["hour", "day", "week", "month"])).min(1).default(["hour", "day", "week", "month"]),
+  periods: z
+    .array(z.enum(["hour", "day", "week", "month"]))
+    .min(1)
+    .default(["hour", "day", "week", "month"]),
 });
 
 export const DeveloperLogsProps = z.object({
@@ -71,14 +76,16 @@ export const DeveloperApp = z.object({
   ...baseApp({ views: ["overview", "api-keys", "webhooks", "usage", "docs"], panels: ["api-keys", "usage-metrics", "recent-requests"] }),
   type: z.literal("Developer").default("Developer"),
   config: DeveloperConfig.prefault({}),
-  views: z.object({
-    dashboard: DeveloperDashboardProps.prefault({}),
-    apiKeys: DeveloperAPIKeysProps.prefault({}),
-    webhooks: DeveloperWebhooksProps.prefault({}),
-    usage: DeveloperUsageProps.prefault({}),
-    logs: DeveloperLogsProps.prefault({}),
-    docs: DeveloperDocsProps.prefault({}),
-  }).prefault({}),
+  views: z
+    .object({
+      dashboard: DeveloperDashboardProps.prefault({}),
+      apiKeys: DeveloperAPIKeysProps.prefault({}),
+      webhooks: DeveloperWebhooksProps.prefault({}),
+      usage: DeveloperUsageProps.prefault({}),
+      logs: DeveloperLogsProps.prefault({}),
+      docs: DeveloperDocsProps.prefault({}),
+    })
+    .prefault({}),
 });
 export type DeveloperApp = z.infer<typeof DeveloperApp>;
 

@@ -37,7 +37,10 @@ const S = processSingleton("audit-recorder", () => ({
 
 function schedule(): void {
   if (S.timer) return;
-  S.timer = setTimeout(() => { S.timer = null; void flushAudit(); }, FLUSH_MS);
+  S.timer = setTimeout(() => {
+    S.timer = null;
+    void flushAudit();
+  }, FLUSH_MS);
   S.timer.unref?.();
 }
 
@@ -71,13 +74,21 @@ export function recordAudit(entry: AuditEntry): void {
     }
   }
   S.queue.push({
-    id: newId("audit"), businessId: entry.businessId ?? null, environment: entry.environment ?? null,
-    actorType: entry.actorType, actorId: entry.actorId ?? null, action: entry.action,
-    targetType: entry.targetType ?? null, targetId: entry.targetId ?? null,
+    id: newId("audit"),
+    businessId: entry.businessId ?? null,
+    environment: entry.environment ?? null,
+    actorType: entry.actorType,
+    actorId: entry.actorId ?? null,
+    action: entry.action,
+    targetType: entry.targetType ?? null,
+    targetId: entry.targetId ?? null,
     // A client can put a credential anywhere, its User-Agent and path included: redacted as in the request log.
-    ip: entry.ip ?? null, userAgent: entry.userAgent ? redactText(entry.userAgent).slice(0, 500) : null,
-    method: entry.method ?? null, path: entry.path ? redactText(entry.path).slice(0, 500) : null,
-    details: (entry.details ?? undefined) as Prisma.InputJsonValue | undefined, createdAt: t,
+    ip: entry.ip ?? null,
+    userAgent: entry.userAgent ? redactText(entry.userAgent).slice(0, 500) : null,
+    method: entry.method ?? null,
+    path: entry.path ? redactText(entry.path).slice(0, 500) : null,
+    details: (entry.details ?? undefined) as Prisma.InputJsonValue | undefined,
+    createdAt: t,
   });
   if (S.queue.length >= MAX_BATCH) void flushAudit();
   else schedule();

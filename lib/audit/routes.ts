@@ -7,38 +7,84 @@ import type { CollectionQuery, CollectionSpec } from "@/lib/http/collection-quer
 import { Timestamp } from "@/lib/schemas/common";
 import type { AuditLog as AuditRow } from "@/generated/prisma-sqlite";
 
-const AuditLog = z.object({
-  id: z.string(), action: z.string(), actorType: z.string(), actorId: z.string().nullable(),
-  targetType: z.string().nullable(), targetId: z.string().nullable(), ip: z.string().nullable(), userAgent: z.string().nullable(),
-  method: z.string().nullable(), path: z.string().nullable(), details: z.record(z.string(), z.unknown()).nullable(),
-  environment: z.string().nullable(), createdAt: Timestamp,
-}).meta({ id: "AuditLog" });
+const AuditLog = z
+  .object({
+    id: z.string(),
+    action: z.string(),
+    actorType: z.string(),
+    actorId: z.string().nullable(),
+    targetType: z.string().nullable(),
+    targetId: z.string().nullable(),
+    ip: z.string().nullable(),
+    userAgent: z.string().nullable(),
+    method: z.string().nullable(),
+    path: z.string().nullable(),
+    details: z.record(z.string(), z.unknown()).nullable(),
+    environment: z.string().nullable(),
+    createdAt: Timestamp,
+  })
+  .meta({ id: "AuditLog" });
 
 const AUDIT_COLLECTION: CollectionSpec = {
   filters: {
-    action: { type: "string" }, actorId: { type: "string" }, actorType: { type: "string" }, targetId: { type: "string" },
-    ip: { type: "string" }, createdAt: { type: "date" },
+    action: { type: "string" },
+    actorId: { type: "string" },
+    actorType: { type: "string" },
+    targetId: { type: "string" },
+    ip: { type: "string" },
+    createdAt: { type: "date" },
   },
   sortable: ["createdAt", "id"],
-  fields: ["action", "actorType", "actorId", "targetType", "targetId", "ip", "userAgent", "method", "path", "details", "environment", "createdAt"],
+  fields: [
+    "action",
+    "actorType",
+    "actorId",
+    "targetType",
+    "targetId",
+    "ip",
+    "userAgent",
+    "method",
+    "path",
+    "details",
+    "environment",
+    "createdAt",
+  ],
 };
 
 function serializeAudit(row: AuditRow) {
   return {
-    id: row.id, action: row.action, actorType: row.actorType, actorId: row.actorId, targetType: row.targetType, targetId: row.targetId,
-    ip: row.ip, userAgent: row.userAgent, method: row.method, path: row.path,
-    details: (row.details as Record<string, unknown> | null) ?? null, environment: row.environment, createdAt: row.createdAt.toISOString(),
+    id: row.id,
+    action: row.action,
+    actorType: row.actorType,
+    actorId: row.actorId,
+    targetType: row.targetType,
+    targetId: row.targetId,
+    ip: row.ip,
+    userAgent: row.userAgent,
+    method: row.method,
+    path: row.path,
+    details: (row.details as Record<string, unknown> | null) ?? null,
+    environment: row.environment,
+    createdAt: row.createdAt.toISOString(),
   };
 }
 
 export const auditRoutes = [
   defineRoute({
-    method: "GET", path: "/v1/audit-logs", summary: "List audit entries: key changes and refused credentials", tag: "Audit logs", scope: "audit_logs:read",
-    collection: AUDIT_COLLECTION, response: { kind: "collection", schema: AuditLog },
-    handler: ({ auth, query }) => listCollection({
-      spec: AUDIT_COLLECTION, query: query as CollectionQuery, baseWhere: tenantWhere(auth),
-      from: db.auditLog,
-      serialize: (row: AuditRow) => serializeAudit(row),
-    }),
+    method: "GET",
+    path: "/v1/audit-logs",
+    summary: "List audit entries: key changes and refused credentials",
+    tag: "Audit logs",
+    scope: "audit_logs:read",
+    collection: AUDIT_COLLECTION,
+    response: { kind: "collection", schema: AuditLog },
+    handler: ({ auth, query }) =>
+      listCollection({
+        spec: AUDIT_COLLECTION,
+        query: query as CollectionQuery,
+        baseWhere: tenantWhere(auth),
+        from: db.auditLog,
+        serialize: (row: AuditRow) => serializeAudit(row),
+      }),
   }),
 ];

@@ -33,7 +33,10 @@ export function clientIp(headers: HeaderReader): string | null {
   let ip = normaliseIp(socket);
   const proxies = trustedProxies();
   if (proxies && inList(proxies, ip)) {
-    const hops = (headers.get("x-forwarded-for") ?? "").split(",").map(normaliseIp).filter((h) => isIP(h) !== 0);
+    const hops = (headers.get("x-forwarded-for") ?? "")
+      .split(",")
+      .map(normaliseIp)
+      .filter((h) => isIP(h) !== 0);
     for (let i = hops.length - 1; i >= 0; i--) {
       ip = hops[i];
       if (!inList(proxies, ip)) break;

@@ -16,8 +16,9 @@ export function touchLastUsed(auth: Pick<AuthContext, "principal">): void {
   const previous = lastWritten.get(keyId);
   if (previous !== undefined && t.getTime() - previous < WRITE_INTERVAL_MS) return;
   lastWritten.set(keyId, t.getTime());
-  const write = kind === "oauth_grant"
-    ? db.oAuthGrant.update({ where: { id: keyId }, data: { lastUsed: t } })
-    : db.apiKey.update({ where: { id: keyId }, data: { lastUsed: t } });
+  const write =
+    kind === "oauth_grant"
+      ? db.oAuthGrant.update({ where: { id: keyId }, data: { lastUsed: t } })
+      : db.apiKey.update({ where: { id: keyId }, data: { lastUsed: t } });
   write.catch(() => lastWritten.delete(keyId));
 }

@@ -11,7 +11,11 @@ function patternHost(pattern: string): string | null {
   const p = pattern.trim().toLowerCase();
   if (!p) return null;
   if (p.includes("://")) {
-    try { return new URL(p.replace("://*.", "://wildcard-placeholder.")).host.replace("wildcard-placeholder.", "*."); } catch { return null; }
+    try {
+      return new URL(p.replace("://*.", "://wildcard-placeholder.")).host.replace("wildcard-placeholder.", "*.");
+    } catch {
+      return null;
+    }
   }
   return p.replace(/\/.*$/, "");
 }

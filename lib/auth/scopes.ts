@@ -1,9 +1,27 @@
 // Scope strings are `resource:action` (contract.md); `resource:*` and `*` are wildcards.
 
 export const SCOPE_RESOURCES = [
-  "products", "prices", "features", "api_keys", "webhooks", "events", "usage", "logs", "versions", "audit_logs", "oauth_clients",
-  "subscriptions", "invoices",
-  "agents", "agent_teams", "workflows", "functions", "triggers", "tools", "tasks", "executions",
+  "products",
+  "prices",
+  "features",
+  "api_keys",
+  "webhooks",
+  "events",
+  "usage",
+  "logs",
+  "versions",
+  "audit_logs",
+  "oauth_clients",
+  "subscriptions",
+  "invoices",
+  "agents",
+  "agent_teams",
+  "workflows",
+  "functions",
+  "triggers",
+  "tools",
+  "tasks",
+  "executions",
 ] as const;
 export const SCOPE_ACTIONS = ["read", "write", "delete"] as const;
 
@@ -22,7 +40,10 @@ export function grants(granted: readonly string[], required: string): boolean {
 /** Whether every scope in `wanted` is covered by `held`: a key may only hand out what it holds. */
 export function coversAll(held: readonly string[], wanted: readonly string[]): string | null {
   for (const scope of wanted) {
-    if (scope === "*") { if (!held.includes("*")) return scope; continue; }
+    if (scope === "*") {
+      if (!held.includes("*")) return scope;
+      continue;
+    }
     const [resource, action] = scope.split(":");
     if (action === "*") {
       if (!held.includes("*") && !held.includes(scope)) return scope;

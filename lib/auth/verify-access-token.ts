@@ -31,8 +31,19 @@ const S = processSingleton("access-token-cache", () => ({
 }));
 export const accessTokenCacheStats = S.stats;
 
-const invalid = (code: "INVALID_ACCESS_TOKEN" | "ACCESS_TOKEN_EXPIRED" | "ACCESS_TOKEN_REVOKED", message: string, subject?: ApiError["subject"]) =>
-  new ApiError({ status: 401, type: "authentication_error", code, message, subject, headers: { "WWW-Authenticate": 'Bearer realm="api", error="invalid_token"' } });
+const invalid = (
+  code: "INVALID_ACCESS_TOKEN" | "ACCESS_TOKEN_EXPIRED" | "ACCESS_TOKEN_REVOKED",
+  message: string,
+  subject?: ApiError["subject"],
+) =>
+  new ApiError({
+    status: 401,
+    type: "authentication_error",
+    code,
+    message,
+    subject,
+    headers: { "WWW-Authenticate": 'Bearer realm="api", error="invalid_token"' },
+  });
 
 /** A token asked for with a narrower scope keeps only what its grant still allows. */
 function tokenScopes(own: string[] | null, grant: string[]): string[] {
@@ -48,11 +59,20 @@ async function load(tokenHash: string): Promise<CachedToken | null> {
   if (!business) return null;
   const revoked = [token.revokedAt, grant.revokedAt].filter((d): d is Date => d !== null).map((d) => d.getTime());
   return {
-    tokenHash, tokenId: token.id, expiresAt: token.expiresAt.getTime(),
-    revokedAt: revoked.length ? Math.min(...revoked) : null, loadedAt: Date.now(),
+    tokenHash,
+    tokenId: token.id,
+    expiresAt: token.expiresAt.getTime(),
+    revokedAt: revoked.length ? Math.min(...revoked) : null,
+    loadedAt: Date.now(),
     context: {
-      principal: { kind: "oauth_grant", id: grant.id }, businessId: grant.businessId, projectId: grant.projectId, environment: grant.environment as Environment,
-      scopes: tokenScopes(token.scopes as string[] | null, grant.scopes as string[]), plan: business.plan, rateLimit: null, restrictions: null,
+      principal: { kind: "oauth_grant", id: grant.id },
+      businessId: grant.businessId,
+      projectId: grant.projectId,
+      environment: grant.environment as Environment,
+      scopes: tokenScopes(token.scopes as string[] | null, grant.scopes as string[]),
+      plan: business.plan,
+      rateLimit: null,
+      restrictions: null,
       oauth: { clientId: grant.clientId, grantId: grant.id, userId: grant.userId },
     },
   };
@@ -89,8 +109,10 @@ export async function verifyAccessToken(value: string): Promise<AuthContext> {
   const { businessId, environment, oauth } = entry.context;
   const keyId = entry.context.principal.id;
   const subject = { keyId, businessId, environment, actorType: "oauth_client" as const, actorId: oauth!.clientId };
-  if (entry.revokedAt !== null && entry.revokedAt <= t) throw invalid("ACCESS_TOKEN_REVOKED", "This access token has been revoked.", subject);
-  if (entry.expiresAt <= t) throw invalid("ACCESS_TOKEN_EXPIRED", "This access token has expired; use the refresh token for a new one.", subject);
+  if (entry.revokedAt !== null && entry.revokedAt <= t)
+    throw invalid("ACCESS_TOKEN_REVOKED", "This access token has been revoked.", subject);
+  if (entry.expiresAt <= t)
+    throw invalid("ACCESS_TOKEN_EXPIRED", "This access token has expired; use the refresh token for a new one.", subject);
   return entry.context;
 }
 

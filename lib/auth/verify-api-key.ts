@@ -30,9 +30,13 @@ async function load(keyHash: string): Promise<CachedKey | null> {
     revokedAt: row.revokedAt?.getTime() ?? null,
     loadedAt: Date.now(),
     context: {
-      principal: { kind: "api_key", id: row.id }, businessId: row.businessId, projectId: row.projectId,
-      environment: row.environment as Environment, scopes: (row.scopes as string[]) ?? [],
-      plan: row.business.plan, rateLimit: row.rateLimit ?? null,
+      principal: { kind: "api_key", id: row.id },
+      businessId: row.businessId,
+      projectId: row.projectId,
+      environment: row.environment as Environment,
+      scopes: (row.scopes as string[]) ?? [],
+      plan: row.business.plan,
+      rateLimit: row.rateLimit ?? null,
       restrictions: (row.restrictions as KeyRestrictions | null) ?? null,
     },
   };
@@ -60,8 +64,10 @@ export async function verifyApiKey(value: string): Promise<AuthContext> {
   const t = now().getTime();
   const { businessId, environment } = entry.context;
   const keyId = entry.context.principal.id;
-  if (entry.revokedAt !== null && entry.revokedAt <= t) throw unauthenticated("API_KEY_REVOKED", "This API key has been revoked.", { keyId, businessId, environment });
-  if (entry.expiresAt !== null && entry.expiresAt <= t) throw unauthenticated("API_KEY_EXPIRED", "This API key has expired.", { keyId, businessId, environment });
+  if (entry.revokedAt !== null && entry.revokedAt <= t)
+    throw unauthenticated("API_KEY_REVOKED", "This API key has been revoked.", { keyId, businessId, environment });
+  if (entry.expiresAt !== null && entry.expiresAt <= t)
+    throw unauthenticated("API_KEY_EXPIRED", "This API key has expired.", { keyId, businessId, environment });
   return entry.context;
 }
 

@@ -47,7 +47,20 @@ export type CronResult = { ok: true; value: ParsedCron } | { ok: false; message:
 class CronError extends Error {}
 
 const MAX_DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-const MONTH_NAMES = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+const MONTH_NAMES = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
 
 function value(raw: string, field: CronField): number {
   if (/^\d{1,2}$/.test(raw)) {
@@ -57,7 +70,9 @@ function value(raw: string, field: CronField): number {
   }
   const index = field.names?.indexOf(raw.toUpperCase()) ?? -1;
   if (index >= 0) return index + (field.name === "month" ? 1 : 0);
-  const hint = field.names ? ` (a number ${field.min}-${field.max} or ${field.names[0]}-${field.names[field.names.length - 1]})` : ` (a number ${field.min}-${field.max})`;
+  const hint = field.names
+    ? ` (a number ${field.min}-${field.max} or ${field.names[0]}-${field.names[field.names.length - 1]})`
+    : ` (a number ${field.min}-${field.max})`;
   throw new CronError(`'${raw.slice(0, 20)}' is not a valid ${field.name} value${hint}`);
 }
 
@@ -69,17 +84,21 @@ function parseField(text: string, field: CronField): number[] {
     if (extra !== undefined) throw new CronError(`'${item.slice(0, 20)}' in the ${field.name} field has more than one '/'`);
     let step = 1;
     if (stepText !== undefined) {
-      if (!/^\d{1,2}$/.test(stepText) || Number(stepText) === 0) throw new CronError(`the step '${stepText.slice(0, 20)}' in the ${field.name} field must be a whole number from 1 to ${field.max}`);
+      if (!/^\d{1,2}$/.test(stepText) || Number(stepText) === 0)
+        throw new CronError(`the step '${stepText.slice(0, 20)}' in the ${field.name} field must be a whole number from 1 to ${field.max}`);
       step = Number(stepText);
       if (step > field.max) throw new CronError(`the step ${step} in the ${field.name} field is larger than ${field.max}`);
     }
     let lo: number, hi: number;
     if (range === "*") {
-      lo = field.min; hi = field.max;
+      lo = field.min;
+      hi = field.max;
     } else if (range.includes("-")) {
       const [a, b, more] = range.split("-");
-      if (more !== undefined || a === "" || b === "") throw new CronError(`'${range.slice(0, 20)}' in the ${field.name} field is not a range such as 1-5`);
-      lo = value(a, field); hi = value(b, field);
+      if (more !== undefined || a === "" || b === "")
+        throw new CronError(`'${range.slice(0, 20)}' in the ${field.name} field is not a range such as 1-5`);
+      lo = value(a, field);
+      hi = value(b, field);
       if (lo > hi) throw new CronError(`the ${field.name} range ${a}-${b} runs backwards; write the smaller value first`);
     } else {
       lo = value(range, field);
@@ -100,21 +119,36 @@ export function parseCron(expression: string): CronResult {
   let text = trimmed;
   if (text.startsWith("@")) {
     const macro = CRON_MACROS[text.toLowerCase()];
-    if (!macro) return { ok: false, message: `'${text.slice(0, 20)}' is not a cron shorthand; use one of ${Object.keys(CRON_MACROS).join(", ")}` };
+    if (!macro)
+      return { ok: false, message: `'${text.slice(0, 20)}' is not a cron shorthand; use one of ${Object.keys(CRON_MACROS).join(", ")}` };
     text = macro;
   }
   const parts = text.split(/\s+/);
   if (parts.length !== 5) {
-    return { ok: false, message: `a cron expression has 5 fields (minute hour day-of-month month day-of-week), this one has ${parts.length}` };
+    return {
+      ok: false,
+      message: `a cron expression has 5 fields (minute hour day-of-month month day-of-week), this one has ${parts.length}`,
+    };
   }
   try {
     const [minute, hour, dayOfMonth, month, dow] = parts.map((p, i) => parseField(p, CRON_FIELDS[i]));
     const dayOfWeek = [...new Set(dow.map((d) => d % 7))].sort((a, b) => a - b);
-    const parsed: ParsedCron = { minute, hour, dayOfMonth, month, dayOfWeek, dayOfMonthAny: parts[2] === "*", dayOfWeekAny: parts[4] === "*" };
+    const parsed: ParsedCron = {
+      minute,
+      hour,
+      dayOfMonth,
+      month,
+      dayOfWeek,
+      dayOfMonthAny: parts[2] === "*",
+      dayOfWeekAny: parts[4] === "*",
+    };
     // With the day of week unrestricted, a day of month that no chosen month has never comes: `0 0 30 2 *`.
     if (parsed.dayOfWeekAny && !parsed.dayOfMonthAny && !month.some((m) => dayOfMonth.some((d) => d <= MAX_DAYS[m - 1]))) {
       const months = month.map((m) => MONTH_NAMES[m - 1]).join(", ");
-      return { ok: false, message: `the schedule never runs: ${months} ${month.length > 1 ? "have" : "has"} no day ${dayOfMonth.join(", ")}` };
+      return {
+        ok: false,
+        message: `the schedule never runs: ${months} ${month.length > 1 ? "have" : "has"} no day ${dayOfMonth.join(", ")}`,
+      };
     }
     return { ok: true, value: parsed };
   } catch (e) {

@@ -27,7 +27,9 @@ export function resolveSchemaName(raw: string): AutomationSchemaName {
   const name = raw.length <= 100 ? ALIASES.get(squash(raw)) : undefined;
   if (!name) {
     throw new ApiError({
-      status: 404, type: "not_found_error", code: "RESOURCE_NOT_FOUND",
+      status: 404,
+      type: "not_found_error",
+      code: "RESOURCE_NOT_FOUND",
       message: /^[A-Za-z0-9_-]{1,64}$/.test(raw) ? `No schema named '${raw}'.` : "No such schema.",
       suggestion: `Use one of: ${SCHEMA_NAMES.join(", ")}.`,
     });

@@ -3,14 +3,43 @@ import type { IdKind } from "@/lib/ids";
 import { columnWhere, type CollectionSpec, type FilterField } from "@/lib/http/collection-query";
 import { searchable } from "@/lib/products/product-collection";
 import {
-  Agent, AgentUpdate, AgentRecord, agentShape, AI_PROVIDERS,
-  AgentTeam, AgentTeamUpdate, AgentTeamRecord, agentTeamShape, ORCHESTRATIONS,
-  Workflow, WorkflowUpdate, WorkflowRecord, workflowShape,
-  Function, FunctionUpdate, FunctionRecord, functionShape, RUNTIMES,
-  Trigger, TriggerUpdate, TriggerRecord, triggerFlatShape, TRIGGER_TYPES,
-  Tool, ToolUpdate, ToolRecord, toolShape, TOOL_CATEGORIES,
-  Task, TaskUpdate, TaskRecord, taskShape,
-  ExecutionContext, ExecutionContextUpdate, ExecutionContextRecord, executionShape,
+  Agent,
+  AgentUpdate,
+  AgentRecord,
+  agentShape,
+  AI_PROVIDERS,
+  AgentTeam,
+  AgentTeamUpdate,
+  AgentTeamRecord,
+  agentTeamShape,
+  ORCHESTRATIONS,
+  Workflow,
+  WorkflowUpdate,
+  WorkflowRecord,
+  workflowShape,
+  Function,
+  FunctionUpdate,
+  FunctionRecord,
+  functionShape,
+  RUNTIMES,
+  Trigger,
+  TriggerUpdate,
+  TriggerRecord,
+  triggerFlatShape,
+  TRIGGER_TYPES,
+  Tool,
+  ToolUpdate,
+  ToolRecord,
+  toolShape,
+  TOOL_CATEGORIES,
+  Task,
+  TaskUpdate,
+  TaskRecord,
+  taskShape,
+  ExecutionContext,
+  ExecutionContextUpdate,
+  ExecutionContextRecord,
+  executionShape,
 } from "@/lib/schemas/automation";
 import { EXECUTION_MACHINE, EXECUTION_STATUSES, TASK_MACHINE, TASK_STATUSES, type StateMachine } from "./state-machines";
 
@@ -74,8 +103,16 @@ const text = (...parts: unknown[]) => searchable(parts.filter((p) => typeof p ==
 
 function columns(doc: Doc, c: Partial<Columns>): Columns {
   return {
-    name: str(doc.name) ?? "", status: null, subtype: null, enabled: null, priority: null, ref: null, dueDate: null, startedAt: null,
-    searchText: text(doc.name, doc.description), ...c,
+    name: str(doc.name) ?? "",
+    status: null,
+    subtype: null,
+    enabled: null,
+    priority: null,
+    ref: null,
+    dueDate: null,
+    startedAt: null,
+    searchText: text(doc.name, doc.description),
+    ...c,
   };
 }
 
@@ -83,19 +120,41 @@ const stringFilter = (column: string): FilterField => ({ type: "string", where: 
 const enumFilter = (column: string, values: readonly string[]): FilterField => ({ type: "enum", values, where: columnWhere(column) });
 const boolFilter = (column: string): FilterField => ({ type: "boolean", where: columnWhere(column) });
 
-function collection(fields: string[], extra: Record<string, FilterField>, opts: { named?: boolean; sortable?: string[]; search?: boolean } = {}): CollectionSpec {
+function collection(
+  fields: string[],
+  extra: Record<string, FilterField>,
+  opts: { named?: boolean; sortable?: string[]; search?: boolean } = {},
+): CollectionSpec {
   const named = opts.named ?? true;
   return {
-    filters: { id: { type: "string" }, ...(named ? { name: { type: "string" } } : {}), createdAt: { type: "date" }, updatedAt: { type: "date" }, ...extra },
+    filters: {
+      id: { type: "string" },
+      ...(named ? { name: { type: "string" } } : {}),
+      createdAt: { type: "date" },
+      updatedAt: { type: "date" },
+      ...extra,
+    },
     sortable: opts.sortable ?? ["createdAt", "updatedAt", ...(named ? ["name"] : []), "id"],
     fields: [...fields, "environment", "createdAt", "updatedAt"],
-    ...(opts.search === false ? {} : { search: (terms: string[]) => ({ AND: terms.map((t) => ({ searchText: { contains: searchable(t) } })) }) }),
+    ...(opts.search === false
+      ? {}
+      : { search: (terms: string[]) => ({ AND: terms.map((t) => ({ searchText: { contains: searchable(t) } })) }) }),
   };
 }
 
-const fieldsOf = (shape: Record<string, unknown>, typed: boolean) => ["$id", ...(typed ? ["$type"] : []), ...Object.keys(shape).filter((k) => k !== "$id" && k !== "$type" && k !== "id")];
+const fieldsOf = (shape: Record<string, unknown>, typed: boolean) => [
+  "$id",
+  ...(typed ? ["$type"] : []),
+  ...Object.keys(shape).filter((k) => k !== "$id" && k !== "$type" && k !== "id"),
+];
 
-function def(d: Omit<KindDef, "fields" | "collection"> & { shape: Record<string, unknown>; filters: Record<string, FilterField>; collectionOpts?: Parameters<typeof collection>[2] }): KindDef {
+function def(
+  d: Omit<KindDef, "fields" | "collection"> & {
+    shape: Record<string, unknown>;
+    filters: Record<string, FilterField>;
+    collectionOpts?: Parameters<typeof collection>[2];
+  },
+): KindDef {
   const { shape, filters, collectionOpts, ...rest } = d;
   const fields = fieldsOf(shape, d.typed);
   return { ...rest, fields, collection: collection(fields, filters, collectionOpts) };
@@ -106,40 +165,93 @@ const TARGET_KIND: Record<string, KindName> = { workflow: "Workflow", agent: "Ag
 
 export const KINDS: readonly KindDef[] = [
   def({
-    kind: "Agent", idKind: "agent", path: "agents", scope: "agents", label: "agent", plural: "agents", object: "agent", typed: true,
-    schema: Agent, update: AgentUpdate, record: AgentRecord, shape: agentShape,
+    kind: "Agent",
+    idKind: "agent",
+    path: "agents",
+    scope: "agents",
+    label: "agent",
+    plural: "agents",
+    object: "agent",
+    typed: true,
+    schema: Agent,
+    update: AgentUpdate,
+    record: AgentRecord,
+    shape: agentShape,
     filters: { provider: enumFilter("subtype", AI_PROVIDERS) },
     columns: (d) => columns(d, { subtype: str((d.model as Doc | undefined)?.provider), searchText: text(d.name, d.role) }),
     references: () => [],
   }),
   def({
-    kind: "AgentTeam", idKind: "agentTeam", path: "agent-teams", scope: "agent_teams", label: "agent team", plural: "agent teams", object: "agent_team", typed: true,
-    schema: AgentTeam, update: AgentTeamUpdate, record: AgentTeamRecord, shape: agentTeamShape,
+    kind: "AgentTeam",
+    idKind: "agentTeam",
+    path: "agent-teams",
+    scope: "agent_teams",
+    label: "agent team",
+    plural: "agent teams",
+    object: "agent_team",
+    typed: true,
+    schema: AgentTeam,
+    update: AgentTeamUpdate,
+    record: AgentTeamRecord,
+    shape: agentTeamShape,
     filters: { orchestration: enumFilter("subtype", ORCHESTRATIONS) },
     columns: (d) => columns(d, { subtype: str(d.orchestration), searchText: text(d.name, d.purpose) }),
     references: (d) => ids(d.agents).map((id, i) => ({ path: `agents[${i}]`, id, kind: "Agent" as const })),
   }),
   def({
-    kind: "Workflow", idKind: "workflow", path: "workflows", scope: "workflows", label: "workflow", plural: "workflows", object: "workflow", typed: true,
-    schema: Workflow, update: WorkflowUpdate, record: WorkflowRecord, shape: workflowShape,
+    kind: "Workflow",
+    idKind: "workflow",
+    path: "workflows",
+    scope: "workflows",
+    label: "workflow",
+    plural: "workflows",
+    object: "workflow",
+    typed: true,
+    schema: Workflow,
+    update: WorkflowUpdate,
+    record: WorkflowRecord,
+    shape: workflowShape,
     filters: { active: boolFilter("enabled") },
     columns: (d) => columns(d, { enabled: d.active !== false }),
     // A trigger inside a workflow may name another target; one without a target starts the workflow itself.
-    references: (d) => (Array.isArray(d.triggers) ? d.triggers : []).flatMap((t: Doc, i) => {
-      const target = t.target as Doc | undefined;
-      return target && typeof target.id === "string" ? [{ path: `triggers[${i}].target.id`, id: target.id, kind: TARGET_KIND[String(target.type)] }] : [];
-    }),
+    references: (d) =>
+      (Array.isArray(d.triggers) ? d.triggers : []).flatMap((t: Doc, i) => {
+        const target = t.target as Doc | undefined;
+        return target && typeof target.id === "string"
+          ? [{ path: `triggers[${i}].target.id`, id: target.id, kind: TARGET_KIND[String(target.type)] }]
+          : [];
+      }),
   }),
   def({
-    kind: "Function", idKind: "function", path: "functions", scope: "functions", label: "function", plural: "functions", object: "function", typed: true,
-    schema: Function, update: FunctionUpdate, record: FunctionRecord, shape: functionShape,
+    kind: "Function",
+    idKind: "function",
+    path: "functions",
+    scope: "functions",
+    label: "function",
+    plural: "functions",
+    object: "function",
+    typed: true,
+    schema: Function,
+    update: FunctionUpdate,
+    record: FunctionRecord,
+    shape: functionShape,
     filters: { runtime: enumFilter("subtype", RUNTIMES) },
     columns: (d) => columns(d, { subtype: str(d.runtime) }),
     references: () => [],
   }),
   def({
-    kind: "Trigger", idKind: "trigger", path: "triggers", scope: "triggers", label: "trigger", plural: "triggers", object: "trigger", typed: true,
-    schema: Trigger, update: TriggerUpdate, record: TriggerRecord, shape: triggerFlatShape,
+    kind: "Trigger",
+    idKind: "trigger",
+    path: "triggers",
+    scope: "triggers",
+    label: "trigger",
+    plural: "triggers",
+    object: "trigger",
+    typed: true,
+    schema: Trigger,
+    update: TriggerUpdate,
+    record: TriggerRecord,
+    shape: triggerFlatShape,
     filters: { type: enumFilter("subtype", TRIGGER_TYPES), enabled: boolFilter("enabled"), target: stringFilter("ref") },
     columns: (d) => columns(d, { subtype: str(d.type), enabled: d.enabled !== false, ref: str((d.target as Doc | undefined)?.id) }),
     references: (d) => {
@@ -148,29 +260,69 @@ export const KINDS: readonly KindDef[] = [
     },
   }),
   def({
-    kind: "Tool", idKind: "tool", path: "tools", scope: "tools", label: "tool", plural: "tools", object: "tool", typed: false,
-    schema: Tool, update: ToolUpdate, record: ToolRecord, shape: toolShape,
+    kind: "Tool",
+    idKind: "tool",
+    path: "tools",
+    scope: "tools",
+    label: "tool",
+    plural: "tools",
+    object: "tool",
+    typed: false,
+    schema: Tool,
+    update: ToolUpdate,
+    record: ToolRecord,
+    shape: toolShape,
     filters: { category: enumFilter("subtype", TOOL_CATEGORIES) },
     columns: (d) => columns(d, { subtype: str(d.category) }),
     references: () => [],
   }),
   def({
-    kind: "Task", idKind: "task", path: "tasks", scope: "tasks", label: "task", plural: "tasks", object: "task", typed: true,
-    schema: Task, update: TaskUpdate, record: TaskRecord, shape: taskShape, machine: TASK_MACHINE,
+    kind: "Task",
+    idKind: "task",
+    path: "tasks",
+    scope: "tasks",
+    label: "task",
+    plural: "tasks",
+    object: "task",
+    typed: true,
+    schema: Task,
+    update: TaskUpdate,
+    record: TaskRecord,
+    shape: taskShape,
+    machine: TASK_MACHINE,
     filters: {
-      title: stringFilter("name"), status: enumFilter("status", TASK_STATUSES), priority: { type: "integer" },
-      assignee: stringFilter("ref"), dueDate: { type: "date" },
+      title: stringFilter("name"),
+      status: enumFilter("status", TASK_STATUSES),
+      priority: { type: "integer" },
+      assignee: stringFilter("ref"),
+      dueDate: { type: "date" },
     },
     collectionOpts: { named: false, sortable: ["createdAt", "updatedAt", "priority", "id"] },
-    columns: (d) => columns(d, {
-      name: str(d.title) ?? "", status: str(d.status), priority: typeof d.priority === "number" ? d.priority : null,
-      ref: str(d.assignee), dueDate: date(d.dueDate), searchText: text(d.title, d.description),
-    }),
+    columns: (d) =>
+      columns(d, {
+        name: str(d.title) ?? "",
+        status: str(d.status),
+        priority: typeof d.priority === "number" ? d.priority : null,
+        ref: str(d.assignee),
+        dueDate: date(d.dueDate),
+        searchText: text(d.title, d.description),
+      }),
     references: (d) => ids(d.dependencies).map((id, i) => ({ path: `dependencies[${i}]`, id, kind: "Task" as const })),
   }),
   def({
-    kind: "ExecutionContext", idKind: "execution", path: "executions", scope: "executions", label: "execution", plural: "executions", object: "execution", typed: true,
-    schema: ExecutionContext, update: ExecutionContextUpdate, record: ExecutionContextRecord, shape: executionShape, machine: EXECUTION_MACHINE,
+    kind: "ExecutionContext",
+    idKind: "execution",
+    path: "executions",
+    scope: "executions",
+    label: "execution",
+    plural: "executions",
+    object: "execution",
+    typed: true,
+    schema: ExecutionContext,
+    update: ExecutionContextUpdate,
+    record: ExecutionContextRecord,
+    shape: executionShape,
+    machine: EXECUTION_MACHINE,
     filters: { status: enumFilter("status", EXECUTION_STATUSES), parentId: stringFilter("ref"), startedAt: { type: "date" } },
     collectionOpts: { named: false, sortable: ["createdAt", "updatedAt", "startedAt", "id"], search: false },
     columns: (d) => columns(d, { name: "", status: str(d.status), ref: str(d.parentId), startedAt: date(d.startedAt), searchText: "" }),

@@ -11,7 +11,9 @@ import type { KindDef } from "./kinds";
 export function withIdentity(fields: CollectionQuery["fields"]): CollectionQuery["fields"] {
   if (!fields) return fields;
   const names = new Set(fields.names);
-  for (const k of ["$id", "$type"]) if (fields.mode === "include") names.add(k); else names.delete(k);
+  for (const k of ["$id", "$type"])
+    if (fields.mode === "include") names.add(k);
+    else names.delete(k);
   return { mode: fields.mode, names };
 }
 

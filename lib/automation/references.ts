@@ -23,10 +23,12 @@ export function refsColumn(refs: readonly Reference[]): string {
 async function existing(auth: AuthContext, ids: string[], select: { document?: true; ref?: true } = {}) {
   const rows: { id: string; kind: string; document?: unknown; ref?: string | null }[] = [];
   for (let i = 0; i < ids.length; i += CHUNK) {
-    rows.push(...await db.automationResource.findMany({
-      where: { ...tenantWhere(auth), id: { in: ids.slice(i, i + CHUNK) } },
-      select: { id: true, kind: true, ...select },
-    }));
+    rows.push(
+      ...(await db.automationResource.findMany({
+        where: { ...tenantWhere(auth), id: { in: ids.slice(i, i + CHUNK) } },
+        select: { id: true, kind: true, ...select },
+      })),
+    );
   }
   return rows;
 }
@@ -36,15 +38,21 @@ async function checkExist(auth: AuthContext, refs: readonly Reference[]): Promis
   for (const r of refs) {
     const target = kindDef(r.kind);
     if (!isIdOf(target.idKind, r.id)) {
-      throw invalidField(r.path, `'${r.id.slice(0, 64)}' is not ${article(target.label)} ${target.label} id; ${target.label} ids start with '${ID_PREFIXES[target.idKind]}_'.`);
+      throw invalidField(
+        r.path,
+        `'${r.id.slice(0, 64)}' is not ${article(target.label)} ${target.label} id; ${target.label} ids start with '${ID_PREFIXES[target.idKind]}_'.`,
+      );
     }
   }
   const found = new Map((await existing(auth, [...new Set(refs.map((r) => r.id))])).map((row) => [row.id, row.kind]));
   for (const r of refs) {
     if (found.get(r.id) !== r.kind) {
       const label = kindDef(r.kind).label;
-      throw invalidField(r.path, `No ${label} '${r.id}' exists in this environment.`,
-        `Create the ${label} first, with a key of the same environment (test or live) as this request.`);
+      throw invalidField(
+        r.path,
+        `No ${label} '${r.id}' exists in this environment.`,
+        `Create the ${label} first, with a key of the same environment (test or live) as this request.`,
+      );
     }
   }
 }
@@ -69,7 +77,11 @@ async function dependencyCycle(auth: AuthContext, self: string, deps: string[]):
           chain.unshift(self);
           return { index: deps.indexOf(chain[1]), cycle: chain };
         }
-        if (!seen.has(d)) { seen.add(d); via.set(d, row.id); next.push(d); }
+        if (!seen.has(d)) {
+          seen.add(d);
+          via.set(d, row.id);
+          next.push(d);
+        }
       }
     }
     frontier = next;
@@ -79,13 +91,19 @@ async function dependencyCycle(auth: AuthContext, self: string, deps: string[]):
 
 /** An execution's parent exists and is not the execution itself or one of its descendants. */
 async function checkParent(auth: AuthContext, self: string | null, parentId: string): Promise<void> {
-  if (!isIdOf("execution", parentId)) throw invalidField("parentId", `'${parentId.slice(0, 64)}' is not an execution id; execution ids start with 'exec_'.`);
+  if (!isIdOf("execution", parentId))
+    throw invalidField("parentId", `'${parentId.slice(0, 64)}' is not an execution id; execution ids start with 'exec_'.`);
   let at: string | null = parentId;
   for (let hops = 0; at && hops < 1_000; hops++) {
     if (at === self) throw invalidField("parentId", `'${parentId}' descends from this execution; an execution cannot be its own ancestor.`);
     const [row] = await existing(auth, [at], { ref: true });
     if (!row || row.kind !== "ExecutionContext") {
-      if (hops === 0) throw invalidField("parentId", `No execution '${parentId}' exists in this environment.`, "Create the parent execution first, with a key of the same environment (test or live).");
+      if (hops === 0)
+        throw invalidField(
+          "parentId",
+          `No execution '${parentId}' exists in this environment.`,
+          "Create the parent execution first, with a key of the same environment (test or live).",
+        );
       return; // an ancestor was deleted: the chain ends there
     }
     at = row.ref ?? null;
@@ -101,10 +119,17 @@ export async function checkReferences(auth: AuthContext, def: KindDef, doc: Doc,
   }
   if (refs.length) await checkExist(auth, refs);
   if (def.kind === "Task" && self && refs.length) {
-    const found = await dependencyCycle(auth, self, refs.map((r) => r.id));
+    const found = await dependencyCycle(
+      auth,
+      self,
+      refs.map((r) => r.id),
+    );
     if (found) {
-      throw invalidField(`dependencies[${found.index}]`, `Depending on '${found.cycle[1]}' would make a cycle: ${found.cycle.join(" → ")}.`,
-        "Remove one of the dependencies in the cycle.");
+      throw invalidField(
+        `dependencies[${found.index}]`,
+        `Depending on '${found.cycle[1]}' would make a cycle: ${found.cycle.join(" → ")}.`,
+        "Remove one of the dependencies in the cycle.",
+      );
     }
   }
   if (def.kind === "ExecutionContext" && typeof doc.parentId === "string") await checkParent(auth, self, doc.parentId);
@@ -121,7 +146,9 @@ export async function assertUnreferenced(auth: AuthContext, def: KindDef, id: st
   // LIKE treats '_' as a wildcard: keep only exact matches.
   const users = rows.filter((r) => r.refs.split(" ").includes(id)).map((r) => r.id);
   if (users.length) {
-    throw stateConflict(`This ${def.label} is referenced by ${users.slice(0, 5).join(", ")}${users.length > 5 ? ", …" : ""}; remove those references (or delete them) first.`,
-      { referencedBy: users });
+    throw stateConflict(
+      `This ${def.label} is referenced by ${users.slice(0, 5).join(", ")}${users.length > 5 ? ", …" : ""}; remove those references (or delete them) first.`,
+      { referencedBy: users },
+    );
   }
 }

@@ -24,18 +24,34 @@ function kindRoutes(def: KindDef): AnyRoute[] {
   const a = `${article(def.label)} ${def.label}`;
   return [
     defineRoute({
-      method: "GET", path: base, summary: `List ${def.plural}`, tag, scope: `${def.scope}:read`,
-      collection: def.collection, response: { kind: "collection", schema: def.record },
+      method: "GET",
+      path: base,
+      summary: `List ${def.plural}`,
+      tag,
+      scope: `${def.scope}:read`,
+      collection: def.collection,
+      response: { kind: "collection", schema: def.record },
       handler: ({ auth, query }) => listResources(auth, def, query as CollectionQuery),
     }),
     defineRoute({
-      method: "POST", path: base, summary: `Create ${a}`, tag, scope: `${def.scope}:write`,
-      body: def.schema, response: { kind: "single", status: 201, schema: def.record },
+      method: "POST",
+      path: base,
+      summary: `Create ${a}`,
+      tag,
+      scope: `${def.scope}:write`,
+      body: def.schema,
+      response: { kind: "single", status: 201, schema: def.record },
       handler: ({ auth, body }) => createResource(auth, def, body),
     }),
     defineRoute({
-      method: "GET", path: `${base}/{id}`, summary: `Retrieve ${a}`, tag, scope: `${def.scope}:read`,
-      params: IdParams, query: GetQuery, response: { kind: "single", status: 200, schema: def.record },
+      method: "GET",
+      path: `${base}/{id}`,
+      summary: `Retrieve ${a}`,
+      tag,
+      scope: `${def.scope}:read`,
+      params: IdParams,
+      query: GetQuery,
+      response: { kind: "single", status: 200, schema: def.record },
       handler: async ({ auth, params, query }) => {
         const { fields } = query as z.infer<typeof GetQuery>;
         const parsed = parseCollectionQuery(new URLSearchParams(fields ? { fields } : {}), def.collection);
@@ -43,15 +59,24 @@ function kindRoutes(def: KindDef): AnyRoute[] {
       },
     }),
     defineRoute({
-      method: "PATCH", path: `${base}/{id}`,
+      method: "PATCH",
+      path: `${base}/{id}`,
       summary: def.machine ? `Update ${a} (a status change must follow the ${def.label} state machine)` : `Update ${a}`,
-      tag, scope: `${def.scope}:write`,
-      params: IdParams, body: def.update, response: { kind: "single", status: 200, schema: def.record },
+      tag,
+      scope: `${def.scope}:write`,
+      params: IdParams,
+      body: def.update,
+      response: { kind: "single", status: 200, schema: def.record },
       handler: ({ auth, params, body }) => updateResource(auth, def, params.id, body),
     }),
     defineRoute({
-      method: "DELETE", path: `${base}/{id}`, summary: `Delete ${a}`, tag, scope: `${def.scope}:delete`,
-      params: IdParams, response: { kind: "empty" },
+      method: "DELETE",
+      path: `${base}/{id}`,
+      summary: `Delete ${a}`,
+      tag,
+      scope: `${def.scope}:delete`,
+      params: IdParams,
+      response: { kind: "empty" },
       handler: ({ auth, params }) => deleteResource(auth, def, params.id),
     }),
   ];
@@ -60,12 +85,20 @@ function kindRoutes(def: KindDef): AnyRoute[] {
 // Public, like the OpenAPI document that already carries the same schemas: documentation needs no key.
 const schemaRoutes: AnyRoute[] = [
   defineRoute({
-    method: "GET", path: "/v1/schemas", summary: "JSON Schemas of every automation resource (public)", tag: "Schemas", auth: "none",
+    method: "GET",
+    path: "/v1/schemas",
+    summary: "JSON Schemas of every automation resource (public)",
+    tag: "Schemas",
+    auth: "none",
     response: { kind: "raw", description: "A JSON Schema document with every automation schema under $defs" },
     handler: async ({ baseUrl }) => schemaIndex(baseUrl),
   }),
   defineRoute({
-    method: "GET", path: "/v1/schemas/{kind}", summary: `The JSON Schema of one automation resource (public): ${SCHEMA_NAMES.join(", ")}`, tag: "Schemas", auth: "none",
+    method: "GET",
+    path: "/v1/schemas/{kind}",
+    summary: `The JSON Schema of one automation resource (public): ${SCHEMA_NAMES.join(", ")}`,
+    tag: "Schemas",
+    auth: "none",
     params: z.object({ kind: z.string() }),
     response: { kind: "raw", description: "A JSON Schema (draft 2020-12) document" },
     handler: async ({ baseUrl, params }) => schemaDocument(resolveSchemaName(params.kind), baseUrl),

@@ -38,7 +38,11 @@ export interface StateMachine<S extends string = string> {
 }
 
 export const TASK_MACHINE: StateMachine<TaskStatus> = { name: "task", states: TASK_STATUSES, transitions: TASK_TRANSITIONS };
-export const EXECUTION_MACHINE: StateMachine<ExecutionStatus> = { name: "execution", states: EXECUTION_STATUSES, transitions: EXECUTION_TRANSITIONS };
+export const EXECUTION_MACHINE: StateMachine<ExecutionStatus> = {
+  name: "execution",
+  states: EXECUTION_STATUSES,
+  transitions: EXECUTION_TRANSITIONS,
+};
 
 /** The states reachable in one move from `from` (empty for a final state or an unknown one). */
 export function allowedNext<S extends string>(machine: StateMachine<S>, from: string): readonly S[] {
@@ -61,7 +65,10 @@ export function assertMove<S extends string>(machine: StateMachine<S>, from: str
   const allowed = allowedNext(machine, from);
   const next = allowed.length ? `it can move to ${allowed.map((s) => `'${s}'`).join(", ")}` : `'${from}' is final and cannot change`;
   throw new ApiError({
-    status: 409, type: "conflict_error", code: "STATE_CONFLICT", field: "status",
+    status: 409,
+    type: "conflict_error",
+    code: "STATE_CONFLICT",
+    field: "status",
     message: `A ${machine.name} in '${from}' cannot move to '${to}': ${next}.`,
     suggestion: allowed.length ? `Set 'status' to one of: ${allowed.join(", ")}.` : undefined,
     extra: { currentState: from, allowed: [...allowed], requested: to },

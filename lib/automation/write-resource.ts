@@ -29,7 +29,8 @@ function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== "object" || typeof b !== "object" || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
   if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((v, i) => sameJson(v, (b as unknown[])[i]));
-  const ka = Object.keys(a), kb = Object.keys(b);
+  const ka = Object.keys(a),
+    kb = Object.keys(b);
   return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && sameJson((a as Doc)[k], (b as Doc)[k]));
 }
 
@@ -45,7 +46,10 @@ function fillExecution(def: KindDef, doc: Doc): boolean {
   if (def.kind !== "ExecutionContext") return false;
   let changed = false;
   const t = now().toISOString();
-  if (doc.startedAt === undefined) { doc.startedAt = t; changed = true; }
+  if (doc.startedAt === undefined) {
+    doc.startedAt = t;
+    changed = true;
+  }
   if (def.machine && isFinal(def.machine, String(doc.status)) && doc.endedAt === undefined) {
     doc.endedAt = Date.parse(t) < Date.parse(String(doc.startedAt)) ? doc.startedAt : t;
     changed = true;
@@ -60,14 +64,22 @@ function rowData(def: KindDef, doc: Doc, refs: string) {
 export async function createResource(auth: AuthContext, def: KindDef, input: unknown) {
   const body = input as Doc;
   if (body.$id !== undefined) throw invalidField("$id", "'$id' is assigned by the server; omit it when creating.");
-  if (def.kind === "ExecutionContext" && body.id !== undefined) throw invalidField("id", "'id' is assigned by the server; omit it when creating.");
+  if (def.kind === "ExecutionContext" && body.id !== undefined)
+    throw invalidField("id", "'id' is assigned by the server; omit it when creating.");
   let doc = stored(body);
   if (fillExecution(def, doc)) doc = validate(def, doc);
   const refs = await checkReferences(auth, def, doc, null);
   const t = now();
   return withEvents(async (tx) => {
     const row = await tx.automationResource.create({
-      data: { id: newId(def.idKind), kind: def.kind, ...tenantWhere(auth), ...rowData(def, doc, refsColumn(refs)), createdAt: t, updatedAt: t },
+      data: {
+        id: newId(def.idKind),
+        kind: def.kind,
+        ...tenantWhere(auth),
+        ...rowData(def, doc, refsColumn(refs)),
+        createdAt: t,
+        updatedAt: t,
+      },
     });
     const record = serializeResource(def, row);
     await emitEvent({ ...tenantWhere(auth), type: "resource.created", data: eventData(def, record) }, tx);

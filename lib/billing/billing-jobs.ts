@@ -11,27 +11,47 @@ import { invalidateBillingCache } from "./rate-request";
 
 export async function finalizeInvoices(): Promise<{ closed: number; invoices: number }> {
   await flushUsage();
-  let closed = 0, invoices = 0;
+  let closed = 0,
+    invoices = 0;
   const skipped: string[] = []; // failed or taken by another process: not tried again in this run
   // A subscription idle for several periods closes one period per pass of the loop.
   for (let pass = 0; pass < 100; pass++) {
     const due = await db.subscription.findMany({
-      where: { status: { in: ["active", "past_due"] }, currentPeriodEnd: { lte: now() }, ...(skipped.length ? { id: { notIn: skipped } } : {}) }, orderBy: { currentPeriodEnd: "asc" }, take: 200,
+      where: {
+        status: { in: ["active", "past_due"] },
+        currentPeriodEnd: { lte: now() },
+        ...(skipped.length ? { id: { notIn: skipped } } : {}),
+      },
+      orderBy: { currentPeriodEnd: "asc" },
+      take: 200,
     });
     if (!due.length) break;
     for (const sub of due) {
-      const result = await closePeriod(sub).catch((e) => { console.error(`[billing] closing ${sub.id} failed`, e); return null; });
-      if (!result) { skipped.push(sub.id); continue; }
+      const result = await closePeriod(sub).catch((e) => {
+        console.error(`[billing] closing ${sub.id} failed`, e);
+        return null;
+      });
+      if (!result) {
+        skipped.push(sub.id);
+        continue;
+      }
       closed++;
       invalidateBillingCache(sub.projectId, sub.environment);
-      if (result.invoiceId) { invoices++; await collectInvoice(result.invoiceId); }
+      if (result.invoiceId) {
+        invoices++;
+        await collectInvoice(result.invoiceId);
+      }
     }
   }
   return { closed, invoices };
 }
 
 export async function retryPayments(): Promise<{ attempted: number }> {
-  const due = await db.invoice.findMany({ where: { status: "open", nextPaymentAttempt: { lte: now() } }, take: 500, orderBy: { nextPaymentAttempt: "asc" } });
+  const due = await db.invoice.findMany({
+    where: { status: "open", nextPaymentAttempt: { lte: now() } },
+    take: 500,
+    orderBy: { nextPaymentAttempt: "asc" },
+  });
   for (const inv of due) await collectInvoice(inv.id).catch((e) => console.error(`[billing] charging ${inv.id} failed`, e));
   return { attempted: due.length };
 }

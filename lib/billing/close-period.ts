@@ -13,26 +13,43 @@ import { serializeSubscription } from "./subscription-serialize";
 // for the next period, or canceled) in the same transaction, with its event. The update is conditional on the
 // period it closes, so two processes closing one period at once write one invoice.
 
-export interface StoredLine extends InvoiceLine { usage: { csv: string | null; events: string } | null }
+export interface StoredLine extends InvoiceLine {
+  usage: { csv: string | null; events: string } | null;
+}
 
 export function linksFor(lines: InvoiceLine[], invoiceId: string | null, start: Date, end: Date): StoredLine[] {
   const events = `/v1/usage?timestamp[gte]=${start.toISOString()}&timestamp[lt]=${end.toISOString()}&statusCode[lt]=400`;
   return lines.map((l) => ({
-    ...l, usage: l.type === "usage" ? { csv: invoiceId ? `/v1/invoices/${invoiceId}/lines/${l.id}/usage` : null, events } : null,
+    ...l,
+    usage: l.type === "usage" ? { csv: invoiceId ? `/v1/invoices/${invoiceId}/lines/${l.id}/usage` : null, events } : null,
   }));
 }
 
-export async function invoiceLinesFor(sub: Pick<SubscriptionRow, "projectId" | "environment" | "priceId">, start: Date, end: Date, fullEnd: Date, invoiceId: string | null, idBefore: string | null = null) {
+export async function invoiceLinesFor(
+  sub: Pick<SubscriptionRow, "projectId" | "environment" | "priceId">,
+  start: Date,
+  end: Date,
+  fullEnd: Date,
+  invoiceId: string | null,
+  idBefore: string | null = null,
+) {
   const price = await db.price.findUnique({ where: { id: sub.priceId } });
   if (!price) return null; // the price was deleted: nothing can be rated any more
   const plan = compilePrice(price);
   const q = await periodQuantities({ projectId: sub.projectId, environment: sub.environment, start, end, idBefore });
   const cut = end.getTime() < fullEnd.getTime();
-  const lines = ratePeriod(plan, q, { start, end, proration: cut ? [BigInt(end.getTime() - start.getTime()), BigInt(fullEnd.getTime() - start.getTime())] : undefined });
+  const lines = ratePeriod(plan, q, {
+    start,
+    end,
+    proration: cut ? [BigInt(end.getTime() - start.getTime()), BigInt(fullEnd.getTime() - start.getTime())] : undefined,
+  });
   return { price, lines: linksFor(lines, invoiceId, start, end) };
 }
 
-export async function closePeriod(sub: SubscriptionRow, opts: { endAt?: Date; cancel?: boolean } = {}): Promise<{ invoiceId: string | null } | null> {
+export async function closePeriod(
+  sub: SubscriptionRow,
+  opts: { endAt?: Date; cancel?: boolean } = {},
+): Promise<{ invoiceId: string | null } | null> {
   const start = sub.currentPeriodStart;
   const end = opts.endAt && opts.endAt < sub.currentPeriodEnd ? opts.endAt : sub.currentPeriodEnd;
   const invoiceId = newId("invoice");
@@ -49,9 +66,25 @@ export async function closePeriod(sub: SubscriptionRow, opts: { endAt?: Date; ca
   // The transaction's first statement is its conditional write (see createSubscription on SQLite's upgrades).
   return withEvents(async (tx) => {
     const data: Prisma.SubscriptionUpdateManyMutationInput = ending
-      ? { status: "canceled", currentSlot: null, canceledAt: opts.cancel ? end : (sub.canceledAt ?? end), endedAt: end, cancelAtPeriodEnd: false, updatedAt: now() }
-      : { currentPeriodStart: sub.currentPeriodEnd, currentPeriodEnd: nextEnd, priceId: nextPriceId, pendingPriceId: null, updatedAt: now() };
-    const claimed = await tx.subscription.updateMany({ where: { id: sub.id, currentPeriodStart: start, status: { in: ["active", "past_due"] } }, data });
+      ? {
+          status: "canceled",
+          currentSlot: null,
+          canceledAt: opts.cancel ? end : (sub.canceledAt ?? end),
+          endedAt: end,
+          cancelAtPeriodEnd: false,
+          updatedAt: now(),
+        }
+      : {
+          currentPeriodStart: sub.currentPeriodEnd,
+          currentPeriodEnd: nextEnd,
+          priceId: nextPriceId,
+          pendingPriceId: null,
+          updatedAt: now(),
+        };
+    const claimed = await tx.subscription.updateMany({
+      where: { id: sub.id, currentPeriodStart: start, status: { in: ["active", "past_due"] } },
+      data,
+    });
     if (claimed.count !== 1) return null;
 
     let written: string | null = null;
@@ -61,17 +94,42 @@ export async function closePeriod(sub: SubscriptionRow, opts: { endAt?: Date; ca
       const count = await tx.invoice.count({ where: { businessId: sub.businessId, environment: sub.environment } });
       await tx.invoice.create({
         data: {
-          id: invoiceId, businessId: sub.businessId, projectId: sub.projectId, environment: sub.environment, subscriptionId: sub.id,
-          priceId: sub.priceId, number: `${sub.environment === "test" ? "TEST-" : ""}${sub.businessId.slice(-6)}-${String(count + 1).padStart(4, "0")}`,
-          status: "open", currency: rated.price.currency, periodStart: start, periodEnd: end, usageCutoff, lines: rated.lines as unknown as Prisma.InputJsonValue,
-          subtotal: total, total, amountPaid: 0, attemptCount: 0, nextPaymentAttempt: t, finalizedAt: t, createdAt: t, updatedAt: t,
+          id: invoiceId,
+          businessId: sub.businessId,
+          projectId: sub.projectId,
+          environment: sub.environment,
+          subscriptionId: sub.id,
+          priceId: sub.priceId,
+          number: `${sub.environment === "test" ? "TEST-" : ""}${sub.businessId.slice(-6)}-${String(count + 1).padStart(4, "0")}`,
+          status: "open",
+          currency: rated.price.currency,
+          periodStart: start,
+          periodEnd: end,
+          usageCutoff,
+          lines: rated.lines as unknown as Prisma.InputJsonValue,
+          subtotal: total,
+          total,
+          amountPaid: 0,
+          attemptCount: 0,
+          nextPaymentAttempt: t,
+          finalizedAt: t,
+          createdAt: t,
+          updatedAt: t,
         },
       });
       written = invoiceId;
     }
     const after = await tx.subscription.findUniqueOrThrow({ where: { id: sub.id } });
     const data2 = { object: "subscription", ...serializeSubscription(after), ...(written ? { latestInvoiceId: written } : {}) };
-    await emitEvent({ businessId: sub.businessId, environment: sub.environment, type: ending ? "subscription.canceled" : "subscription.renewed", data: data2 }, tx);
+    await emitEvent(
+      {
+        businessId: sub.businessId,
+        environment: sub.environment,
+        type: ending ? "subscription.canceled" : "subscription.renewed",
+        data: data2,
+      },
+      tx,
+    );
     return { invoiceId: written };
   });
 }

@@ -23,7 +23,8 @@ export async function collectInvoice(invoiceId: string): Promise<"paid" | "faile
   const sub = await db.subscription.findUnique({ where: { id: invoice.subscriptionId } });
   const attempt = invoice.attemptCount + 1;
   const claimed = await db.invoice.updateMany({
-    where: { id: invoice.id, status: "open", attemptCount: invoice.attemptCount }, data: { attemptCount: attempt, nextPaymentAttempt: null, updatedAt: now() },
+    where: { id: invoice.id, status: "open", attemptCount: invoice.attemptCount },
+    data: { attemptCount: attempt, nextPaymentAttempt: null, updatedAt: now() },
   });
   if (claimed.count !== 1) return "skipped";
   const amountDue = invoice.total - invoice.amountPaid;
@@ -37,44 +38,103 @@ export async function collectInvoice(invoiceId: string): Promise<"paid" | "faile
   const pm = (sub?.paymentMethod as StoredPaymentMethod | null) ?? null;
   const provider = paymentProvider();
   const result = pm
-    ? await provider.charge({ amount: amountDue, currency: invoice.currency, paymentMethod: pm, idempotencyKey: `${invoice.id}:${attempt}`, description: `Invoice ${invoice.number}` })
-    : { status: "failed" as const, providerRef: null, failureCode: "no_payment_method", failureMessage: "The subscription has no payment method." };
+    ? await provider.charge({
+        amount: amountDue,
+        currency: invoice.currency,
+        paymentMethod: pm,
+        idempotencyKey: `${invoice.id}:${attempt}`,
+        description: `Invoice ${invoice.number}`,
+      })
+    : {
+        status: "failed" as const,
+        providerRef: null,
+        failureCode: "no_payment_method",
+        failureMessage: "The subscription has no payment method.",
+      };
 
   const paymentEvent = (payment: { id: string; status: string; failureCode: string | null; failureMessage: string | null }) => ({
-    businessId: invoice.businessId, environment: invoice.environment, type: payment.status === "succeeded" ? "payment.succeeded" : "payment.failed",
+    businessId: invoice.businessId,
+    environment: invoice.environment,
+    type: payment.status === "succeeded" ? "payment.succeeded" : "payment.failed",
     data: {
-      object: "payment", id: payment.id, invoiceId: invoice.id, subscriptionId: invoice.subscriptionId, amount: amountDue, amountDecimal: minorToDecimal(BigInt(amountDue), invoice.currency), currency: invoice.currency,
-      status: payment.status, attempt, failureCode: payment.failureCode, failureMessage: payment.failureMessage,
-      nextPaymentAttempt: payment.status === "succeeded" || attempt >= MAX_ATTEMPTS ? null : new Date(t.getTime() + RETRY_DELAYS_MS[attempt - 1]).toISOString(),
+      object: "payment",
+      id: payment.id,
+      invoiceId: invoice.id,
+      subscriptionId: invoice.subscriptionId,
+      amount: amountDue,
+      amountDecimal: minorToDecimal(BigInt(amountDue), invoice.currency),
+      currency: invoice.currency,
+      status: payment.status,
+      attempt,
+      failureCode: payment.failureCode,
+      failureMessage: payment.failureMessage,
+      nextPaymentAttempt:
+        payment.status === "succeeded" || attempt >= MAX_ATTEMPTS
+          ? null
+          : new Date(t.getTime() + RETRY_DELAYS_MS[attempt - 1]).toISOString(),
     },
   });
 
   await withEvents(async (tx) => {
     const payment = await tx.payment.create({
       data: {
-        id: newId("payment"), businessId: invoice.businessId, environment: invoice.environment, invoiceId: invoice.id, amount: amountDue,
-        currency: invoice.currency, status: result.status, provider: provider.name, providerRef: result.providerRef,
-        failureCode: result.status === "failed" ? result.failureCode : null, failureMessage: result.status === "failed" ? result.failureMessage : null,
-        attempt, createdAt: t,
+        id: newId("payment"),
+        businessId: invoice.businessId,
+        environment: invoice.environment,
+        invoiceId: invoice.id,
+        amount: amountDue,
+        currency: invoice.currency,
+        status: result.status,
+        provider: provider.name,
+        providerRef: result.providerRef,
+        failureCode: result.status === "failed" ? result.failureCode : null,
+        failureMessage: result.status === "failed" ? result.failureMessage : null,
+        attempt,
+        createdAt: t,
       },
     });
     await emitEvent(paymentEvent(payment), tx);
     if (result.status === "succeeded") {
-      await tx.invoice.update({ where: { id: invoice.id }, data: { status: "paid", amountPaid: invoice.amountPaid + amountDue, paidAt: t, updatedAt: t } });
+      await tx.invoice.update({
+        where: { id: invoice.id },
+        data: { status: "paid", amountPaid: invoice.amountPaid + amountDue, paidAt: t, updatedAt: t },
+      });
       if (sub?.status === "past_due") {
         const after = await tx.subscription.update({ where: { id: sub.id }, data: { status: "active", updatedAt: t } });
-        await emitEvent({ businessId: sub.businessId, environment: sub.environment, type: "subscription.updated", data: { object: "subscription", ...serializeSubscription(after) }, previousAttributes: { status: "past_due" } }, tx);
+        await emitEvent(
+          {
+            businessId: sub.businessId,
+            environment: sub.environment,
+            type: "subscription.updated",
+            data: { object: "subscription", ...serializeSubscription(after) },
+            previousAttributes: { status: "past_due" },
+          },
+          tx,
+        );
       }
       return;
     }
     const last = attempt >= MAX_ATTEMPTS;
     await tx.invoice.update({
       where: { id: invoice.id },
-      data: { status: last ? "uncollectible" : "open", nextPaymentAttempt: last ? null : new Date(t.getTime() + RETRY_DELAYS_MS[attempt - 1]), updatedAt: t },
+      data: {
+        status: last ? "uncollectible" : "open",
+        nextPaymentAttempt: last ? null : new Date(t.getTime() + RETRY_DELAYS_MS[attempt - 1]),
+        updatedAt: t,
+      },
     });
     if (sub && sub.status === "active" && attempt >= PAST_DUE_AFTER_FAILURES) {
       const after = await tx.subscription.update({ where: { id: sub.id }, data: { status: "past_due", updatedAt: t } });
-      await emitEvent({ businessId: sub.businessId, environment: sub.environment, type: "subscription.updated", data: { object: "subscription", ...serializeSubscription(after) }, previousAttributes: { status: "active" } }, tx);
+      await emitEvent(
+        {
+          businessId: sub.businessId,
+          environment: sub.environment,
+          type: "subscription.updated",
+          data: { object: "subscription", ...serializeSubscription(after) },
+          previousAttributes: { status: "active" },
+        },
+        tx,
+      );
     }
   });
   if (sub) invalidateBillingCache(sub.projectId, sub.environment);

@@ -20,35 +20,82 @@ import { CURRENT } from "./subscriptions";
 
 export const INVOICE_COLLECTION: CollectionSpec = {
   filters: {
-    id: { type: "string" }, status: { type: "enum", values: INVOICE_STATUSES }, subscriptionId: { type: "string" },
-    projectId: { type: "string" }, total: { type: "integer" }, periodStart: { type: "date" }, createdAt: { type: "date" },
+    id: { type: "string" },
+    status: { type: "enum", values: INVOICE_STATUSES },
+    subscriptionId: { type: "string" },
+    projectId: { type: "string" },
+    total: { type: "integer" },
+    periodStart: { type: "date" },
+    createdAt: { type: "date" },
   },
   sortable: ["createdAt", "periodStart", "total", "id"],
-  fields: ["number", "subscriptionId", "projectId", "priceId", "status", "currency", "periodStart", "periodEnd", "lines", "subtotal", "total",
-    "amountPaid", "amountDue", "totalDecimal", "attemptCount", "nextPaymentAttempt", "paidAt", "finalizedAt", "payments", "environment", "createdAt"],
+  fields: [
+    "number",
+    "subscriptionId",
+    "projectId",
+    "priceId",
+    "status",
+    "currency",
+    "periodStart",
+    "periodEnd",
+    "lines",
+    "subtotal",
+    "total",
+    "amountPaid",
+    "amountDue",
+    "totalDecimal",
+    "attemptCount",
+    "nextPaymentAttempt",
+    "paidAt",
+    "finalizedAt",
+    "payments",
+    "environment",
+    "createdAt",
+  ],
 };
 
 type WithPayments = InvoiceRow & { payments?: PaymentRow[] };
 
 export function serializeInvoice(i: WithPayments) {
   return {
-    id: i.id, number: i.number, subscriptionId: i.subscriptionId, projectId: i.projectId, priceId: i.priceId,
-    status: i.status as (typeof INVOICE_STATUSES)[number], currency: i.currency,
-    periodStart: i.periodStart.toISOString(), periodEnd: i.periodEnd.toISOString(), lines: i.lines as unknown as StoredLine[],
-    subtotal: i.subtotal, total: i.total, amountPaid: i.amountPaid, amountDue: Math.max(0, i.total - i.amountPaid),
-    totalDecimal: minorToDecimal(BigInt(i.total), i.currency), attemptCount: i.attemptCount,
-    nextPaymentAttempt: i.nextPaymentAttempt?.toISOString() ?? null, paidAt: i.paidAt?.toISOString() ?? null,
+    id: i.id,
+    number: i.number,
+    subscriptionId: i.subscriptionId,
+    projectId: i.projectId,
+    priceId: i.priceId,
+    status: i.status as (typeof INVOICE_STATUSES)[number],
+    currency: i.currency,
+    periodStart: i.periodStart.toISOString(),
+    periodEnd: i.periodEnd.toISOString(),
+    lines: i.lines as unknown as StoredLine[],
+    subtotal: i.subtotal,
+    total: i.total,
+    amountPaid: i.amountPaid,
+    amountDue: Math.max(0, i.total - i.amountPaid),
+    totalDecimal: minorToDecimal(BigInt(i.total), i.currency),
+    attemptCount: i.attemptCount,
+    nextPaymentAttempt: i.nextPaymentAttempt?.toISOString() ?? null,
+    paidAt: i.paidAt?.toISOString() ?? null,
     finalizedAt: i.finalizedAt.toISOString(),
     payments: (i.payments ?? []).map((p) => ({
-      id: p.id, status: p.status, amount: p.amount, attempt: p.attempt, failureCode: p.failureCode, failureMessage: p.failureMessage, createdAt: p.createdAt.toISOString(),
+      id: p.id,
+      status: p.status,
+      amount: p.amount,
+      attempt: p.attempt,
+      failureCode: p.failureCode,
+      failureMessage: p.failureMessage,
+      createdAt: p.createdAt.toISOString(),
     })),
-    environment: i.environment, createdAt: i.createdAt.toISOString(),
+    environment: i.environment,
+    createdAt: i.createdAt.toISOString(),
   };
 }
 
 export function listInvoices(auth: AuthContext, query: CollectionQuery) {
   return listCollection({
-    spec: INVOICE_COLLECTION, query, baseWhere: tenantWhere(auth),
+    spec: INVOICE_COLLECTION,
+    query,
+    baseWhere: tenantWhere(auth),
     from: db.invoice,
     serialize: (row: InvoiceRow) => serializeInvoice(row),
   });
@@ -69,9 +116,17 @@ export async function getInvoice(auth: AuthContext, id: string) {
 
 /** The running period of the project's current subscription, rated up to now. */
 export async function upcomingInvoice(auth: AuthContext, projectId = auth.projectId) {
-  const sub = await db.subscription.findFirst({ where: { businessId: auth.businessId, projectId, environment: auth.environment, status: { in: CURRENT } } });
+  const sub = await db.subscription.findFirst({
+    where: { businessId: auth.businessId, projectId, environment: auth.environment, status: { in: CURRENT } },
+  });
   if (!sub) {
-    throw new ApiError({ status: 404, type: "not_found_error", code: "RESOURCE_NOT_FOUND", field: "projectId", message: "The project has no current subscription, so no upcoming invoice." });
+    throw new ApiError({
+      status: 404,
+      type: "not_found_error",
+      code: "RESOURCE_NOT_FOUND",
+      field: "projectId",
+      message: "The project has no current subscription, so no upcoming invoice.",
+    });
   }
   const t = now();
   const end = t < sub.currentPeriodEnd ? t : sub.currentPeriodEnd;
@@ -79,10 +134,28 @@ export async function upcomingInvoice(auth: AuthContext, projectId = auth.projec
   if (!rated) throw notFound("price", sub.priceId);
   const total = invoiceTotal(rated.lines);
   return {
-    id: null, number: null, subscriptionId: sub.id, projectId: sub.projectId, priceId: sub.priceId, status: "upcoming" as const, currency: rated.price.currency,
-    periodStart: sub.currentPeriodStart.toISOString(), periodEnd: sub.currentPeriodEnd.toISOString(), lines: rated.lines, subtotal: total, total,
-    amountPaid: 0, amountDue: total, totalDecimal: minorToDecimal(BigInt(total), rated.price.currency), attemptCount: 0,
-    nextPaymentAttempt: sub.currentPeriodEnd.toISOString(), paidAt: null, finalizedAt: null, payments: [], environment: sub.environment, createdAt: null,
+    id: null,
+    number: null,
+    subscriptionId: sub.id,
+    projectId: sub.projectId,
+    priceId: sub.priceId,
+    status: "upcoming" as const,
+    currency: rated.price.currency,
+    periodStart: sub.currentPeriodStart.toISOString(),
+    periodEnd: sub.currentPeriodEnd.toISOString(),
+    lines: rated.lines,
+    subtotal: total,
+    total,
+    amountPaid: 0,
+    amountDue: total,
+    totalDecimal: minorToDecimal(BigInt(total), rated.price.currency),
+    attemptCount: 0,
+    nextPaymentAttempt: sub.currentPeriodEnd.toISOString(),
+    paidAt: null,
+    finalizedAt: null,
+    payments: [],
+    environment: sub.environment,
+    createdAt: null,
   };
 }
 
@@ -108,14 +181,32 @@ export async function invoiceLineCsv(auth: AuthContext, invoiceId: string, lineI
   let quantity = 0;
   let total = 0n;
   const measure = plan.usage[index].measure;
-  for await (const e of periodEvents({ projectId: invoice.projectId, environment: invoice.environment, start: invoice.periodStart, end: invoice.periodEnd, idBefore: invoice.usageCutoff })) {
+  for await (const e of periodEvents({
+    projectId: invoice.projectId,
+    environment: invoice.environment,
+    start: invoice.periodStart,
+    end: invoice.periodEnd,
+    idBefore: invoice.usageCutoff,
+  })) {
     const usage = { bytes: e.requestSize + e.responseSize, computeMs: e.computeTime ?? 0 };
     const cost = rateEventParts(state, usage)[index];
     const q = measure === "requests" ? 1 : measure === "compute" ? Math.round(usage.computeMs * 100) : measure === "none" ? 0 : usage.bytes;
     if (q === 0) continue;
     quantity += q;
     total += cost;
-    out.push([e.id, e.timestamp.toISOString(), e.method, csvCell(e.endpoint), e.statusCode, e.apiKey, q, nanosToDecimal(cost), invoice.currency].join(","));
+    out.push(
+      [
+        e.id,
+        e.timestamp.toISOString(),
+        e.method,
+        csvCell(e.endpoint),
+        e.statusCode,
+        e.apiKey,
+        q,
+        nanosToDecimal(cost),
+        invoice.currency,
+      ].join(","),
+    );
   }
   out.push(["total", "", "", "", "", "", quantity, nanosToDecimal(total), invoice.currency].join(","));
   // What the line charges: the total in minor units (rounded half up; on an invoice of several lines, rounded so the

@@ -79,10 +79,15 @@ export function minorToNumber(minor: bigint): number {
  */
 export function allocateMinor(parts: bigint[], currency: string): bigint[] {
   const step = 10n ** BigInt(MAX_DECIMALS - minorExponent(currency));
-  const total = nanosToMinor(parts.reduce((s, p) => s + p, 0n), currency);
+  const total = nanosToMinor(
+    parts.reduce((s, p) => s + p, 0n),
+    currency,
+  );
   const floors = parts.map((p) => (p >= 0n ? p / step : -((-p + step - 1n) / step)));
   let left = total - floors.reduce((s, f) => s + f, 0n);
-  const order = parts.map((p, i) => ({ i, rest: p - floors[i] * step })).sort((a, b) => (b.rest > a.rest ? 1 : b.rest < a.rest ? -1 : a.i - b.i));
+  const order = parts
+    .map((p, i) => ({ i, rest: p - floors[i] * step }))
+    .sort((a, b) => (b.rest > a.rest ? 1 : b.rest < a.rest ? -1 : a.i - b.i));
   const out = floors.slice();
   for (const { i } of order) {
     if (left <= 0n) break;

@@ -6,11 +6,20 @@ import { zeroQuantities, type Quantities } from "./rate-events";
 // the subscription's environment. Live events are the billable ones (contract.md); test events are rated the
 // same way into test invoices, like Stripe's test mode, and are never charged to a real card.
 
-export interface PeriodScope { projectId: string; environment: string; start: Date; end: Date; idBefore?: string | null }
+export interface PeriodScope {
+  projectId: string;
+  environment: string;
+  start: Date;
+  end: Date;
+  idBefore?: string | null;
+}
 
 export function usageWhere(s: PeriodScope) {
   return {
-    projectId: s.projectId, environment: s.environment, timestamp: { gte: s.start, lt: s.end }, statusCode: { lt: 400 },
+    projectId: s.projectId,
+    environment: s.environment,
+    timestamp: { gte: s.start, lt: s.end },
+    statusCode: { lt: 400 },
     ...(s.idBefore ? { id: { lt: s.idBefore } } : {}),
   };
 }
@@ -20,7 +29,9 @@ export async function periodQuantities(s: PeriodScope, opts: { flush?: boolean }
   // This process's queued events belong to the period too; other processes flush within a second.
   if (opts.flush !== false) await flushUsage();
   const agg = await db.usageEvent.aggregate({
-    where: usageWhere(s), _count: { _all: true }, _sum: { requestSize: true, responseSize: true, computeTime: true },
+    where: usageWhere(s),
+    _count: { _all: true },
+    _sum: { requestSize: true, responseSize: true, computeTime: true },
   });
   const q = zeroQuantities();
   q.requests = agg._count._all;
@@ -34,12 +45,35 @@ export async function periodQuantities(s: PeriodScope, opts: { flush?: boolean }
 export async function* periodEvents(s: PeriodScope, pageSize = 5000) {
   let after: { timestamp: Date; id: string } | null = null;
   for (;;) {
-    const page: { id: string; timestamp: Date; method: string; endpoint: string; statusCode: number; requestSize: number; responseSize: number; computeTime: number | null; apiKey: string }[] =
-      await db.usageEvent.findMany({
-        where: { ...usageWhere(s), ...(after ? { OR: [{ timestamp: { gt: after.timestamp } }, { timestamp: after.timestamp, id: { gt: after.id } }] } : {}) },
-        orderBy: [{ timestamp: "asc" }, { id: "asc" }], take: pageSize,
-        select: { id: true, timestamp: true, method: true, endpoint: true, statusCode: true, requestSize: true, responseSize: true, computeTime: true, apiKey: true },
-      });
+    const page: {
+      id: string;
+      timestamp: Date;
+      method: string;
+      endpoint: string;
+      statusCode: number;
+      requestSize: number;
+      responseSize: number;
+      computeTime: number | null;
+      apiKey: string;
+    }[] = await db.usageEvent.findMany({
+      where: {
+        ...usageWhere(s),
+        ...(after ? { OR: [{ timestamp: { gt: after.timestamp } }, { timestamp: after.timestamp, id: { gt: after.id } }] } : {}),
+      },
+      orderBy: [{ timestamp: "asc" }, { id: "asc" }],
+      take: pageSize,
+      select: {
+        id: true,
+        timestamp: true,
+        method: true,
+        endpoint: true,
+        statusCode: true,
+        requestSize: true,
+        responseSize: true,
+        computeTime: true,
+        apiKey: true,
+      },
+    });
     for (const e of page) yield e;
     if (page.length < pageSize) return;
     const last = page[page.length - 1];

@@ -8,8 +8,17 @@ export function addInterval(anchor: Date, interval: "month" | "year", count: num
   const targetYear = y + Math.floor(m / 12);
   const targetMonth = ((m % 12) + 12) % 12;
   const lastDay = new Date(Date.UTC(targetYear, targetMonth + 1, 0)).getUTCDate();
-  return new Date(Date.UTC(targetYear, targetMonth, Math.min(anchor.getUTCDate(), lastDay),
-    anchor.getUTCHours(), anchor.getUTCMinutes(), anchor.getUTCSeconds(), anchor.getUTCMilliseconds()));
+  return new Date(
+    Date.UTC(
+      targetYear,
+      targetMonth,
+      Math.min(anchor.getUTCDate(), lastDay),
+      anchor.getUTCHours(),
+      anchor.getUTCMinutes(),
+      anchor.getUTCSeconds(),
+      anchor.getUTCMilliseconds(),
+    ),
+  );
 }
 
 /** The period [start, end) of `anchor`'s schedule that contains `at`. */
@@ -17,7 +26,7 @@ export function periodContaining(anchor: Date, interval: "month" | "year", at: D
   let index = 0;
   // Jump close first (months since the anchor), then step: a long-idle subscription costs a few iterations.
   const approx = (at.getUTCFullYear() - anchor.getUTCFullYear()) * 12 + at.getUTCMonth() - anchor.getUTCMonth();
-  index = Math.max(0, Math.floor((interval === "year" ? approx / 12 : approx)) - 1);
+  index = Math.max(0, Math.floor(interval === "year" ? approx / 12 : approx) - 1);
   while (addInterval(anchor, interval, index + 1) <= at) index++;
   return { start: addInterval(anchor, interval, index), end: addInterval(anchor, interval, index + 1), index };
 }

@@ -13,7 +13,11 @@ export async function billingForPortal(auth: AuthContext) {
     throw e;
   });
   const [rows, simulation] = await Promise.all([
-    db.invoice.findMany({ where: { ...tenantWhere(auth), projectId: auth.projectId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: 12 }),
+    db.invoice.findMany({
+      where: { ...tenantWhere(auth), projectId: auth.projectId },
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      take: 12,
+    }),
     simulatePlans(auth),
   ]);
   return { upcoming, invoices: rows.map((r) => serializeInvoice(r)), simulation };

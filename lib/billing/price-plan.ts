@@ -24,7 +24,10 @@ export interface PriceLike {
   name?: string;
 }
 
-export interface Tier { upTo: number | null; unitNanos: bigint }
+export interface Tier {
+  upTo: number | null;
+  unitNanos: bigint;
+}
 
 export interface UsageComponent {
   key: string;
@@ -42,7 +45,13 @@ export interface UsageComponent {
   tiersMode: TiersMode;
 }
 
-export interface FixedComponent { key: string; kind: "fixed"; description: string; amountNanos: bigint; interval: "month" | "year" }
+export interface FixedComponent {
+  key: string;
+  kind: "fixed";
+  description: string;
+  amountNanos: bigint;
+  interval: "month" | "year";
+}
 
 export interface PricePlan {
   priceId: string;
@@ -91,8 +100,32 @@ export function tierBreakdown(c: UsageComponent, q: number) {
   });
 }
 
-const BYTE_UNITS: Record<string, number> = { b: 1, byte: 1, bytes: 1, kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3, tib: 1024 ** 4 };
-const TIME_UNITS: Record<string, number> = { ms: 100, millisecond: 100, milliseconds: 100, s: 100_000, sec: 100_000, second: 100_000, seconds: 100_000, minute: 6_000_000, minutes: 6_000_000, hour: 360_000_000, hours: 360_000_000 };
+const BYTE_UNITS: Record<string, number> = {
+  b: 1,
+  byte: 1,
+  bytes: 1,
+  kb: 1e3,
+  mb: 1e6,
+  gb: 1e9,
+  tb: 1e12,
+  kib: 1024,
+  mib: 1024 ** 2,
+  gib: 1024 ** 3,
+  tib: 1024 ** 4,
+};
+const TIME_UNITS: Record<string, number> = {
+  ms: 100,
+  millisecond: 100,
+  milliseconds: 100,
+  s: 100_000,
+  sec: 100_000,
+  second: 100_000,
+  seconds: 100_000,
+  minute: 6_000_000,
+  minutes: 6_000_000,
+  hour: 360_000_000,
+  hours: 360_000_000,
+};
 const MULTIPLIERS: Record<string, number> = { "": 1, k: 1e3, m: 1e6, b: 1e9 };
 
 /**
@@ -110,7 +143,10 @@ export function metricMeasure(name: string, unit: string): { measure: Measure; u
   if (TIME_UNITS[word] !== undefined) return { measure: "compute", unitSize: Math.max(1, Math.round(count * TIME_UNITS[word])) };
   // "1K tokens", "1M requests": a multiplier before the counted thing.
   const multiplied = /^([kmb])\s*(.*)$/.exec(word);
-  if (multiplied && /^(tokens?|requests?|calls?)$/.test(multiplied[2])) { count *= MULTIPLIERS[multiplied[1]]; word = multiplied[2]; }
+  if (multiplied && /^(tokens?|requests?|calls?)$/.test(multiplied[2])) {
+    count *= MULTIPLIERS[multiplied[1]];
+    word = multiplied[2];
+  }
   if (/token/.test(word) || /token/.test(n)) return { measure: "tokens", unitSize: Math.max(1, Math.round(count * 4)) };
   if (/request|call/.test(word) || /request|call/.test(n)) return { measure: "requests", unitSize: Math.max(1, Math.round(count)) };
   if (/compute|cpu|duration/.test(n)) return { measure: "compute", unitSize: Math.max(1, Math.round(count * 100)) };
@@ -118,37 +154,75 @@ export function metricMeasure(name: string, unit: string): { measure: Measure; u
   return { measure: "none", unitSize: 1 };
 }
 
-interface StoredTier { upTo: number | null; amount: number }
-interface StoredBase { amount: number; interval: "month" | "year"; includedQuota: number }
-interface StoredMetric { name: string; amount: number; unit: string; includedQuantity?: number }
+interface StoredTier {
+  upTo: number | null;
+  amount: number;
+}
+interface StoredBase {
+  amount: number;
+  interval: "month" | "year";
+  includedQuota: number;
+}
+interface StoredMetric {
+  name: string;
+  amount: number;
+  unit: string;
+  includedQuantity?: number;
+}
 
 export function compilePrice(p: PriceLike): PricePlan {
   const base = (p.baseSubscription as StoredBase | null) ?? null;
   const interval = base?.interval ?? "month";
   const plan: PricePlan = { priceId: p.id, currency: p.currency, interval, fixed: [], usage: [], minVolume: null };
-  if (base) plan.fixed.push({ key: "base", kind: "fixed", description: `${p.name ?? "Subscription"} (per ${interval})`, amountNanos: toNanos(base.amount), interval });
+  if (base)
+    plan.fixed.push({
+      key: "base",
+      kind: "fixed",
+      description: `${p.name ?? "Subscription"} (per ${interval})`,
+      amountNanos: toNanos(base.amount),
+      interval,
+    });
   const usage = (c: Omit<UsageComponent, "kind" | "tiersMode" | "tiers"> & Partial<UsageComponent>) =>
     plan.usage.push({ kind: "usage", tiers: null, tiersMode: DEFAULT_TIERS_MODE, ...c });
 
   if (p.type === "usage") {
     const tiers = (p.tiers as StoredTier[] | null) ?? null;
     usage({
-      key: "requests", description: tiers ? "API requests (tiered)" : "API requests", measure: "requests", unit: "request", unitSize: 1,
-      included: p.includedQuantity ?? 0, unitNanos: toNanos(p.amount),
+      key: "requests",
+      description: tiers ? "API requests (tiered)" : "API requests",
+      measure: "requests",
+      unit: "request",
+      unitSize: 1,
+      included: p.includedQuantity ?? 0,
+      unitNanos: toNanos(p.amount),
       tiers: tiers ? tiers.map((t) => ({ upTo: t.upTo, unitNanos: toNanos(t.amount) })) : null,
       tiersMode: p.tiersMode === "volume" ? "volume" : DEFAULT_TIERS_MODE,
     });
     plan.minVolume = p.minVolume ?? null;
   }
   if (p.type === "subscription" || (base && p.overageRate !== null && p.type !== "usage")) {
-    usage({ key: "overage", description: "API requests beyond the included quota", measure: "requests", unit: "request", unitSize: 1,
-      included: base?.includedQuota ?? 0, unitNanos: toNanos(p.overageRate ?? 0) });
+    usage({
+      key: "overage",
+      description: "API requests beyond the included quota",
+      measure: "requests",
+      unit: "request",
+      unitSize: 1,
+      included: base?.includedQuota ?? 0,
+      unitNanos: toNanos(p.overageRate ?? 0),
+    });
   }
   if (p.type === "metered") {
     ((p.metrics as StoredMetric[] | null) ?? []).forEach((metric, i) => {
       const { measure, unitSize } = metricMeasure(metric.name, metric.unit);
-      usage({ key: `metric-${i}`, description: metric.name, measure, unit: metric.unit, unitSize,
-        included: (metric.includedQuantity ?? 0) * unitSize, unitNanos: toNanos(metric.amount) });
+      usage({
+        key: `metric-${i}`,
+        description: metric.name,
+        measure,
+        unit: metric.unit,
+        unitSize,
+        included: (metric.includedQuantity ?? 0) * unitSize,
+        unitNanos: toNanos(metric.amount),
+      });
     });
   }
   return plan;
@@ -157,9 +231,14 @@ export function compilePrice(p: PriceLike): PricePlan {
 /** One usage event's quantity of a measure, in base units. */
 export function eventQuantity(measure: Measure, e: { bytes: number; computeMs: number }): number {
   switch (measure) {
-    case "requests": return 1;
-    case "bytes": case "tokens": return e.bytes;
-    case "compute": return Math.round(e.computeMs * 100);
-    case "none": return 0;
+    case "requests":
+      return 1;
+    case "bytes":
+    case "tokens":
+      return e.bytes;
+    case "compute":
+      return Math.round(e.computeMs * 100);
+    case "none":
+      return 0;
   }
 }

@@ -4,7 +4,10 @@ import { nanosToDecimal, allocateMinor, minorToNumber } from "./money";
 // Rating: the cost of one usage event given what came before it in its period, and the invoice lines of a
 // period's totals. Both come from the same cumulative cost functions, so the events' costs add up to the lines.
 
-export interface EventUsage { bytes: number; computeMs: number }
+export interface EventUsage {
+  bytes: number;
+  computeMs: number;
+}
 export type Quantities = Record<Exclude<Measure, "none">, number>;
 export const zeroQuantities = (): Quantities => ({ requests: 0, bytes: 0, tokens: 0, compute: 0 });
 
@@ -31,7 +34,10 @@ export function rateEventParts(state: RatingState, e: EventUsage): bigint[] {
   for (let i = 0; i < state.plan.usage.length; i++) {
     const c = state.plan.usage[i];
     const q = eventQuantity(c.measure, e);
-    if (q === 0) { parts[i] = 0n; continue; }
+    if (q === 0) {
+      parts[i] = 0n;
+      continue;
+    }
     const after = state.counted[i] + q;
     const cost = cumulativeCost(c, after);
     parts[i] = cost - state.costSoFar[i];
@@ -85,25 +91,56 @@ export function ratePeriod(plan: PricePlan, q: Quantities, opts: PeriodOptions):
   const period = { start: opts.start.toISOString(), end: opts.end.toISOString() };
   const lines: InvoiceLine[] = [];
   const exact: bigint[] = [];
-  const money = (nanos: bigint) => { exact.push(nanos); return { exactAmount: nanosToDecimal(nanos), amount: 0 }; };
+  const money = (nanos: bigint) => {
+    exact.push(nanos);
+    return { exactAmount: nanosToDecimal(nanos), amount: 0 };
+  };
   for (const f of plan.fixed) {
     const [num, den] = opts.proration ?? [1n, 1n];
     const nanos = (f.amountNanos * num) / den;
     lines.push({
-      id: f.key, type: "subscription", description: opts.proration ? `${f.description}, prorated` : f.description, priceId: plan.priceId,
-      metric: null, unit: f.interval, unitSize: 1, quantity: 1, includedQuantity: 0, billableQuantity: 1, unitAmount: nanosToDecimal(f.amountNanos),
-      tiersMode: null, tiers: null, ...money(nanos), period,
+      id: f.key,
+      type: "subscription",
+      description: opts.proration ? `${f.description}, prorated` : f.description,
+      priceId: plan.priceId,
+      metric: null,
+      unit: f.interval,
+      unitSize: 1,
+      quantity: 1,
+      includedQuantity: 0,
+      billableQuantity: 1,
+      unitAmount: nanosToDecimal(f.amountNanos),
+      tiersMode: null,
+      tiers: null,
+      ...money(nanos),
+      period,
     });
   }
   for (const c of plan.usage) {
     const quantity = quantityOf(c, q);
     const breakdown = tierBreakdown(c, quantity);
     lines.push({
-      id: c.key, type: "usage", description: c.description, priceId: plan.priceId, metric: c.measure, unit: c.unit,
-      unitSize: c.unitSize, quantity, includedQuantity: c.included, billableQuantity: Math.max(0, quantity - c.included),
-      unitAmount: c.tiers ? null : nanosToDecimal(c.unitNanos), tiersMode: c.tiers ? c.tiersMode : null,
-      tiers: breakdown?.map((t) => ({ upTo: t.upTo, quantity: t.quantity, unitAmount: nanosToDecimal(t.unitNanos), amount: nanosToDecimal(t.amountNanos) })) ?? null,
-      ...money(cumulativeCost(c, quantity)), period,
+      id: c.key,
+      type: "usage",
+      description: c.description,
+      priceId: plan.priceId,
+      metric: c.measure,
+      unit: c.unit,
+      unitSize: c.unitSize,
+      quantity,
+      includedQuantity: c.included,
+      billableQuantity: Math.max(0, quantity - c.included),
+      unitAmount: c.tiers ? null : nanosToDecimal(c.unitNanos),
+      tiersMode: c.tiers ? c.tiersMode : null,
+      tiers:
+        breakdown?.map((t) => ({
+          upTo: t.upTo,
+          quantity: t.quantity,
+          unitAmount: nanosToDecimal(t.unitNanos),
+          amount: nanosToDecimal(t.amountNanos),
+        })) ?? null,
+      ...money(cumulativeCost(c, quantity)),
+      period,
     });
   }
   if (plan.minVolume !== null && plan.usage[0] && q.requests < plan.minVolume) {
@@ -112,12 +149,26 @@ export function ratePeriod(plan: PricePlan, q: Quantities, opts: PeriodOptions):
     // The commitment tops the period up to minVolume calls at the first tier's (or the flat) rate.
     const unitNanos = c.tiers ? c.tiers[0].unitNanos : c.unitNanos;
     lines.push({
-      id: "minimum", type: "minimum", description: `Minimum volume of ${plan.minVolume} requests`, priceId: plan.priceId, metric: "requests",
-      unit: "request", unitSize: 1, quantity: shortfall, includedQuantity: 0, billableQuantity: shortfall, unitAmount: nanosToDecimal(unitNanos),
-      tiersMode: null, tiers: null, ...money(BigInt(shortfall) * unitNanos), period,
+      id: "minimum",
+      type: "minimum",
+      description: `Minimum volume of ${plan.minVolume} requests`,
+      priceId: plan.priceId,
+      metric: "requests",
+      unit: "request",
+      unitSize: 1,
+      quantity: shortfall,
+      includedQuantity: 0,
+      billableQuantity: shortfall,
+      unitAmount: nanosToDecimal(unitNanos),
+      tiersMode: null,
+      tiers: null,
+      ...money(BigInt(shortfall) * unitNanos),
+      period,
     });
   }
-  allocateMinor(exact, plan.currency).forEach((minor, i) => { lines[i].amount = minorToNumber(minor); });
+  allocateMinor(exact, plan.currency).forEach((minor, i) => {
+    lines[i].amount = minorToNumber(minor);
+  });
   return lines;
 }
 

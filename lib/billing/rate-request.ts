@@ -56,16 +56,35 @@ function listenForBillingChanges(): void {
 }
 
 async function load(key: string, projectId: string, environment: string, previous: Entry | undefined): Promise<Entry> {
-  const sub = await db.subscription.findFirst({ where: { projectId, environment, status: { in: ["active", "past_due"] } }, orderBy: { createdAt: "desc" } });
+  const sub = await db.subscription.findFirst({
+    where: { projectId, environment, status: { in: ["active", "past_due"] } },
+    orderBy: { createdAt: "desc" },
+  });
   const price = sub ? await db.price.findUnique({ where: { id: sub.priceId } }) : null;
   const entry: Entry = {
-    loadedAt: Date.now(), invalid: false, subscriptionId: sub?.id ?? null, priceId: price?.id ?? null,
-    cancelAtPeriodEnd: sub?.cancelAtPeriodEnd ?? false, plan: price ? compilePrice(price) : null,
-    periodStart: sub?.currentPeriodStart.getTime() ?? 0, periodEnd: sub?.currentPeriodEnd.getTime() ?? 0, state: null,
+    loadedAt: Date.now(),
+    invalid: false,
+    subscriptionId: sub?.id ?? null,
+    priceId: price?.id ?? null,
+    cancelAtPeriodEnd: sub?.cancelAtPeriodEnd ?? false,
+    plan: price ? compilePrice(price) : null,
+    periodStart: sub?.currentPeriodStart.getTime() ?? 0,
+    periodEnd: sub?.currentPeriodEnd.getTime() ?? 0,
+    state: null,
   };
   if (sub && entry.plan) {
-    const same = previous && previous.subscriptionId === sub.id && previous.priceId === entry.priceId && previous.periodStart === entry.periodStart && previous.state;
-    entry.state = same ? previous.state : newRatingState(entry.plan, await periodQuantities({ projectId, environment, start: sub.currentPeriodStart, end: sub.currentPeriodEnd }));
+    const same =
+      previous &&
+      previous.subscriptionId === sub.id &&
+      previous.priceId === entry.priceId &&
+      previous.periodStart === entry.periodStart &&
+      previous.state;
+    entry.state = same
+      ? previous.state
+      : newRatingState(
+          entry.plan,
+          await periodQuantities({ projectId, environment, start: sub.currentPeriodStart, end: sub.currentPeriodEnd }),
+        );
   }
   S.set(key, entry);
   return entry;
@@ -89,13 +108,20 @@ function entryFor(auth: AuthContext): Entry | Promise<Entry> {
   return e;
 }
 
-export interface RequestCost { nanos: bigint; currency: string; decimal: string }
+export interface RequestCost {
+  nanos: bigint;
+  currency: string;
+  decimal: string;
+}
 
 /**
  * Rates a finished request: null when it is not rated (an error, or no current subscription). `at` decides the
  * period; a request after the period's end starts the next period's totals before the job has renewed it.
  */
-export async function rateRequest(auth: AuthContext, r: { at: Date; statusCode: number; bytes: number; computeMs: number }): Promise<RequestCost | null> {
+export async function rateRequest(
+  auth: AuthContext,
+  r: { at: Date; statusCode: number; bytes: number; computeMs: number },
+): Promise<RequestCost | null> {
   if (r.statusCode >= 400) return null;
   listenForBillingChanges();
   const found = entryFor(auth);

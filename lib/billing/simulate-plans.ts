@@ -29,23 +29,41 @@ function shapeOf(p: PriceLike & { tiers: unknown }, mode?: string): string {
   return "pay per call";
 }
 
-export async function simulatePlans(auth: AuthContext, days = 30): Promise<{ from: string; to: string; usage: Quantities; plans: SimulatedPlan[] }> {
+export async function simulatePlans(
+  auth: AuthContext,
+  days = 30,
+): Promise<{ from: string; to: string; usage: Quantities; plans: SimulatedPlan[] }> {
   const to = now();
   const from = new Date(to.getTime() - days * 86_400_000);
   const [usage, prices, current] = await Promise.all([
     periodQuantities({ projectId: auth.projectId, environment: auth.environment, start: from, end: to }),
-    db.price.findMany({ where: { businessId: auth.businessId, environment: auth.environment, isActive: true, product: { isActive: true } }, include: { product: { select: { name: true } } }, orderBy: { createdAt: "asc" }, take: 100 }),
-    db.subscription.findFirst({ where: { projectId: auth.projectId, environment: auth.environment, status: { in: ["active", "past_due"] } } }),
+    db.price.findMany({
+      where: { businessId: auth.businessId, environment: auth.environment, isActive: true, product: { isActive: true } },
+      include: { product: { select: { name: true } } },
+      orderBy: { createdAt: "asc" },
+      take: 100,
+    }),
+    db.subscription.findFirst({
+      where: { projectId: auth.projectId, environment: auth.environment, status: { in: ["active", "past_due"] } },
+    }),
   ]);
   const plans: SimulatedPlan[] = [];
   for (const p of prices) {
-    const modes: (string | undefined)[] = p.tiers ? [p.tiersMode ?? "graduated", p.tiersMode === "volume" ? "graduated" : "volume"] : [undefined];
+    const modes: (string | undefined)[] = p.tiers
+      ? [p.tiersMode ?? "graduated", p.tiersMode === "volume" ? "graduated" : "volume"]
+      : [undefined];
     for (const mode of modes) {
       const lines = ratePeriod(compilePrice({ ...p, tiersMode: mode ?? p.tiersMode }), usage, { start: from, end: to });
       const total = invoiceTotal(lines);
       plans.push({
-        priceId: p.id, productName: p.product.name, priceName: p.name, shape: shapeOf(p, mode), currency: p.currency, total,
-        totalDecimal: minorToDecimal(BigInt(total), p.currency), lines: lines.map((l) => ({ description: l.description, quantity: l.quantity, amount: l.amount })),
+        priceId: p.id,
+        productName: p.product.name,
+        priceName: p.name,
+        shape: shapeOf(p, mode),
+        currency: p.currency,
+        total,
+        totalDecimal: minorToDecimal(BigInt(total), p.currency),
+        lines: lines.map((l) => ({ description: l.description, quantity: l.quantity, amount: l.amount })),
         current: current?.priceId === p.id && (mode === undefined || mode === (p.tiersMode ?? "graduated")),
       });
     }

@@ -6,12 +6,21 @@ import type { StoredPaymentMethod } from "./payment-provider";
 export function serializeSubscription(s: SubscriptionRow) {
   const pm = s.paymentMethod as StoredPaymentMethod | null;
   return {
-    id: s.id, projectId: s.projectId, productId: s.productId, priceId: s.priceId, status: s.status as (typeof SUBSCRIPTION_STATUSES)[number],
-    currentPeriodStart: s.currentPeriodStart.toISOString(), currentPeriodEnd: s.currentPeriodEnd.toISOString(),
-    cancelAtPeriodEnd: s.cancelAtPeriodEnd, canceledAt: s.canceledAt?.toISOString() ?? null, endedAt: s.endedAt?.toISOString() ?? null,
-    pendingPriceId: s.pendingPriceId, paymentMethod: pm ? { type: pm.type, brand: pm.brand, last4: pm.last4 } : null,
-    metadata: (s.metadata as Record<string, string> | null) ?? {}, environment: s.environment,
-    createdAt: s.createdAt.toISOString(), updatedAt: s.updatedAt.toISOString(),
+    id: s.id,
+    projectId: s.projectId,
+    productId: s.productId,
+    priceId: s.priceId,
+    status: s.status as (typeof SUBSCRIPTION_STATUSES)[number],
+    currentPeriodStart: s.currentPeriodStart.toISOString(),
+    currentPeriodEnd: s.currentPeriodEnd.toISOString(),
+    cancelAtPeriodEnd: s.cancelAtPeriodEnd,
+    canceledAt: s.canceledAt?.toISOString() ?? null,
+    endedAt: s.endedAt?.toISOString() ?? null,
+    pendingPriceId: s.pendingPriceId,
+    paymentMethod: pm ? { type: pm.type, brand: pm.brand, last4: pm.last4 } : null,
+    metadata: (s.metadata as Record<string, string> | null) ?? {},
+    environment: s.environment,
+    createdAt: s.createdAt.toISOString(),
+    updatedAt: s.updatedAt.toISOString(),
   };
 }
-

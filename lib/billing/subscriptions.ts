@@ -26,21 +26,51 @@ export const CURRENT = ["active", "past_due"];
 
 export const SUBSCRIPTION_COLLECTION: CollectionSpec = {
   filters: {
-    id: { type: "string" }, status: { type: "enum", values: SUBSCRIPTION_STATUSES }, priceId: { type: "string" },
-    productId: { type: "string" }, projectId: { type: "string" }, cancelAtPeriodEnd: { type: "boolean" },
-    currentPeriodEnd: { type: "date" }, createdAt: { type: "date" },
+    id: { type: "string" },
+    status: { type: "enum", values: SUBSCRIPTION_STATUSES },
+    priceId: { type: "string" },
+    productId: { type: "string" },
+    projectId: { type: "string" },
+    cancelAtPeriodEnd: { type: "boolean" },
+    currentPeriodEnd: { type: "date" },
+    createdAt: { type: "date" },
   },
   sortable: ["createdAt", "currentPeriodEnd", "id"],
-  fields: ["projectId", "productId", "priceId", "status", "currentPeriodStart", "currentPeriodEnd", "cancelAtPeriodEnd", "canceledAt",
-    "endedAt", "pendingPriceId", "paymentMethod", "metadata", "environment", "createdAt", "updatedAt"],
+  fields: [
+    "projectId",
+    "productId",
+    "priceId",
+    "status",
+    "currentPeriodStart",
+    "currentPeriodEnd",
+    "cancelAtPeriodEnd",
+    "canceledAt",
+    "endedAt",
+    "pendingPriceId",
+    "paymentMethod",
+    "metadata",
+    "environment",
+    "createdAt",
+    "updatedAt",
+  ],
 };
 
-const conflict = (code: string, field: string, message: string) => new ApiError({ status: 409, type: "conflict_error", code, field, message });
+const conflict = (code: string, field: string, message: string) =>
+  new ApiError({ status: 409, type: "conflict_error", code, field, message });
 
 /** A price that may be subscribed to: this tenant's, active, on an active product. */
 async function subscribablePrice(auth: AuthContext, priceId: string, field: string) {
-  const price = isIdOf("price", priceId) ? await db.price.findFirst({ where: { id: priceId, ...tenantWhere(auth) }, include: { product: true } }) : null;
-  if (!price) throw new ApiError({ status: 404, type: "not_found_error", code: "RESOURCE_NOT_FOUND", field, message: `No such price: '${priceId.replace(/[^A-Za-z0-9_]/g, "").slice(0, 64)}'.` });
+  const price = isIdOf("price", priceId)
+    ? await db.price.findFirst({ where: { id: priceId, ...tenantWhere(auth) }, include: { product: true } })
+    : null;
+  if (!price)
+    throw new ApiError({
+      status: 404,
+      type: "not_found_error",
+      code: "RESOURCE_NOT_FOUND",
+      field,
+      message: `No such price: '${priceId.replace(/[^A-Za-z0-9_]/g, "").slice(0, 64)}'.`,
+    });
   if (!price.product.isActive) throw conflict("STATE_CONFLICT", field, "The price's product is inactive; activate it before subscribing.");
   if (!price.isActive) throw conflict("STATE_CONFLICT", field, "The price is inactive.");
   return price;
@@ -55,42 +85,70 @@ export async function getSubscriptionOrThrow(auth: AuthContext, id: string) {
 
 export function listSubscriptions(auth: AuthContext, query: CollectionQuery) {
   return listCollection({
-    spec: SUBSCRIPTION_COLLECTION, query, baseWhere: tenantWhere(auth),
+    spec: SUBSCRIPTION_COLLECTION,
+    query,
+    baseWhere: tenantWhere(auth),
     from: db.subscription,
     serialize: (row: SubscriptionRow) => serializeSubscription(row),
   });
 }
 
 const eventOf = (s: SubscriptionRow, type: string, previousAttributes?: Record<string, unknown>) => ({
-  businessId: s.businessId, environment: s.environment, type, data: { object: "subscription", ...serializeSubscription(s) }, previousAttributes,
+  businessId: s.businessId,
+  environment: s.environment,
+  type,
+  data: { object: "subscription", ...serializeSubscription(s) },
+  previousAttributes,
 });
 
 export async function createSubscription(auth: AuthContext, input: z.infer<typeof SubscriptionCreate>) {
   const price = await subscribablePrice(auth, input.priceId, "priceId");
   const projectId = input.projectId ?? auth.projectId;
   const project = await db.project.findFirst({ where: { id: projectId, businessId: auth.businessId } });
-  if (!project) throw new ApiError({ status: 404, type: "not_found_error", code: "RESOURCE_NOT_FOUND", field: "projectId", message: "No such project." });
+  if (!project)
+    throw new ApiError({
+      status: 404,
+      type: "not_found_error",
+      code: "RESOURCE_NOT_FOUND",
+      field: "projectId",
+      message: "No such project.",
+    });
   const paymentMethod = input.paymentMethod ? paymentProvider().tokenize(input.paymentMethod.card, "paymentMethod.card") : null;
   const t = now();
   const plan = compilePrice(price);
   const current = await db.subscription.findFirst({ where: { projectId, environment: auth.environment, status: { in: CURRENT } } });
-  if (current) throw conflict("ALREADY_EXISTS", "projectId", `The project already has a current subscription (${current.id}); change its price with PATCH or cancel it first.`);
+  if (current)
+    throw conflict(
+      "ALREADY_EXISTS",
+      "projectId",
+      `The project already has a current subscription (${current.id}); change its price with PATCH or cancel it first.`,
+    );
   // The transaction starts with its write: on SQLite a transaction that reads first cannot always upgrade to a
   // write while another connection writes. The unique currentSlot decides a race between two subscribers.
   const row = await withEvents(async (tx) => {
     const created = await tx.subscription.create({
       data: {
-        id: newId("subscription"), ...tenantWhere(auth), projectId, productId: price.productId, priceId: price.id, status: "active",
+        id: newId("subscription"),
+        ...tenantWhere(auth),
+        projectId,
+        productId: price.productId,
+        priceId: price.id,
+        status: "active",
         currentSlot: `${projectId}:${auth.environment}`,
-        currentPeriodStart: t, currentPeriodEnd: addInterval(t, plan.interval, 1), paymentMethod: (paymentMethod ?? undefined) as Prisma.InputJsonValue | undefined,
-        metadata: (input.metadata ?? undefined) as Prisma.InputJsonValue | undefined, createdAt: t, updatedAt: t,
+        currentPeriodStart: t,
+        currentPeriodEnd: addInterval(t, plan.interval, 1),
+        paymentMethod: (paymentMethod ?? undefined) as Prisma.InputJsonValue | undefined,
+        metadata: (input.metadata ?? undefined) as Prisma.InputJsonValue | undefined,
+        createdAt: t,
+        updatedAt: t,
       },
     });
     await emitEvent(eventOf(created, "subscription.created"), tx);
     return created;
   }).catch((e) => {
     // Two subscribing at once: the unique current slot lets one in.
-    if ((e as { code?: string }).code === "P2002") throw conflict("ALREADY_EXISTS", "projectId", "The project already has a current subscription.");
+    if ((e as { code?: string }).code === "P2002")
+      throw conflict("ALREADY_EXISTS", "projectId", "The project already has a current subscription.");
     throw e;
   });
   invalidateBillingCache(projectId, auth.environment);
@@ -104,16 +162,24 @@ export async function updateSubscription(auth: AuthContext, id: string, patch: z
   const previous: Record<string, unknown> = {};
   if (patch.priceId !== undefined && patch.priceId !== current.priceId) {
     await subscribablePrice(auth, patch.priceId, "priceId");
-    data.pendingPriceId = patch.priceId; previous.pendingPriceId = current.pendingPriceId;
+    data.pendingPriceId = patch.priceId;
+    previous.pendingPriceId = current.pendingPriceId;
   } else if (patch.priceId === current.priceId && current.pendingPriceId) {
-    data.pendingPriceId = null; previous.pendingPriceId = current.pendingPriceId;
+    data.pendingPriceId = null;
+    previous.pendingPriceId = current.pendingPriceId;
   }
-  if (patch.cancelAtPeriodEnd !== undefined) { data.cancelAtPeriodEnd = patch.cancelAtPeriodEnd; previous.cancelAtPeriodEnd = current.cancelAtPeriodEnd; }
+  if (patch.cancelAtPeriodEnd !== undefined) {
+    data.cancelAtPeriodEnd = patch.cancelAtPeriodEnd;
+    previous.cancelAtPeriodEnd = current.cancelAtPeriodEnd;
+  }
   if (patch.paymentMethod) {
     data.paymentMethod = paymentProvider().tokenize(patch.paymentMethod.card, "paymentMethod.card") as unknown as Prisma.InputJsonValue;
     previous.paymentMethod = serializeSubscription(current).paymentMethod;
   }
-  if (patch.metadata) { data.metadata = patch.metadata; previous.metadata = current.metadata ?? {}; }
+  if (patch.metadata) {
+    data.metadata = patch.metadata;
+    previous.metadata = current.metadata ?? {};
+  }
   const row = await withEvents(async (tx) => {
     const updated = await tx.subscription.update({ where: { id: current.id }, data });
     await emitEvent(eventOf(updated, "subscription.updated", previous), tx);
@@ -133,7 +199,8 @@ export async function cancelSubscription(auth: AuthContext, id: string, atPeriod
   const current = await getSubscriptionOrThrow(auth, id);
   if (current.status === "canceled") throw conflict("STATE_CONFLICT", "status", "The subscription is already canceled.");
   if (atPeriodEnd) {
-    if (current.cancelAtPeriodEnd) throw conflict("STATE_CONFLICT", "atPeriodEnd", "The subscription is already set to cancel at the end of its period.");
+    if (current.cancelAtPeriodEnd)
+      throw conflict("STATE_CONFLICT", "atPeriodEnd", "The subscription is already set to cancel at the end of its period.");
     const row = await withEvents(async (tx) => {
       const updated = await tx.subscription.update({ where: { id: current.id }, data: { cancelAtPeriodEnd: true, updatedAt: now() } });
       await emitEvent(eventOf(updated, "subscription.updated", { cancelAtPeriodEnd: false }), tx);

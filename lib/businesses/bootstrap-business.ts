@@ -10,8 +10,24 @@ export type Plan = (typeof PLANS)[number];
 export async function bootstrapBusiness(name: string, plan: Plan = "free") {
   const t = now();
   const business = await db.business.create({ data: { id: newId("business"), name, plan, createdAt: t, updatedAt: t } });
-  const project = await db.project.create({ data: { id: newId("project"), businessId: business.id, name: "Default project", createdAt: t, updatedAt: t } });
-  const test = await createApiKey({ businessId: business.id, projectId: project.id, type: "test", name: "Bootstrap test key", scopes: ["*"], createdBy: "cli" });
-  const live = await createApiKey({ businessId: business.id, projectId: project.id, type: "live", name: "Bootstrap live key", scopes: ["*"], createdBy: "cli" });
+  const project = await db.project.create({
+    data: { id: newId("project"), businessId: business.id, name: "Default project", createdAt: t, updatedAt: t },
+  });
+  const test = await createApiKey({
+    businessId: business.id,
+    projectId: project.id,
+    type: "test",
+    name: "Bootstrap test key",
+    scopes: ["*"],
+    createdBy: "cli",
+  });
+  const live = await createApiKey({
+    businessId: business.id,
+    projectId: project.id,
+    type: "live",
+    name: "Bootstrap live key",
+    scopes: ["*"],
+    createdBy: "cli",
+  });
   return { businessId: business.id, projectId: project.id, testKey: test.key, liveKey: live.key };
 }

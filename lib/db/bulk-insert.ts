@@ -16,27 +16,46 @@ export type ColumnType = "text" | "int" | "float" | "bool" | "date" | "json";
 export type Columns = Record<string, ColumnType>;
 
 const PG_CAST: Record<ColumnType, string> = {
-  text: "text", int: "integer", float: "double precision", bool: "boolean", date: "timestamp(3)", json: "jsonb",
+  text: "text",
+  int: "integer",
+  float: "double precision",
+  bool: "boolean",
+  date: "timestamp(3)",
+  json: "jsonb",
 };
 
 function sqliteValue(type: ColumnType, v: unknown): unknown {
   if (v === null || v === undefined) return null;
   switch (type) {
-    case "date": return toSqliteDate(v as Date);
-    case "bool": return v ? 1 : 0;
-    case "json": return JSON.stringify(v);
-    default: return v;
+    case "date":
+      return toSqliteDate(v as Date);
+    case "bool":
+      return v ? 1 : 0;
+    case "json":
+      return JSON.stringify(v);
+    default:
+      return v;
   }
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const BUSY_RETRY_MS = [2, 5, 10, 20, 50, 100, 200, 400, 800, 1000];
 
-async function insertSqlite(s: NonNullable<ReturnType<typeof directSqlite>>, table: string, columns: Columns, rows: Record<string, unknown>[]): Promise<void> {
+async function insertSqlite(
+  s: NonNullable<ReturnType<typeof directSqlite>>,
+  table: string,
+  columns: Columns,
+  rows: Record<string, unknown>[],
+): Promise<void> {
   const names = Object.keys(columns);
-  const stmt = statement(s, `INSERT INTO "${table}" (${names.map((c) => `"${c}"`).join(", ")}) VALUES (${names.map(() => "?").join(", ")})`);
+  const stmt = statement(
+    s,
+    `INSERT INTO "${table}" (${names.map((c) => `"${c}"`).join(", ")}) VALUES (${names.map(() => "?").join(", ")})`,
+  );
   const encoded = rows.map((row) => names.map((c) => sqliteValue(columns[c], row[c])));
-  const run = s.conn.transaction(() => { for (const values of encoded) stmt.run(values); });
+  const run = s.conn.transaction(() => {
+    for (const values of encoded) stmt.run(values);
+  });
   for (let attempt = 0; ; attempt++) {
     try {
       run.immediate();
@@ -56,12 +75,14 @@ async function insertPostgres(table: string, columns: Columns, rows: Record<stri
   // One array parameter per column and unnest() to turn them into rows: the statement has as many parameters as
   // the table has columns whatever the batch size, so neither Prisma nor PostgreSQL handles thousands of them.
   const names = Object.keys(columns);
-  const arrays = names.map((c) => rows.map((row) => {
-    const v = row[c];
-    if (v === null || v === undefined) return null;
-    if (columns[c] === "date") return pgTimestamp(v as Date);
-    return columns[c] === "json" ? JSON.stringify(v) : v;
-  }));
+  const arrays = names.map((c) =>
+    rows.map((row) => {
+      const v = row[c];
+      if (v === null || v === undefined) return null;
+      if (columns[c] === "date") return pgTimestamp(v as Date);
+      return columns[c] === "json" ? JSON.stringify(v) : v;
+    }),
+  );
   const list = names.map((c) => `"${c}"`).join(", ");
   const unnest = names.map((c, i) => `$${i + 1}::${PG_CAST[columns[c]]}[]`).join(", ");
   await db.$executeRawUnsafe(`INSERT INTO "${table}" (${list}) SELECT * FROM unnest(${unnest})`, ...arrays);

@@ -42,7 +42,10 @@ function createClient(url: string): Db {
   const adapter = new PrismaBetterSQLite3({ url: `file:${file}`, timeout: 5000 });
   const client = new SqliteClient({ adapter });
   // WAL lets readers run beside the writer and lifts sequential inserts from ~240/s to ~1,400/s (stack.md).
-  void client.$executeRawUnsafe("PRAGMA journal_mode=WAL").then(() => client.$executeRawUnsafe("PRAGMA synchronous=NORMAL")).catch(() => {});
+  void client
+    .$executeRawUnsafe("PRAGMA journal_mode=WAL")
+    .then(() => client.$executeRawUnsafe("PRAGMA synchronous=NORMAL"))
+    .catch(() => {});
   return client;
 }
 
@@ -54,7 +57,9 @@ function withCountCache(client: Db): Db {
   const extended = client.$extends(countCacheExtension) as unknown as Db;
   const transaction = ((...args: Parameters<Db["$transaction"]>) =>
     (extended.$transaction as (...a: unknown[]) => Promise<unknown>)(...args).finally(() => markWritten(null))) as Db["$transaction"];
-  return new Proxy(extended, { get: (target, prop, receiver) => (prop === "$transaction" ? transaction : Reflect.get(target, prop, receiver)) });
+  return new Proxy(extended, {
+    get: (target, prop, receiver) => (prop === "$transaction" ? transaction : Reflect.get(target, prop, receiver)),
+  });
 }
 
 /** The process-wide client (a globalThis singleton survives Next's module reloading in development). */

@@ -17,7 +17,10 @@ export interface CommitScope {
   closed: boolean;
 }
 
-interface Store { hook: CommitHook; scope: CommitScope }
+interface Store {
+  hook: CommitHook;
+  scope: CommitScope;
+}
 
 const storage = new AsyncLocalStorage<Store>();
 
@@ -31,5 +34,10 @@ export function runWithCommitHook<T>(hook: CommitHook, fn: (scope: CommitScope) 
 export function currentCommitHook(): { run: CommitHook; committed: () => void } | null {
   const store = storage.getStore();
   if (!store || store.scope.closed) return null;
-  return { run: store.hook, committed: () => { store.scope.committed = true; } };
+  return {
+    run: store.hook,
+    committed: () => {
+      store.scope.committed = true;
+    },
+  };
 }

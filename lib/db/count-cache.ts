@@ -9,13 +9,27 @@ import { publish, subscribe } from "@/lib/redis/bus";
 // kept longer than COUNT_CACHE_MS (default 2 s), which bounds what a separate `npm run jobs` process can skew.
 // Only the server turns it on (instrumentation.ts): a script, the CLI or a test reading the database counts afresh.
 
-const WRITES = new Set(["create", "createMany", "createManyAndReturn", "update", "updateMany", "updateManyAndReturn", "upsert", "delete", "deleteMany"]);
+const WRITES = new Set([
+  "create",
+  "createMany",
+  "createManyAndReturn",
+  "update",
+  "updateMany",
+  "updateManyAndReturn",
+  "upsert",
+  "delete",
+  "deleteMany",
+]);
 const RAW_WRITES = new Set(["$executeRaw", "$executeRawUnsafe"]);
 const MAX_ENTRIES = 10_000;
 const TTL_MS = Number(process.env.COUNT_CACHE_MS ?? 2_000);
 const TOPIC = "db-written";
 
-interface Entry { version: number; total: number; at: number }
+interface Entry {
+  version: number;
+  total: number;
+  at: number;
+}
 
 const state = processSingleton("count-cache", () => ({
   versions: new Map<string, number>(),
@@ -81,7 +95,17 @@ export async function cachedCount(model: string, args: unknown, run: () => Promi
 export const countCacheExtension = {
   name: "count-cache",
   query: {
-    async $allOperations({ model, operation, args, query }: { model?: string; operation: string; args: unknown; query: (args: unknown) => Promise<unknown> }) {
+    async $allOperations({
+      model,
+      operation,
+      args,
+      query,
+    }: {
+      model?: string;
+      operation: string;
+      args: unknown;
+      query: (args: unknown) => Promise<unknown>;
+    }) {
       if (model && operation === "count" && state.enabled) return cachedCount(model, args, () => query(args) as Promise<number>);
       if (model && WRITES.has(operation)) {
         try {

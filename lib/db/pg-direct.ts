@@ -25,7 +25,9 @@ export function directPostgres(): pg.Pool | null {
 const TIMESTAMP = 1114;
 const types = {
   getTypeParser: ((oid: number, format?: string) =>
-    oid === TIMESTAMP ? (v: string) => new Date(`${v.replace(" ", "T")}Z`) : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
+    oid === TIMESTAMP
+      ? (v: string) => new Date(`${v.replace(" ", "T")}Z`)
+      : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
 };
 
 /** One row of a named (prepared once per connection) statement, or null. */

@@ -12,7 +12,11 @@ import { databaseProvider, databaseUrl } from "./client";
 // Its values are in the storage format of Prisma's adapter: DateTime as ISO 8601 text ending "+00:00", Boolean
 // as 0/1, Json as its text (the helpers below convert both ways).
 
-export interface DirectSqlite { file: string; conn: Database.Database; statements: Map<string, Database.Statement> }
+export interface DirectSqlite {
+  file: string;
+  conn: Database.Database;
+  statements: Map<string, Database.Statement>;
+}
 // Opened once per process for the database `db` was opened on (DATABASE_URL at start), like the Prisma client.
 const direct = processSingleton("sqlite-direct", () => ({ opened: false, current: null as DirectSqlite | null }));
 

@@ -27,8 +27,13 @@ type EventRow = Awaited<ReturnType<Db["event"]["create"]>>;
 /** The payload receivers get: the event record, with `timestamp` repeating `createdAt`. */
 export function eventPayload(e: EventRow) {
   return {
-    id: e.id, type: e.type, createdAt: e.createdAt.toISOString(), timestamp: e.createdAt.toISOString(), apiVersion: e.apiVersion,
-    data: e.data, ...(e.previousAttributes ? { previousAttributes: e.previousAttributes } : {}),
+    id: e.id,
+    type: e.type,
+    createdAt: e.createdAt.toISOString(),
+    timestamp: e.createdAt.toISOString(),
+    apiVersion: e.apiVersion,
+    data: e.data,
+    ...(e.previousAttributes ? { previousAttributes: e.previousAttributes } : {}),
   };
 }
 
@@ -47,7 +52,21 @@ export function notifyDeliveriesCreated(): void {
 // one: as Prisma model queries they cost ~0.65 ms of CPU each (stack.md), the most expensive part of a product
 // creation with endpoints subscribed. Dates go in as Date parameters, so the adapter writes them exactly as Prisma
 // does; JSON goes in as its text (PostgreSQL casts it to jsonb).
-const DELIVERY_COLUMNS = ["id", "webhookId", "eventId", "eventType", "businessId", "environment", "url", "status", "attempts", "nextRetry", "requestBody", "createdAt", "updatedAt"];
+const DELIVERY_COLUMNS = [
+  "id",
+  "webhookId",
+  "eventId",
+  "eventType",
+  "businessId",
+  "environment",
+  "url",
+  "status",
+  "attempts",
+  "nextRetry",
+  "requestBody",
+  "createdAt",
+  "updatedAt",
+];
 const ROWS_PER_INSERT = 500; // 13 parameters a row, well under SQLite's 32,766
 
 function placeholders(pg: boolean, count: number, from: number, casts: Record<number, string> = {}) {
@@ -61,16 +80,31 @@ export async function emitEvent(event: NewEvent, tx: Tx = db, only?: { webhookId
   const previousText = event.previousAttributes == null ? null : JSON.stringify(event.previousAttributes);
   // What Prisma's create would have handed back: the JSON as it reads from the column.
   const row: EventRow = {
-    id: newId("event"), businessId: event.businessId, environment: event.environment, type: event.type, apiVersion: EVENT_API_VERSION,
-    data: JSON.parse(dataText), previousAttributes: previousText === null ? null : JSON.parse(previousText), createdAt: t,
+    id: newId("event"),
+    businessId: event.businessId,
+    environment: event.environment,
+    type: event.type,
+    apiVersion: EVENT_API_VERSION,
+    data: JSON.parse(dataText),
+    previousAttributes: previousText === null ? null : JSON.parse(previousText),
+    createdAt: t,
   };
   await tx.$executeRawUnsafe(
     `INSERT INTO "Event" ("id", "businessId", "environment", "type", "apiVersion", "data", "previousAttributes", "createdAt") VALUES (${placeholders(pg, 8, 0, { 5: "jsonb", 6: "jsonb" })})`,
-    row.id, row.businessId, row.environment, row.type, row.apiVersion, dataText, previousText, t,
+    row.id,
+    row.businessId,
+    row.environment,
+    row.type,
+    row.apiVersion,
+    dataText,
+    previousText,
+    t,
   );
   const endpoints = await tx.$queryRawUnsafe<{ id: string; url: string; events: unknown }[]>(
     `SELECT "id", "url", "events" FROM "Webhook" WHERE "businessId" = ${pg ? "$1" : "?"} AND "environment" = ${pg ? "$2" : "?"} AND ${only ? `"id" = ${pg ? "$3" : "?"}` : `"isActive" = true`}`,
-    event.businessId, event.environment, ...(only ? [only.webhookId] : []),
+    event.businessId,
+    event.environment,
+    ...(only ? [only.webhookId] : []),
   );
   const patterns = (w: { events: unknown }) => (typeof w.events === "string" ? JSON.parse(w.events) : w.events) as string[];
   const targets = only ? endpoints : endpoints.filter((w) => matches(event.type, patterns(w)));
@@ -78,9 +112,26 @@ export async function emitEvent(event: NewEvent, tx: Tx = db, only?: { webhookId
     const body = JSON.stringify(eventPayload(row));
     for (let i = 0; i < targets.length; i += ROWS_PER_INSERT) {
       const chunk = targets.slice(i, i + ROWS_PER_INSERT);
-      const params = chunk.flatMap((w) => [newId("delivery"), w.id, row.id, row.type, row.businessId, row.environment, w.url, "pending", 0, t, body, t, t]);
+      const params = chunk.flatMap((w) => [
+        newId("delivery"),
+        w.id,
+        row.id,
+        row.type,
+        row.businessId,
+        row.environment,
+        w.url,
+        "pending",
+        0,
+        t,
+        body,
+        t,
+        t,
+      ]);
       const values = chunk.map((_, j) => `(${placeholders(pg, DELIVERY_COLUMNS.length, j * DELIVERY_COLUMNS.length)})`).join(", ");
-      await tx.$executeRawUnsafe(`INSERT INTO "WebhookDelivery" (${DELIVERY_COLUMNS.map((c) => `"${c}"`).join(", ")}) VALUES ${values}`, ...params);
+      await tx.$executeRawUnsafe(
+        `INSERT INTO "WebhookDelivery" (${DELIVERY_COLUMNS.map((c) => `"${c}"`).join(", ")}) VALUES ${values}`,
+        ...params,
+      );
     }
     // Outside a transaction the rows are committed now; inside one, the caller notifies after its commit.
     if (tx === db) notifyDeliveriesCreated();

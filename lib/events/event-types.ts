@@ -1,13 +1,23 @@
 // The event types one can subscribe to (the spec's Events section), and the patterns an endpoint may use.
 
 export const EVENT_TYPES = [
-  "product.created", "product.updated", "product.deleted",
-  "subscription.created", "subscription.updated", "subscription.canceled", "subscription.renewed",
+  "product.created",
+  "product.updated",
+  "product.deleted",
+  "subscription.created",
+  "subscription.updated",
+  "subscription.canceled",
+  "subscription.renewed",
   "usage.threshold_reached",
-  "resource.created", "resource.updated", "resource.deleted",
-  "api_key.expiring", "api_key.rotated",
-  "payment.succeeded", "payment.failed",
-  "api.quota_exceeded", "api.rate_limited",
+  "resource.created",
+  "resource.updated",
+  "resource.deleted",
+  "api_key.expiring",
+  "api_key.rotated",
+  "payment.succeeded",
+  "payment.failed",
+  "api.quota_exceeded",
+  "api.rate_limited",
   "enrichment.completed",
 ] as const;
 

@@ -20,17 +20,30 @@ const serializeEvent = (e: EventRow) => ({ ...eventPayload(e), environment: e.en
 
 export const eventRoutes = [
   defineRoute({
-    method: "GET", path: "/v1/events", summary: "List events (filter by type)", tag: "Events", scope: "events:read",
-    collection: EVENT_COLLECTION, response: { kind: "collection", schema: Event },
-    handler: ({ auth, query }) => listCollection({
-      spec: EVENT_COLLECTION, query: query as CollectionQuery, baseWhere: tenantWhere(auth),
-      from: db.event,
-      serialize: (row: EventRow) => serializeEvent(row),
-    }),
+    method: "GET",
+    path: "/v1/events",
+    summary: "List events (filter by type)",
+    tag: "Events",
+    scope: "events:read",
+    collection: EVENT_COLLECTION,
+    response: { kind: "collection", schema: Event },
+    handler: ({ auth, query }) =>
+      listCollection({
+        spec: EVENT_COLLECTION,
+        query: query as CollectionQuery,
+        baseWhere: tenantWhere(auth),
+        from: db.event,
+        serialize: (row: EventRow) => serializeEvent(row),
+      }),
   }),
   defineRoute({
-    method: "GET", path: "/v1/events/{id}", summary: "Retrieve an event", tag: "Events", scope: "events:read",
-    params: IdParams, response: { kind: "single", status: 200, schema: Event },
+    method: "GET",
+    path: "/v1/events/{id}",
+    summary: "Retrieve an event",
+    tag: "Events",
+    scope: "events:read",
+    params: IdParams,
+    response: { kind: "single", status: 200, schema: Event },
     handler: async ({ auth, params }) => {
       const e = isIdOf("event", params.id) ? await db.event.findFirst({ where: { id: params.id, ...tenantWhere(auth) } }) : null;
       if (!e) throw notFound("event", params.id);

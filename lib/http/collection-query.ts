@@ -33,7 +33,10 @@ export interface CollectionSpec {
   defaultSort?: string;
 }
 
-export interface SortKey { field: string; dir: "asc" | "desc" }
+export interface SortKey {
+  field: string;
+  dir: "asc" | "desc";
+}
 
 export interface CollectionQuery {
   limit: number;
@@ -64,7 +67,10 @@ function integer(name: string, raw: string, min: number, max: number): number {
 }
 
 function names(raw: string): string[] {
-  return raw.split(",").map((s) => s.trim()).filter(Boolean);
+  return raw
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 function parseValue(field: string, def: FilterField, raw: string): FilterValue {
@@ -88,11 +94,13 @@ function parseValue(field: string, def: FilterField, raw: string): FilterValue {
     case "date": {
       const t = Date.parse(raw);
       // Year 0 parses in JavaScript but PostgreSQL's timestamp has no year 0.
-      if (!/^\d{4}-\d{2}-\d{2}/.test(raw) || Number.isNaN(t) || new Date(t).getUTCFullYear() < 1) throw invalidParameter(field, `'${field}' must be an ISO 8601 date such as 2026-01-31 or 2026-01-31T12:00:00Z.`);
+      if (!/^\d{4}-\d{2}-\d{2}/.test(raw) || Number.isNaN(t) || new Date(t).getUTCFullYear() < 1)
+        throw invalidParameter(field, `'${field}' must be an ISO 8601 date such as 2026-01-31 or 2026-01-31T12:00:00Z.`);
       return new Date(t);
     }
     case "enum":
-      if (!def.values!.includes(raw)) throw invalidParameter(field, `'${raw}' is not a valid value for '${field}'.`, `Use one of: ${def.values!.join(", ")}.`);
+      if (!def.values!.includes(raw))
+        throw invalidParameter(field, `'${raw}' is not a valid value for '${field}'.`, `Use one of: ${def.values!.join(", ")}.`);
       return raw;
     default:
       if (raw.length > 500) throw invalidParameter(field, `'${field}' is longer than 500 characters.`);
@@ -119,13 +127,17 @@ function parseFilter(spec: CollectionSpec, key: string, raw: string): Record<str
   const def = field && Object.hasOwn(spec.filters, field) ? spec.filters[field] : undefined;
   if (!m || !def) {
     throw new ApiError({
-      status: 400, type: "validation_error", code: "INVALID_FILTER", field: key.slice(0, 100),
+      status: 400,
+      type: "validation_error",
+      code: "INVALID_FILTER",
+      field: key.slice(0, 100),
       message: `'${key.slice(0, 100)}' is not a field you can filter on.`,
       suggestion: `Filter on one of: ${Object.keys(spec.filters).join(", ")}.`,
     });
   }
   const op = (m[2] ?? "eq") as FilterOp;
-  if (!FILTER_OPS.includes(op)) throw invalidParameter(key, `Unknown operator '${m[2]}'.`, `Use one of: ${FILTER_OPS.filter((o) => o !== "eq").join(", ")}.`);
+  if (!FILTER_OPS.includes(op))
+    throw invalidParameter(key, `Unknown operator '${m[2]}'.`, `Use one of: ${FILTER_OPS.filter((o) => o !== "eq").join(", ")}.`);
   if ((op === "gt" || op === "gte" || op === "lt" || op === "lte") && (def.type === "boolean" || def.type === "enum")) {
     throw invalidParameter(key, `'${field}' cannot be compared with ${op}.`);
   }
@@ -138,7 +150,8 @@ function parseFilter(spec: CollectionSpec, key: string, raw: string): Record<str
 export function parseCollectionQuery(params: URLSearchParams, spec: CollectionSpec): CollectionQuery {
   // PostgreSQL cannot hold or compare text with NUL in it; refused here, before it reaches a query.
   for (const [key, value] of params) {
-    if (key.includes("\0") || value.includes("\0")) throw invalidParameter(key.replace(/\0/g, "").slice(0, 100), "Query parameters must not contain NUL characters.");
+    if (key.includes("\0") || value.includes("\0"))
+      throw invalidParameter(key.replace(/\0/g, "").slice(0, 100), "Query parameters must not contain NUL characters.");
   }
   const one = (name: string) => {
     const all = params.getAll(name);
@@ -155,7 +168,8 @@ export function parseCollectionQuery(params: URLSearchParams, spec: CollectionSp
   const sort: SortKey[] = [];
   for (const name of names(sortRaw ?? spec.defaultSort ?? "-createdAt")) {
     const field = name.startsWith("-") ? name.slice(1) : name;
-    if (!spec.sortable.includes(field)) throw invalidParameter("sort", `Cannot sort by '${field.slice(0, 100)}'.`, `Sort by one of: ${spec.sortable.join(", ")}.`);
+    if (!spec.sortable.includes(field))
+      throw invalidParameter("sort", `Cannot sort by '${field.slice(0, 100)}'.`, `Sort by one of: ${spec.sortable.join(", ")}.`);
     if (sort.some((s) => s.field === field)) throw invalidParameter("sort", `'${field}' appears twice in 'sort'.`);
     sort.push({ field, dir: name.startsWith("-") ? "desc" : "asc" });
   }
@@ -181,7 +195,12 @@ export function parseCollectionQuery(params: URLSearchParams, spec: CollectionSp
   const expandRaw = one("expand");
   const expand = new Set(expandRaw === null ? [] : names(expandRaw));
   for (const e of expand) {
-    if (!spec.expand?.includes(e)) throw invalidParameter("expand", `Cannot expand '${e.slice(0, 100)}'.`, spec.expand?.length ? `Expandable: ${spec.expand.join(", ")}.` : "This resource has nothing to expand.");
+    if (!spec.expand?.includes(e))
+      throw invalidParameter(
+        "expand",
+        `Cannot expand '${e.slice(0, 100)}'.`,
+        spec.expand?.length ? `Expandable: ${spec.expand.join(", ")}.` : "This resource has nothing to expand.",
+      );
   }
 
   const qRaw = one("q");

@@ -25,8 +25,18 @@ export function decodeCursor(raw: string, sort: string): CursorValue {
     throw invalidCursor();
   }
   const p = parsed as { s?: unknown; v?: unknown; i?: unknown };
-  if (!p || typeof p !== "object" || typeof p.s !== "string" || typeof p.i !== "string" || !Array.isArray(p.v)
-    || !p.v.every((x) => typeof x === "string" || typeof x === "number")) throw invalidCursor();
-  if (p.s !== sort) throw invalidCursor("The cursor belongs to another sort order. Repeat the same `sort` as the first page, or start again without a cursor.");
+  if (
+    !p ||
+    typeof p !== "object" ||
+    typeof p.s !== "string" ||
+    typeof p.i !== "string" ||
+    !Array.isArray(p.v) ||
+    !p.v.every((x) => typeof x === "string" || typeof x === "number")
+  )
+    throw invalidCursor();
+  if (p.s !== sort)
+    throw invalidCursor(
+      "The cursor belongs to another sort order. Repeat the same `sort` as the first page, or start again without a cursor.",
+    );
   return { sort: p.s, values: p.v as (string | number)[], id: p.i };
 }

@@ -18,15 +18,27 @@ export function toApiError(err: unknown, requestId: string): ApiError {
   if (err instanceof ZodError) return zodToApiError(err, "body");
   switch (prismaCode(err)) {
     case "P2002":
-      return new ApiError({ status: 409, type: "conflict_error", code: "ALREADY_EXISTS", message: "A resource with these values already exists." });
+      return new ApiError({
+        status: 409,
+        type: "conflict_error",
+        code: "ALREADY_EXISTS",
+        message: "A resource with these values already exists.",
+      });
     case "P2025":
       return new ApiError({ status: 404, type: "not_found_error", code: "RESOURCE_NOT_FOUND", message: "No such resource." });
     case "P2003":
-      return new ApiError({ status: 409, type: "conflict_error", code: "STATE_CONFLICT", message: "The resource is referenced by, or refers to, a record that does not exist." });
+      return new ApiError({
+        status: 409,
+        type: "conflict_error",
+        code: "STATE_CONFLICT",
+        message: "The resource is referenced by, or refers to, a record that does not exist.",
+      });
   }
   console.error(`[${requestId}] unhandled error`, err);
   return new ApiError({
-    status: 500, type: "server_error", code: "INTERNAL_ERROR",
+    status: 500,
+    type: "server_error",
+    code: "INTERNAL_ERROR",
     message: `Something went wrong on our side. Quote request id ${requestId} when contacting support.`,
   });
 }

@@ -2,8 +2,16 @@
 // zod, Prisma and unknown errors) into the spec's error envelope.
 
 export type ErrorType =
-  | "validation_error" | "authentication_error" | "authorization_error" | "not_found_error"
-  | "conflict_error" | "rate_limit_error" | "server_error" | "version_sunset" | "idempotency_error" | "card_error";
+  | "validation_error"
+  | "authentication_error"
+  | "authorization_error"
+  | "not_found_error"
+  | "conflict_error"
+  | "rate_limit_error"
+  | "server_error"
+  | "version_sunset"
+  | "idempotency_error"
+  | "card_error";
 
 export interface ApiErrorInit {
   status: number;
@@ -53,11 +61,19 @@ export const invalidField = (field: string, message: string, suggestion?: string
   new ApiError({ status: 400, type: "validation_error", code: "INVALID_FIELD", field, message, suggestion });
 
 export const missingField = (field: string) =>
-  new ApiError({ status: 400, type: "validation_error", code: "MISSING_REQUIRED_FIELD", field, message: `The field '${field}' is required.` });
+  new ApiError({
+    status: 400,
+    type: "validation_error",
+    code: "MISSING_REQUIRED_FIELD",
+    field,
+    message: `The field '${field}' is required.`,
+  });
 
 export const notFound = (what: string, id?: string) =>
   new ApiError({
-    status: 404, type: "not_found_error", code: "RESOURCE_NOT_FOUND",
+    status: 404,
+    type: "not_found_error",
+    code: "RESOURCE_NOT_FOUND",
     // The id is echoed only when it has the platform's own safe shape (letters, digits, underscore).
     message: id && /^[A-Za-z0-9_]{1,64}$/.test(id) ? `No such ${what}: '${id}'.` : `No such ${what}.`,
   });
@@ -65,8 +81,19 @@ export const notFound = (what: string, id?: string) =>
 export const stateConflict = (message: string, extra?: Record<string, unknown>) =>
   new ApiError({ status: 409, type: "conflict_error", code: "STATE_CONFLICT", message, extra });
 
-export const unauthenticated = (code: "INVALID_API_KEY" | "API_KEY_EXPIRED" | "API_KEY_REVOKED", message: string, subject?: ApiErrorInit["subject"]) =>
-  new ApiError({ status: 401, type: "authentication_error", code, message, subject, headers: { "WWW-Authenticate": 'Bearer realm="api"' } });
+export const unauthenticated = (
+  code: "INVALID_API_KEY" | "API_KEY_EXPIRED" | "API_KEY_REVOKED",
+  message: string,
+  subject?: ApiErrorInit["subject"],
+) =>
+  new ApiError({
+    status: 401,
+    type: "authentication_error",
+    code,
+    message,
+    subject,
+    headers: { "WWW-Authenticate": 'Bearer realm="api"' },
+  });
 
 export const forbidden = (code: string, message: string, extra?: Record<string, unknown>, subject?: ApiErrorInit["subject"]) =>
   new ApiError({ status: 403, type: "authorization_error", code, message, extra, subject });

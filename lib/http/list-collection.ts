@@ -10,9 +10,8 @@ type Where = Record<string, unknown>;
  * once rather than cast at every call.
  */
 export interface CollectionSource {
-   
   findMany(args: any): Promise<unknown[]>;
-   
+
   count(args: any): Promise<number>;
 }
 
@@ -43,7 +42,8 @@ function typedValue(value: string | number, type: string | undefined): string | 
     return d;
   }
   if (type === "number" && (typeof value !== "number" || !Number.isFinite(value))) throw invalidCursor();
-  if (type === "integer" && (typeof value !== "number" || !Number.isInteger(value) || value < INT32_MIN || value > INT32_MAX)) throw invalidCursor();
+  if (type === "integer" && (typeof value !== "number" || !Number.isInteger(value) || value < INT32_MIN || value > INT32_MAX))
+    throw invalidCursor();
   if ((type === "string" || type === "enum") && typeof value !== "string") throw invalidCursor();
   return value;
 }
@@ -53,7 +53,9 @@ function keysetWhere(query: CollectionQuery, spec: CollectionSpec): Where | null
   if (!query.cursor) return null;
   const values = query.cursor.values;
   if (values.length !== query.sort.length) throw invalidCursor();
-  const typed = query.sort.map((s, i) => typedValue(values[i], Object.hasOwn(spec.filters, s.field) ? spec.filters[s.field].type : undefined));
+  const typed = query.sort.map((s, i) =>
+    typedValue(values[i], Object.hasOwn(spec.filters, s.field) ? spec.filters[s.field].type : undefined),
+  );
   const ors: Where[] = [];
   for (let i = 0; i < query.sort.length; i++) {
     const and: Where[] = [];
@@ -71,7 +73,7 @@ export async function listCollection<Row>(o: ListOptions<Row>): Promise<Collecti
   const { query } = o;
   const filtered: Where = { AND: [o.baseWhere, ...query.filters] };
   const keyset = keysetWhere(query, o.spec);
-  const [rows, total] = await Promise.all([
+  const [rows, total] = (await Promise.all([
     o.from.findMany({
       where: keyset ? { AND: [filtered, keyset] } : filtered,
       orderBy: query.sort.map((s) => ({ [s.field]: s.dir })),
@@ -79,7 +81,7 @@ export async function listCollection<Row>(o: ListOptions<Row>): Promise<Collecti
       skip: query.cursor ? 0 : query.offset,
     }),
     o.from.count({ where: filtered }),
-  ]) as [Row[], number];
+  ])) as [Row[], number];
   const hasMore = rows.length > query.limit;
   const page = hasMore ? rows.slice(0, query.limit) : rows;
   const last = page.at(-1) as Record<string, unknown> | undefined;
@@ -90,9 +92,10 @@ export async function listCollection<Row>(o: ListOptions<Row>): Promise<Collecti
       limit: query.limit,
       offset: query.cursor ? 0 : query.offset,
       hasMore,
-      nextCursor: hasMore && last
-        ? encodeCursor({ sort: query.sortKey, values: query.sort.map((s) => cursorValue(last[s.field])), id: String(last.id) })
-        : null,
+      nextCursor:
+        hasMore && last
+          ? encodeCursor({ sort: query.sortKey, values: query.sort.map((s) => cursorValue(last[s.field])), id: String(last.id) })
+          : null,
     },
   };
 }

@@ -5,10 +5,14 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 
 // The body is not read to its end, so the connection cannot carry another request: `Connection: close` tells the
 // client, and the server closes it once the answer is sent (else a chunked upload keeps the socket hanging).
-const tooLarge = () => new ApiError({
-  status: 413, type: "validation_error", code: "PAYLOAD_TOO_LARGE",
-  message: `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`, headers: { Connection: "close" },
-});
+const tooLarge = () =>
+  new ApiError({
+    status: 413,
+    type: "validation_error",
+    code: "PAYLOAD_TOO_LARGE",
+    message: `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`,
+    headers: { Connection: "close" },
+  });
 
 const decode = (chunks: Uint8Array[]) => new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(chunks));
 
@@ -24,7 +28,10 @@ export async function readRequestText(req: Request): Promise<string> {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > MAX_BODY_BYTES) { await reader.cancel().catch(() => {}); throw tooLarge(); }
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
     chunks.push(value);
   }
   return decode(chunks);
@@ -101,8 +108,11 @@ export function parseJsonBody(raw: string, contentType: string | null): JsonBody
   const type = (contentType ?? "").toLowerCase();
   if (!/^application\/([a-z0-9.+-]*\+)?json\b/.test(type)) {
     throw new ApiError({
-      status: 400, type: "validation_error", code: "INVALID_JSON",
-      message: "The request body must be JSON.", suggestion: "Send 'Content-Type: application/json' with a JSON object body.",
+      status: 400,
+      type: "validation_error",
+      code: "INVALID_JSON",
+      message: "The request body must be JSON.",
+      suggestion: "Send 'Content-Type: application/json' with a JSON object body.",
     });
   }
   let value: unknown;
@@ -115,7 +125,10 @@ export function parseJsonBody(raw: string, contentType: string | null): JsonBody
   if (bad !== null) {
     const field = bad.replace(new RegExp(UNSTORABLE.source, "g"), "").slice(0, 200) || undefined;
     throw new ApiError({
-      status: 400, type: "validation_error", code: "INVALID_FIELD", field,
+      status: 400,
+      type: "validation_error",
+      code: "INVALID_FIELD",
+      field,
       message: "Text must not contain NUL characters or unpaired UTF-16 surrogates.",
     });
   }

@@ -64,7 +64,9 @@ export interface RouteSpec<P extends z.ZodType = z.ZodType, Q extends z.ZodType 
 export type AnyRoute = RouteSpec<any, any, any>;
 
 export function defineRoute<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType>(
-  spec: RouteSpec<P, Q, B> & { handler: (ctx: RouteContext<z.infer<P>, Q extends z.ZodType ? z.infer<Q> | CollectionQuery : never, z.infer<B>>) => Promise<unknown> },
+  spec: RouteSpec<P, Q, B> & {
+    handler: (ctx: RouteContext<z.infer<P>, Q extends z.ZodType ? z.infer<Q> | CollectionQuery : never, z.infer<B>>) => Promise<unknown>;
+  },
 ): AnyRoute {
   return spec as AnyRoute;
 }

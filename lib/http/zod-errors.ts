@@ -39,7 +39,10 @@ export function zodToApiError(error: ZodError, location: "body" | "query" | "par
     const key = issue.keys[0];
     const field = formatPath([...issue.path, key]);
     return new ApiError({
-      status: 400, type: "validation_error", code: location === "body" ? "INVALID_FIELD" : "INVALID_PARAMETER", field,
+      status: 400,
+      type: "validation_error",
+      code: location === "body" ? "INVALID_FIELD" : "INVALID_PARAMETER",
+      field,
       message: location === "body" ? `Unknown field '${field}'.` : `Unknown parameter '${field}'.`,
     });
   }
@@ -52,7 +55,10 @@ export function zodToApiError(error: ZodError, location: "body" | "query" | "par
   const missing = isMissing(issue);
   if (missing && location === "body") {
     return new ApiError({
-      status: 400, type: "validation_error", code: "MISSING_REQUIRED_FIELD", field,
+      status: 400,
+      type: "validation_error",
+      code: "MISSING_REQUIRED_FIELD",
+      field,
       message: field ? `The field '${field}' is required.` : "A JSON object body is required.",
     });
   }

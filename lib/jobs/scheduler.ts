@@ -34,7 +34,9 @@ let timer: NodeJS.Timeout | null = null;
 
 export function startScheduler(intervalMs = Number(process.env.JOBS_INTERVAL_MS ?? 10 * 60_000)): void {
   if (timer || process.env.JOBS_IN_SERVER === "false") return;
-  const tick = () => { void runJobsOnce(() => {}); };
+  const tick = () => {
+    void runJobsOnce(() => {});
+  };
   setTimeout(tick, 30_000).unref();
   timer = setInterval(tick, intervalMs);
   timer.unref();

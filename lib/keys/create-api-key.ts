@@ -29,13 +29,25 @@ export async function createApiKey(input: NewKeyInput, tx: Pick<Db, "apiKey"> = 
   const t = now();
   const row = await tx.apiKey.create({
     data: {
-      id: newId("apiKey"), businessId: input.businessId, projectId: input.projectId, name: input.name,
-      keyHash: hashKey(key), prefix: KEY_PREFIX[input.type], lastFour: key.slice(-4),
-      environment: environmentOf(input.type), scopes: input.scopes, rateLimit: input.rateLimit ?? null,
-      expiresAt: input.expiresAt ?? null, createdBy: input.createdBy ?? null, metadata: input.metadata ?? undefined,
+      id: newId("apiKey"),
+      businessId: input.businessId,
+      projectId: input.projectId,
+      name: input.name,
+      keyHash: hashKey(key),
+      prefix: KEY_PREFIX[input.type],
+      lastFour: key.slice(-4),
+      environment: environmentOf(input.type),
+      scopes: input.scopes,
+      rateLimit: input.rateLimit ?? null,
+      expiresAt: input.expiresAt ?? null,
+      createdBy: input.createdBy ?? null,
+      metadata: input.metadata ?? undefined,
       restrictions: (input.restrictions ?? undefined) as Prisma.InputJsonValue | undefined,
-      rotation: (input.rotation ?? undefined) as Prisma.InputJsonValue | undefined, rotatedFromId: input.rotatedFromId ?? null,
-      pendingSecret: input.sealValue ? seal(key) : null, createdAt: t, updatedAt: t,
+      rotation: (input.rotation ?? undefined) as Prisma.InputJsonValue | undefined,
+      rotatedFromId: input.rotatedFromId ?? null,
+      pendingSecret: input.sealValue ? seal(key) : null,
+      createdAt: t,
+      updatedAt: t,
     },
   });
   return { row, key };

@@ -19,39 +19,80 @@ import { keyEvent } from "./key-events";
 import { rotateKeyRow } from "./rotate-api-key";
 import { open } from "./secret-box";
 
-
 /** Who acts: an API key (the API) or a portal user (the portal passes actorType "user"). */
-export interface Caller { auth: AuthContext; ip: string | null; userAgent: string | null; actorType?: "api_key" | "user" }
+export interface Caller {
+  auth: AuthContext;
+  ip: string | null;
+  userAgent: string | null;
+  actorType?: "api_key" | "user";
+}
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export const API_KEY_COLLECTION: CollectionSpec = {
   filters: {
-    id: { type: "string" }, name: { type: "string" }, projectId: { type: "string" },
-    createdAt: { type: "date" }, expiresAt: { type: "date" }, lastUsed: { type: "date" },
+    id: { type: "string" },
+    name: { type: "string" },
+    projectId: { type: "string" },
+    createdAt: { type: "date" },
+    expiresAt: { type: "date" },
+    lastUsed: { type: "date" },
     status: {
-      type: "enum", values: ["active", "expired", "revoked"],
+      type: "enum",
+      values: ["active", "expired", "revoked"],
       // Status is derived from the dates, so the filter is too.
       where: (op, values) => {
         const t = now();
-        const one = (v: unknown) => v === "revoked" ? { revokedAt: { not: null } }
-          : v === "expired" ? { revokedAt: null, expiresAt: { lte: t } }
-          : { revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: t } }] };
+        const one = (v: unknown) =>
+          v === "revoked"
+            ? { revokedAt: { not: null } }
+            : v === "expired"
+              ? { revokedAt: null, expiresAt: { lte: t } }
+              : { revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: t } }] };
         const any = { OR: values.map(one) };
         return op === "ne" ? { NOT: any } : any;
       },
     },
   },
   sortable: ["createdAt", "name", "id"],
-  fields: ["name", "key", "type", "prefix", "environment", "status", "projectId", "createdBy", "createdAt", "lastUsed", "expiresAt",
-    "revokedAt", "scopes", "permissions", "rateLimit", "restrictions", "metadata", "rotation", "rotatedFromId", "rotatedAt", "secretPending"],
+  fields: [
+    "name",
+    "key",
+    "type",
+    "prefix",
+    "environment",
+    "status",
+    "projectId",
+    "createdBy",
+    "createdAt",
+    "lastUsed",
+    "expiresAt",
+    "revokedAt",
+    "scopes",
+    "permissions",
+    "rateLimit",
+    "restrictions",
+    "metadata",
+    "rotation",
+    "rotatedFromId",
+    "rotatedAt",
+    "secretPending",
+  ],
   search: (terms) => ({ AND: terms.map((t) => ({ name: { contains: t } })) }),
 };
 
 function audit(caller: Caller, action: string, keyId: string, details?: Record<string, unknown>) {
   recordAudit({
-    businessId: caller.auth.businessId, environment: caller.auth.environment, actorType: caller.actorType ?? "api_key", actorId: caller.auth.principal.id,
-    action, targetType: "api_key", targetId: keyId, ip: caller.ip, userAgent: caller.userAgent, details,
+    businessId: caller.auth.businessId,
+    environment: caller.auth.environment,
+    actorType: caller.actorType ?? "api_key",
+    actorId: caller.auth.principal.id,
+    action,
+    targetType: "api_key",
+    targetId: keyId,
+    ip: caller.ip,
+    userAgent: caller.userAgent,
+    details,
   });
 }
 
@@ -71,11 +112,15 @@ function requestedScopes(input: { scopes?: string[]; permissions?: ApiKeyCreate[
 
 function assertGrantable(auth: AuthContext, scopes: string[]) {
   const missing = coversAll(auth.scopes, scopes);
-  if (missing) throw forbidden("INSUFFICIENT_SCOPE", `This API key cannot grant '${missing}' because it does not hold it.`, { requiredScope: missing });
+  if (missing)
+    throw forbidden("INSUFFICIENT_SCOPE", `This API key cannot grant '${missing}' because it does not hold it.`, {
+      requiredScope: missing,
+    });
 }
 
 function parseExpiry(expiresAt: string | null | undefined, expiresInDays: number | undefined): Date | null | undefined {
-  if (expiresAt !== undefined && expiresInDays !== undefined) throw invalidField("expiresInDays", "Send either 'expiresAt' or 'expiresInDays', not both.");
+  if (expiresAt !== undefined && expiresInDays !== undefined)
+    throw invalidField("expiresInDays", "Send either 'expiresAt' or 'expiresInDays', not both.");
   if (expiresInDays !== undefined) return new Date(now().getTime() + expiresInDays * DAY_MS);
   if (expiresAt === undefined || expiresAt === null) return expiresAt;
   const d = new Date(expiresAt);
@@ -85,7 +130,9 @@ function parseExpiry(expiresAt: string | null | undefined, expiresInDays: number
 
 export async function listApiKeys(auth: AuthContext, query: CollectionQuery) {
   return listCollection({
-    spec: API_KEY_COLLECTION, query, baseWhere: tenantWhere(auth),
+    spec: API_KEY_COLLECTION,
+    query,
+    baseWhere: tenantWhere(auth),
     from: db.apiKey,
     serialize: (row: Parameters<typeof serializeApiKey>[0]) => serializeApiKey(row),
   });
@@ -103,10 +150,22 @@ export async function createKeyForCaller(caller: Caller, input: ApiKeyCreate) {
   const ownType = keyTypeOf(auth.environment);
   const type = input.type ?? (input.environment ? keyTypeOf(input.environment) : ownType);
   if (type !== ownType || (input.environment && input.environment !== auth.environment)) {
-    throw invalidField(input.type ? "type" : "environment", `A ${ownType} key can create ${ownType} keys only.`, "Create live keys with a live key, in the portal, or with the operator CLI.");
+    throw invalidField(
+      input.type ? "type" : "environment",
+      `A ${ownType} key can create ${ownType} keys only.`,
+      "Create live keys with a live key, in the portal, or with the operator CLI.",
+    );
   }
   const { scopes, restrictions: fromPermissions } = requestedScopes(input);
-  if (!scopes) throw new ApiError({ status: 400, type: "validation_error", code: "MISSING_REQUIRED_FIELD", field: "scopes", message: "The field 'scopes' (or 'permissions') is required.", suggestion: "For example [\"products:read\"]." });
+  if (!scopes)
+    throw new ApiError({
+      status: 400,
+      type: "validation_error",
+      code: "MISSING_REQUIRED_FIELD",
+      field: "scopes",
+      message: "The field 'scopes' (or 'permissions') is required.",
+      suggestion: 'For example ["products:read"].',
+    });
   assertGrantable(auth, scopes);
   const projectId = input.projectId ?? auth.projectId;
   if (projectId !== auth.projectId) {
@@ -117,11 +176,22 @@ export async function createKeyForCaller(caller: Caller, input: ApiKeyCreate) {
   const expiresAt = parseExpiry(input.expiresAt, input.expiresInDays) ?? null;
   // The key and its event commit together (and with an Idempotency-Key's record, lib/db/commit-hook.ts).
   const { row, key } = await withEvents(async (tx) => {
-    const made = await createApiKey({
-      businessId: auth.businessId, projectId, type, name: input.name, scopes, expiresAt,
-      rateLimit: input.rateLimit ?? restrictions?.rateLimit ?? null, restrictions, metadata: input.metadata ?? null,
-      rotation: input.rotation ?? null, createdBy: auth.principal.id,
-    }, tx);
+    const made = await createApiKey(
+      {
+        businessId: auth.businessId,
+        projectId,
+        type,
+        name: input.name,
+        scopes,
+        expiresAt,
+        rateLimit: input.rateLimit ?? restrictions?.rateLimit ?? null,
+        restrictions,
+        metadata: input.metadata ?? null,
+        rotation: input.rotation ?? null,
+        createdBy: auth.principal.id,
+      },
+      tx,
+    );
     await keyEvent(tx, made.row, "resource.created");
     return made;
   });
@@ -150,7 +220,17 @@ export async function updateApiKey(caller: Caller, id: string, patch: ApiKeyUpda
   announceKeyChange(row.id);
   audit(caller, "api_key.updated", row.id, { fields: Object.keys(patch) });
   const before = serializeApiKey(current) as Record<string, unknown>;
-  await keyEvent(null, row, "resource.updated", undefined, Object.fromEntries(Object.keys(patch).filter((k) => k in before).map((k) => [k, before[k]])));
+  await keyEvent(
+    null,
+    row,
+    "resource.updated",
+    undefined,
+    Object.fromEntries(
+      Object.keys(patch)
+        .filter((k) => k in before)
+        .map((k) => [k, before[k]]),
+    ),
+  );
   return serializeApiKey(row);
 }
 
@@ -170,10 +250,15 @@ export async function rotateApiKey(caller: Caller, id: string, gracePeriodDays?:
   // Rotation hands the caller a new key with the old one's scopes: the same rule as creating one.
   assertGrantable(caller.auth, current.scopes as string[]);
   if (current.revokedAt) throw stateConflict("A revoked key cannot be rotated.", { currentState: "revoked" });
-  if (current.expiresAt && current.expiresAt <= now()) throw stateConflict("An expired key cannot be rotated.", { currentState: "expired" });
+  if (current.expiresAt && current.expiresAt <= now())
+    throw stateConflict("An expired key cannot be rotated.", { currentState: "expired" });
   const rotated = await rotateKeyRow(current, { graceDays: gracePeriodDays, createdBy: caller.auth.principal.id });
   if (!rotated) throw stateConflict("This key is being rotated already.");
-  audit(caller, "api_key.rotated", current.id, { newKeyId: rotated.row.id, oldKeyExpiresAt: rotated.rotatedFrom.expiresAt, gracePeriodDays: rotated.graceDays });
+  audit(caller, "api_key.rotated", current.id, {
+    newKeyId: rotated.row.id,
+    oldKeyExpiresAt: rotated.rotatedFrom.expiresAt,
+    gracePeriodDays: rotated.graceDays,
+  });
   return { ...serializeApiKey(rotated.row, rotated.key), rotatedFrom: rotated.rotatedFrom };
 }
 
@@ -186,11 +271,17 @@ export async function revealApiKey(caller: Caller, id: string) {
   assertGrantable(caller.auth, current.scopes as string[]);
   const value = current.pendingSecret ? open(current.pendingSecret) : null;
   const taken = value
-    ? await withEvents((tx) => tx.apiKey.updateMany({ where: { id: current.id, pendingSecret: current.pendingSecret }, data: { pendingSecret: null, updatedAt: now() } }))
+    ? await withEvents((tx) =>
+        tx.apiKey.updateMany({
+          where: { id: current.id, pendingSecret: current.pendingSecret },
+          data: { pendingSecret: null, updatedAt: now() },
+        }),
+      )
     : { count: 0 };
   if (!value || taken.count === 0) {
-    throw stateConflict("This key's value cannot be shown: it was shown once already, or the key was not made by automatic rotation.",
-      { currentState: "secret_not_pending" });
+    throw stateConflict("This key's value cannot be shown: it was shown once already, or the key was not made by automatic rotation.", {
+      currentState: "secret_not_pending",
+    });
   }
   audit(caller, "api_key.revealed", current.id, { name: current.name });
   return serializeApiKey({ ...current, pendingSecret: null }, value);

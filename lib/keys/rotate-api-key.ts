@@ -16,7 +16,12 @@ import { keyEvent } from "./key-events";
 export const DAY_MS = 24 * 60 * 60 * 1000;
 export const DEFAULT_ROTATION_GRACE_DAYS = 7;
 
-export interface RotationSettings { strategy?: "manual" | "automatic"; maxAge?: number; gracePeriod?: number; notificationDays?: number[] }
+export interface RotationSettings {
+  strategy?: "manual" | "automatic";
+  maxAge?: number;
+  gracePeriod?: number;
+  notificationDays?: number[];
+}
 
 export function rotationOf(row: Pick<ApiKeyRow, "rotation">): RotationSettings {
   return (row.rotation as RotationSettings | null) ?? {};
@@ -43,14 +48,24 @@ export async function rotateKeyRow(current: ApiKeyRow, options: RotateOptions) {
       const claimed = await tx.apiKey.updateMany({ where: { id: current.id, rotatedAt: null, revokedAt: null }, data: { rotatedAt: t } });
       if (claimed.count === 0) return null;
     }
-    const { row, key } = await createApiKey({
-      businessId: current.businessId, projectId: current.projectId, type: keyTypeOf(current.environment as "test" | "production"),
-      name: `${current.name.replace(/ \(rotated\)$/, "")} (rotated)`.slice(0, 100), scopes: current.scopes as string[],
-      expiresAt: lifetime ? new Date(t.getTime() + lifetime) : null, rateLimit: current.rateLimit,
-      restrictions: (current.restrictions as KeyRestrictions | null) ?? null, metadata: (current.metadata as Record<string, string> | null) ?? null,
-      rotation: (current.rotation as Record<string, unknown> | null) ?? null, createdBy: options.createdBy, rotatedFromId: current.id,
-      sealValue: options.automatic,
-    }, tx as unknown as Pick<Db, "apiKey">);
+    const { row, key } = await createApiKey(
+      {
+        businessId: current.businessId,
+        projectId: current.projectId,
+        type: keyTypeOf(current.environment as "test" | "production"),
+        name: `${current.name.replace(/ \(rotated\)$/, "")} (rotated)`.slice(0, 100),
+        scopes: current.scopes as string[],
+        expiresAt: lifetime ? new Date(t.getTime() + lifetime) : null,
+        rateLimit: current.rateLimit,
+        restrictions: (current.restrictions as KeyRestrictions | null) ?? null,
+        metadata: (current.metadata as Record<string, string> | null) ?? null,
+        rotation: (current.rotation as Record<string, unknown> | null) ?? null,
+        createdBy: options.createdBy,
+        rotatedFromId: current.id,
+        sealValue: options.automatic,
+      },
+      tx as unknown as Pick<Db, "apiKey">,
+    );
     const old = await tx.apiKey.update({ where: { id: current.id }, data: { expiresAt: oldExpiry, rotatedAt: t, updatedAt: t } });
     const rotatedFrom = { id: current.id, expiresAt: oldExpiry.toISOString() };
     await keyEvent(tx, row, "resource.created");

@@ -17,7 +17,10 @@ import { DAY_MS, DEFAULT_ROTATION_GRACE_DAYS, rotateKeyRow, rotationOf } from ".
 export const DEFAULT_NOTIFICATION_DAYS = [7, 1];
 const PAGE = 500;
 
-interface Notices { dueAt: string; days: number[] }
+interface Notices {
+  dueAt: string;
+  days: number[];
+}
 
 export function dueDate(row: Pick<ApiKeyRow, "expiresAt" | "createdAt" | "rotation">): { at: Date; reason: "expiresAt" | "maxAge" } | null {
   const maxAge = rotationOf(row).maxAge;
@@ -36,7 +39,11 @@ export function noticesDue(row: Pick<ApiKeyRow, "expiresAt" | "createdAt" | "rot
   const sent = previous?.dueAt === due.at.toISOString() ? previous.days : [];
   const fresh = passed.filter((d) => !sent.includes(d));
   if (!fresh.length) return null;
-  return { due, threshold: Math.min(...passed), record: { dueAt: due.at.toISOString(), days: [...new Set([...sent, ...passed])].sort((a, b) => b - a) } };
+  return {
+    due,
+    threshold: Math.min(...passed),
+    record: { dueAt: due.at.toISOString(), days: [...new Set([...sent, ...passed])].sort((a, b) => b - a) },
+  };
 }
 
 async function notify(row: ApiKeyRow, at: Date): Promise<boolean> {
@@ -44,11 +51,17 @@ async function notify(row: ApiKeyRow, at: Date): Promise<boolean> {
   if (!due) return false;
   return withEvents(async (tx) => {
     // Guarded by updatedAt: of two processes running the job at once, one sends the notice.
-    const claimed = await tx.apiKey.updateMany({ where: { id: row.id, updatedAt: row.updatedAt }, data: { rotationNotices: due.record, updatedAt: at } });
+    const claimed = await tx.apiKey.updateMany({
+      where: { id: row.id, updatedAt: row.updatedAt },
+      data: { rotationNotices: due.record, updatedAt: at },
+    });
     if (claimed.count === 0) return false;
     await keyEvent(tx, row, "api_key.expiring", {
-      dueAt: due.due.at.toISOString(), dueBecause: due.due.reason, daysRemaining: Math.ceil((due.due.at.getTime() - at.getTime()) / DAY_MS),
-      noticeDays: due.threshold, rotationStrategy: rotationOf(row).strategy ?? "manual",
+      dueAt: due.due.at.toISOString(),
+      dueBecause: due.due.reason,
+      daysRemaining: Math.ceil((due.due.at.getTime() - at.getTime()) / DAY_MS),
+      noticeDays: due.threshold,
+      rotationStrategy: rotationOf(row).strategy ?? "manual",
     });
     return true;
   });
@@ -61,22 +74,36 @@ async function rotateIfDue(row: ApiKeyRow, at: Date): Promise<boolean> {
   const graceDays = settings.gracePeriod ?? DEFAULT_ROTATION_GRACE_DAYS;
   if (at.getTime() < due.at.getTime() - graceDays * DAY_MS) return false;
   // The old key keeps working until it was due (the grace period ends then, never later).
-  const rotated = await rotateKeyRow(row, { graceDays: Math.max(0, (due.at.getTime() - at.getTime()) / DAY_MS), createdBy: null, automatic: true });
+  const rotated = await rotateKeyRow(row, {
+    graceDays: Math.max(0, (due.at.getTime() - at.getTime()) / DAY_MS),
+    createdBy: null,
+    automatic: true,
+  });
   if (!rotated) return false;
   recordAudit({
-    businessId: row.businessId, environment: row.environment, actorType: "system", actorId: null, action: "api_key.rotated",
-    targetType: "api_key", targetId: row.id, details: { newKeyId: rotated.row.id, oldKeyExpiresAt: rotated.rotatedFrom.expiresAt, automatic: true },
+    businessId: row.businessId,
+    environment: row.environment,
+    actorType: "system",
+    actorId: null,
+    action: "api_key.rotated",
+    targetType: "api_key",
+    targetId: row.id,
+    details: { newKeyId: rotated.row.id, oldKeyExpiresAt: rotated.rotatedFrom.expiresAt, automatic: true },
   });
   return true;
 }
 
 /** One pass over the active keys that have a due date. Returns what it did. */
 export async function processKeyRotations(at = now()): Promise<{ notices: number; rotated: number }> {
-  let notices = 0, rotated = 0, cursor: string | undefined;
+  let notices = 0,
+    rotated = 0,
+    cursor: string | undefined;
   for (;;) {
     const rows = await db.apiKey.findMany({
       where: { revokedAt: null, rotatedAt: null, OR: [{ expiresAt: { gt: at } }, { expiresAt: null }] },
-      orderBy: { id: "asc" }, take: PAGE, ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
+      orderBy: { id: "asc" },
+      take: PAGE,
+      ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
     });
     for (const row of rows) {
       if (!dueDate(row)) continue;

@@ -14,7 +14,11 @@ export function permissionsOf(scopes: string[], restrictions: KeyRestrictions | 
   const resources = new Set<string>();
   const actions = new Set<string>();
   for (const s of scopes) {
-    if (s === "*") { resources.add("*"); ["read", "write", "delete"].forEach((a) => actions.add(a)); continue; }
+    if (s === "*") {
+      resources.add("*");
+      ["read", "write", "delete"].forEach((a) => actions.add(a));
+      continue;
+    }
     const [r, a] = s.split(":");
     resources.add(r);
     if (a === "*") ["read", "write", "delete"].forEach((x) => actions.add(x));

@@ -43,7 +43,11 @@ class FallbackStore implements LimiterStore {
   private readonly connected: Promise<void>;
   /** Slots taken from the fallback while Redis was failing: they go back there, never to Redis. */
   private readonly localSlots = new Map<string, number>();
-  constructor(private readonly primary: LimiterStore, private readonly fallback: LimiterStore, client: Redis) {
+  constructor(
+    private readonly primary: LimiterStore,
+    private readonly fallback: LimiterStore,
+    client: Redis,
+  ) {
     this.connected = firstConnection(client);
   }
   private async call<T>(f: (s: LimiterStore) => Promise<T>): Promise<T> {

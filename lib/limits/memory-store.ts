@@ -1,11 +1,25 @@
-import { DAY_MS, HOUR_MS, slidingEstimate, windowFitsAtMs, windowRoomGrowsAtMs, type Decision, type LimitState, type LimiterStore } from "./store";
+import {
+  DAY_MS,
+  HOUR_MS,
+  slidingEstimate,
+  windowFitsAtMs,
+  windowRoomGrowsAtMs,
+  type Decision,
+  type LimitState,
+  type LimiterStore,
+} from "./store";
 import { burstWindowSeconds, type KeyPolicy } from "./plans";
 
 // The embedded default: everything in this process's memory. Node runs one request's synchronous code at a
 // time, so a check-and-consume without an await in between is atomic.
 
-interface Bucket { tokens: number; ts: number }
-interface Windows { [windowStart: number]: number }
+interface Bucket {
+  tokens: number;
+  ts: number;
+}
+interface Windows {
+  [windowStart: number]: number;
+}
 
 export class MemoryStore implements LimiterStore {
   readonly kind = "memory" as const;
@@ -31,7 +45,9 @@ export class MemoryStore implements LimiterStore {
     const windows = [
       { name: "hour" as const, limit: policy.perHour, ms: HOUR_MS },
       { name: "day" as const, limit: policy.perDay, ms: DAY_MS },
-    ].filter((w) => w.limit !== null).map((w) => ({ ...w, ...this.windowCounts(key, w.ms, nowMs) }));
+    ]
+      .filter((w) => w.limit !== null)
+      .map((w) => ({ ...w, ...this.windowCounts(key, w.ms, nowMs) }));
 
     const bucketOk = tokens >= 1;
     const windowOk = windows.map((w) => slidingEstimate(w.previous, w.current, nowMs, w.ms) + 1 <= w.limit!);
@@ -45,11 +61,23 @@ export class MemoryStore implements LimiterStore {
       const current = w.current + (allowed ? 1 : 0);
       const remaining = Math.max(0, Math.floor(w.limit! - slidingEstimate(w.previous, current, nowMs, w.ms)));
       limits.push({
-        name: w.name, limit: w.limit!, remaining, windowSeconds: w.ms / 1000, resetMs: (w.start + 1) * w.ms,
+        name: w.name,
+        limit: w.limit!,
+        remaining,
+        windowSeconds: w.ms / 1000,
+        resetMs: (w.start + 1) * w.ms,
         moreAtMs: windowRoomGrowsAtMs(w.previous, current, nowMs, w.ms, w.limit!, remaining),
       });
     });
-    return decide(allowed, limits, bucketOk, after, ratePerMs, windows.map((w, i) => ({ ok: windowOk[i], name: w.name, fitsAtMs: windowFitsAtMs(w.previous, w.current, nowMs, w.ms, w.limit!) })), nowMs);
+    return decide(
+      allowed,
+      limits,
+      bucketOk,
+      after,
+      ratePerMs,
+      windows.map((w, i) => ({ ok: windowOk[i], name: w.name, fitsAtMs: windowFitsAtMs(w.previous, w.current, nowMs, w.ms, w.limit!) })),
+      nowMs,
+    );
   }
 
   async acquire(key: string, limit: number): Promise<boolean> {
@@ -90,15 +118,25 @@ export class MemoryStore implements LimiterStore {
 export function bucketState(policy: KeyPolicy, tokens: number, nowMs: number): LimitState {
   const ratePerMs = policy.refillPerMinute / 60_000;
   return {
-    name: "burst", limit: policy.capacity, remaining: Math.floor(tokens), windowSeconds: burstWindowSeconds(policy),
+    name: "burst",
+    limit: policy.capacity,
+    remaining: Math.floor(tokens),
+    windowSeconds: burstWindowSeconds(policy),
     resetMs: nowMs + Math.ceil((policy.capacity - tokens) / ratePerMs),
     moreAtMs: nowMs + Math.ceil((Math.floor(tokens) + 1 - tokens) / ratePerMs),
   };
 }
 
 /** The shared tail of both stores: which limit refused and when to come back. */
-export function decide(allowed: boolean, limits: LimitState[], bucketOk: boolean, tokens: number, ratePerMs: number,
-  windows: { ok: boolean; name: "hour" | "day"; fitsAtMs: number }[], nowMs: number): Decision {
+export function decide(
+  allowed: boolean,
+  limits: LimitState[],
+  bucketOk: boolean,
+  tokens: number,
+  ratePerMs: number,
+  windows: { ok: boolean; name: "hour" | "day"; fitsAtMs: number }[],
+  nowMs: number,
+): Decision {
   if (allowed) return { allowed, limits, retryAfterSeconds: 0 };
   const waits: { name: LimitState["name"]; ms: number }[] = [];
   if (!bucketOk) waits.push({ name: "burst", ms: Math.ceil((1 - tokens) / ratePerMs) });

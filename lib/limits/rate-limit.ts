@@ -40,7 +40,7 @@ export function rateLimitHeaders(decision: Decision, policy: KeyPolicy): Record<
     "RateLimit-Policy": policyField(policy),
     // t: the effective window, until which `r` is all the client can use. For a refused request it equals
     // Retry-After, which the draft asks not to end before it.
-    "RateLimit": `"${b.name}";r=${b.remaining};t=${secondsUntil(b.moreAtMs)}`,
+    RateLimit: `"${b.name}";r=${b.remaining};t=${secondsUntil(b.moreAtMs)}`,
   };
 }
 
@@ -52,14 +52,18 @@ function concurrencyHeaders(policy: KeyPolicy, retryAfter: number): Record<strin
     "X-RateLimit-Reset": String(Math.ceil(now().getTime() / 1000) + retryAfter),
     "X-RateLimit-Window": "0",
     "RateLimit-Policy": policyField(policy),
-    "RateLimit": `"concurrent";r=0;t=${retryAfter}`,
+    RateLimit: `"concurrent";r=0;t=${retryAfter}`,
   };
 }
 
 function rateLimited(message: string, retryAfter: number, limit: number, window: number, policy: string, headers: Record<string, string>) {
   return new ApiError({
-    status: 429, type: "rate_limit_error", code: "RATE_LIMIT_EXCEEDED", message,
-    suggestion: `Retry after ${retryAfter} seconds.`, extra: { retryAfter, limit, window, policy },
+    status: 429,
+    type: "rate_limit_error",
+    code: "RATE_LIMIT_EXCEEDED",
+    message,
+    suggestion: `Retry after ${retryAfter} seconds.`,
+    extra: { retryAfter, limit, window, policy },
     headers: { ...headers, "Retry-After": String(retryAfter) },
   });
 }
@@ -70,8 +74,16 @@ async function reportRateLimited(auth: AuthContext, limit: LimitState | undefine
   const windowStart = Math.floor(now().getTime() / windowMs);
   if (!(await limiterStore().setOnce(`rl-event:${auth.principal.id}:${kind}:${windowStart}`, windowMs))) return;
   emitEventLater({
-    businessId: auth.businessId, environment: auth.environment, type: "api.rate_limited",
-    data: { apiKey: auth.principal.id, projectId: auth.projectId, limit: kind, max: limit?.limit ?? null, windowSeconds: limit?.windowSeconds ?? null },
+    businessId: auth.businessId,
+    environment: auth.environment,
+    type: "api.rate_limited",
+    data: {
+      apiKey: auth.principal.id,
+      projectId: auth.projectId,
+      limit: kind,
+      max: limit?.limit ?? null,
+      windowSeconds: limit?.windowSeconds ?? null,
+    },
   });
 }
 
@@ -85,10 +97,18 @@ export async function admit(auth: AuthContext): Promise<Admission> {
   const store = limiterStore();
   if (!(await store.acquire(auth.principal.id, policy.concurrent))) {
     void reportRateLimited(auth, undefined, "concurrent");
-    throw rateLimited(`Too many requests in flight for this key (at most ${policy.concurrent} at once).`, 1, policy.concurrent, 0, "concurrent",
-      concurrencyHeaders(policy, 1));
+    throw rateLimited(
+      `Too many requests in flight for this key (at most ${policy.concurrent} at once).`,
+      1,
+      policy.concurrent,
+      0,
+      "concurrent",
+      concurrencyHeaders(policy, 1),
+    );
   }
-  const release = () => { void store.release(auth.principal.id).catch(() => {}); };
+  const release = () => {
+    void store.release(auth.principal.id).catch(() => {});
+  };
   let decision: Decision;
   try {
     decision = await store.consume(auth.principal.id, policy, now().getTime());
@@ -101,9 +121,10 @@ export async function admit(auth: AuthContext): Promise<Admission> {
     release();
     const refused = decision.limits.find((l) => l.name === decision.refusedBy)!;
     void reportRateLimited(auth, refused, refused.name);
-    const message = refused.name === "burst"
-      ? `Rate limit exceeded: bursts of at most ${policy.capacity} requests, refilled at ${policy.refillPerMinute} per minute.`
-      : `Rate limit exceeded: ${refused.limit} requests per ${refused.name}.`;
+    const message =
+      refused.name === "burst"
+        ? `Rate limit exceeded: bursts of at most ${policy.capacity} requests, refilled at ${policy.refillPerMinute} per minute.`
+        : `Rate limit exceeded: ${refused.limit} requests per ${refused.name}.`;
     throw rateLimited(message, decision.retryAfterSeconds, refused.limit, refused.windowSeconds, refused.name, headers);
   }
   return { headers, release };

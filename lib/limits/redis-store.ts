@@ -1,5 +1,14 @@
 import type Redis from "ioredis";
-import { DAY_MS, HOUR_MS, slidingEstimate, windowFitsAtMs, windowRoomGrowsAtMs, type Decision, type LimitState, type LimiterStore } from "./store";
+import {
+  DAY_MS,
+  HOUR_MS,
+  slidingEstimate,
+  windowFitsAtMs,
+  windowRoomGrowsAtMs,
+  type Decision,
+  type LimitState,
+  type LimiterStore,
+} from "./store";
 import { bucketState, decide } from "./memory-store";
 import type { KeyPolicy } from "./plans";
 
@@ -60,13 +69,26 @@ return 1
 
 export class RedisStore implements LimiterStore {
   readonly kind = "redis" as const;
-  constructor(private readonly redis: Redis, private readonly prefix = process.env.REDIS_PREFIX ?? "platform:") {}
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix = process.env.REDIS_PREFIX ?? "platform:",
+  ) {}
 
   async consume(key: string, policy: KeyPolicy, nowMs: number): Promise<Decision> {
     const k = `${this.prefix}rl:${key}`;
     const ratePerMs = policy.refillPerMinute / 60_000;
-    const r = (await this.redis.eval(CONSUME, 3, `${k}:bucket`, `${k}:hour`, `${k}:day`,
-      nowMs, policy.capacity, ratePerMs, policy.perHour ?? -1, policy.perDay ?? -1)) as (number | string)[];
+    const r = (await this.redis.eval(
+      CONSUME,
+      3,
+      `${k}:bucket`,
+      `${k}:hour`,
+      `${k}:day`,
+      nowMs,
+      policy.capacity,
+      ratePerMs,
+      policy.perHour ?? -1,
+      policy.perDay ?? -1,
+    )) as (number | string)[];
     const [allowedN, tokensS, bucketOk, hourOk, dayOk, hs, hc, hp, ds, dc, dp] = r.map(Number);
     const allowed = allowedN === 1;
     const tokens = Number(tokensS);
@@ -75,7 +97,14 @@ export class RedisStore implements LimiterStore {
     const addWindow = (name: "hour" | "day", limit: number | null, ms: number, start: number, cur: number, prev: number, ok: number) => {
       if (limit === null) return;
       const remaining = Math.max(0, Math.floor(limit - slidingEstimate(prev, cur, nowMs, ms)));
-      limits.push({ name, limit, remaining, windowSeconds: ms / 1000, resetMs: (start + 1) * ms, moreAtMs: windowRoomGrowsAtMs(prev, cur, nowMs, ms, limit, remaining) });
+      limits.push({
+        name,
+        limit,
+        remaining,
+        windowSeconds: ms / 1000,
+        resetMs: (start + 1) * ms,
+        moreAtMs: windowRoomGrowsAtMs(prev, cur, nowMs, ms, limit, remaining),
+      });
       windows.push({ ok: ok === 1, name, fitsAtMs: windowFitsAtMs(prev, cur, nowMs, ms, limit) });
     };
     addWindow("hour", policy.perHour, HOUR_MS, hs, hc, hp, hourOk);

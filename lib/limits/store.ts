@@ -63,7 +63,14 @@ export function windowFitsAtMs(previous: number, current: number, nowMs: number,
 }
 
 /** When a sliding window next has room for `remaining + 1` requests, with no more sent: the effective window's end. */
-export function windowRoomGrowsAtMs(previous: number, current: number, nowMs: number, windowMs: number, limit: number, remaining: number): number {
+export function windowRoomGrowsAtMs(
+  previous: number,
+  current: number,
+  nowMs: number,
+  windowMs: number,
+  limit: number,
+  remaining: number,
+): number {
   const rolls = nowMs - (nowMs % windowMs) + windowMs;
   if (remaining >= limit) return rolls;
   // Room for remaining + 1 under `limit` is room for one under `limit - remaining`.

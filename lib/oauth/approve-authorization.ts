@@ -12,18 +12,37 @@ import type { AuthorizationRequest } from "./authorization-request";
 // to the client, the redirect URI, the PKCE challenge, the user and the business; denying sends access_denied.
 // The grant covers what was asked and the user's role allows: a viewer cannot hand out write access.
 
-export interface Decider { userId: string; businessId: string; role: string; ip: string | null; userAgent: string | null }
+export interface Decider {
+  userId: string;
+  businessId: string;
+  role: string;
+  ip: string | null;
+  userAgent: string | null;
+}
 
 /** The requested scopes the user's role lets them grant, and those it does not. */
 export function grantableScopes(requested: string[], role: string) {
   const held = scopesForRole(role);
-  return { granted: requested.filter((s) => coversAll(held, [s]) === null), withheld: requested.filter((s) => coversAll(held, [s]) !== null) };
+  return {
+    granted: requested.filter((s) => coversAll(held, [s]) === null),
+    withheld: requested.filter((s) => coversAll(held, [s]) !== null),
+  };
 }
 
 function audit(d: Decider, action: string, r: AuthorizationRequest, details: Record<string, unknown>) {
   recordAudit({
-    businessId: d.businessId, environment: r.client.environment, actorType: "user", actorId: d.userId, action,
-    targetType: "oauth_client", targetId: r.client.id, ip: d.ip, userAgent: d.userAgent, method: "POST", path: "/oauth/authorize", details,
+    businessId: d.businessId,
+    environment: r.client.environment,
+    actorType: "user",
+    actorId: d.userId,
+    action,
+    targetType: "oauth_client",
+    targetId: r.client.id,
+    ip: d.ip,
+    userAgent: d.userAgent,
+    method: "POST",
+    path: "/oauth/authorize",
+    details,
   });
 }
 
@@ -31,16 +50,35 @@ export async function approveAuthorization(r: AuthorizationRequest, d: Decider, 
   const { granted, withheld } = grantableScopes(r.scopes, d.role);
   if (!granted.length) {
     audit(d, "oauth.consent_denied", r, { reason: "role", requested: r.scopes });
-    return errorRedirectUrl(r.redirectUri, { code: "access_denied", description: "The user's role cannot grant any of the requested scopes." }, r.state, issuer);
+    return errorRedirectUrl(
+      r.redirectUri,
+      { code: "access_denied", description: "The user's role cannot grant any of the requested scopes." },
+      r.state,
+      issuer,
+    );
   }
-  const project = await db.project.findFirstOrThrow({ where: { businessId: d.businessId }, orderBy: { createdAt: "asc" }, select: { id: true } });
+  const project = await db.project.findFirstOrThrow({
+    where: { businessId: d.businessId },
+    orderBy: { createdAt: "asc" },
+    select: { id: true },
+  });
   const code = generateSecret("code");
   const t = now();
   await db.oAuthCode.create({
     data: {
-      id: newId("oauthCode"), codeHash: hashSecret(code), clientId: r.client.id, userId: d.userId, businessId: d.businessId,
-      projectId: project.id, environment: r.client.environment, scopes: granted, redirectUri: r.redirectUri,
-      redirectUriGiven: r.redirectUriGiven, codeChallenge: r.codeChallenge, expiresAt: new Date(t.getTime() + CODE_TTL_S * 1000), createdAt: t,
+      id: newId("oauthCode"),
+      codeHash: hashSecret(code),
+      clientId: r.client.id,
+      userId: d.userId,
+      businessId: d.businessId,
+      projectId: project.id,
+      environment: r.client.environment,
+      scopes: granted,
+      redirectUri: r.redirectUri,
+      redirectUriGiven: r.redirectUriGiven,
+      codeChallenge: r.codeChallenge,
+      expiresAt: new Date(t.getTime() + CODE_TTL_S * 1000),
+      createdAt: t,
     },
   });
   audit(d, "oauth.authorized", r, { scopes: granted, withheld, clientName: r.client.name });

@@ -10,16 +10,29 @@ import { hashSecret, hasSecretShape } from "./token-format";
 // (client_secret_post), or client_id alone for public clients (none), which prove themselves with PKCE.
 // Exactly one method per request; any failure is invalid_client, 401, with a Basic challenge when Basic was tried.
 
-export interface AuthenticatedClient { client: ClientRow; method: "client_secret_basic" | "client_secret_post" | "none" }
+export interface AuthenticatedClient {
+  client: ClientRow;
+  method: "client_secret_basic" | "client_secret_post" | "none";
+}
 
 function basicCredentials(header: string | null): { id: string; secret: string } | null {
   if (!header || !/^basic /i.test(header)) return null;
   let decoded: string;
-  try { decoded = Buffer.from(header.slice(6).trim(), "base64").toString("utf8"); } catch { return null; }
+  try {
+    decoded = Buffer.from(header.slice(6).trim(), "base64").toString("utf8");
+  } catch {
+    return null;
+  }
   const colon = decoded.indexOf(":");
   if (colon < 0) return null;
   // Each part is form-urlencoded before encoding (§2.3.1).
-  const decode = (s: string) => { try { return decodeURIComponent(s.replace(/\+/g, " ")); } catch { return s; } };
+  const decode = (s: string) => {
+    try {
+      return decodeURIComponent(s.replace(/\+/g, " "));
+    } catch {
+      return s;
+    }
+  };
   return { id: decode(decoded.slice(0, colon)), secret: decode(decoded.slice(colon + 1)) };
 }
 
@@ -32,8 +45,10 @@ export async function authenticateClient(req: Request, params: Record<string, st
     throw Object.assign(new OAuthError("invalid_client", description, 401, challenge), { client });
   };
   if (usedBasic && !basic) fail("The Basic credentials are malformed.");
-  if (basic && params.client_secret !== undefined) throw new OAuthError("invalid_request", "Use one client authentication method, not both Basic and client_secret.");
-  if (basic && params.client_id !== undefined && params.client_id !== basic.id) throw new OAuthError("invalid_request", "client_id does not match the Basic credentials.");
+  if (basic && params.client_secret !== undefined)
+    throw new OAuthError("invalid_request", "Use one client authentication method, not both Basic and client_secret.");
+  if (basic && params.client_id !== undefined && params.client_id !== basic.id)
+    throw new OAuthError("invalid_request", "client_id does not match the Basic credentials.");
   const clientId = basic?.id ?? params.client_id;
   const secret = basic?.secret ?? params.client_secret;
   if (!clientId) fail("Client authentication is required: send client_id (and client_secret for confidential clients).");

@@ -24,7 +24,15 @@ export type ParsedAuthorization =
   | { kind: "redirect"; redirectUri: string; state: string | null; code: OAuthErrorCode; description: string };
 
 /** The parameters the flow carries from /oauth/authorize through the consent page to the approval. */
-export const AUTHORIZE_PARAMS = ["response_type", "client_id", "redirect_uri", "scope", "state", "code_challenge", "code_challenge_method"] as const;
+export const AUTHORIZE_PARAMS = [
+  "response_type",
+  "client_id",
+  "redirect_uri",
+  "scope",
+  "state",
+  "code_challenge",
+  "code_challenge_method",
+] as const;
 
 const CHALLENGE = /^[A-Za-z0-9._~-]{43,128}$/;
 
@@ -39,13 +47,22 @@ export async function parseAuthorizationRequest(params: URLSearchParams): Promis
   const registered = client.redirectUris as string[];
   const given = params.getAll("redirect_uri");
   if (given.length > 1) return { kind: "fatal", message: "redirect_uri is repeated." };
-  if (given.length === 0 && registered.length !== 1) return { kind: "fatal", message: "redirect_uri is required: this application has several registered." };
+  if (given.length === 0 && registered.length !== 1)
+    return { kind: "fatal", message: "redirect_uri is required: this application has several registered." };
   const redirectUri = given[0] ?? registered[0];
-  if (!registered.includes(redirectUri)) return { kind: "fatal", message: "The redirect_uri is not one this application registered, so you are not sent back to it." };
+  if (!registered.includes(redirectUri))
+    return { kind: "fatal", message: "The redirect_uri is not one this application registered, so you are not sent back to it." };
 
   const state = one("state");
-  const back = (code: OAuthErrorCode, description: string): ParsedAuthorization => ({ kind: "redirect", redirectUri, state, code, description });
-  for (const name of AUTHORIZE_PARAMS) if (params.getAll(name).length > 1) return back("invalid_request", `The parameter '${name}' is repeated.`);
+  const back = (code: OAuthErrorCode, description: string): ParsedAuthorization => ({
+    kind: "redirect",
+    redirectUri,
+    state,
+    code,
+    description,
+  });
+  for (const name of AUTHORIZE_PARAMS)
+    if (params.getAll(name).length > 1) return back("invalid_request", `The parameter '${name}' is repeated.`);
   if (state !== null && state.length > 1000) return back("invalid_request", "state is longer than 1000 characters.");
 
   const responseType = one("response_type");
@@ -56,7 +73,8 @@ export async function parseAuthorizationRequest(params: URLSearchParams): Promis
   const scopeParam = one("scope");
   const scopes = scopeParam === null || scopeParam.trim() === "" ? allowed : [...new Set(scopeParam.trim().split(/ +/))];
   const malformed = scopes.find((s) => !isValidScope(s));
-  if (malformed !== undefined) return back("invalid_scope", `'${malformed.slice(0, 100)}' is not a scope (use resource:action, e.g. products:read).`);
+  if (malformed !== undefined)
+    return back("invalid_scope", `'${malformed.slice(0, 100)}' is not a scope (use resource:action, e.g. products:read).`);
   const beyond = coversAll(allowed, scopes);
   if (beyond) return back("invalid_scope", `The scope '${beyond}' is wider than this application may ask for.`);
 
@@ -65,10 +83,12 @@ export async function parseAuthorizationRequest(params: URLSearchParams): Promis
   if (method !== null && method !== "S256") return back("invalid_request", "code_challenge_method must be S256.");
   if (challenge === null) {
     if (method !== null) return back("invalid_request", "code_challenge_method was sent without code_challenge.");
-    if (client.clientType === "public") return back("invalid_request", "PKCE is required for public clients: send code_challenge and code_challenge_method=S256.");
+    if (client.clientType === "public")
+      return back("invalid_request", "PKCE is required for public clients: send code_challenge and code_challenge_method=S256.");
   } else {
     if (method === null) return back("invalid_request", "Send code_challenge_method=S256 (the plain method is not supported).");
-    if (!CHALLENGE.test(challenge)) return back("invalid_request", "code_challenge must be 43 to 128 characters of A-Z, a-z, 0-9, '-', '.', '_', '~'.");
+    if (!CHALLENGE.test(challenge))
+      return back("invalid_request", "code_challenge must be 43 to 128 characters of A-Z, a-z, 0-9, '-', '.', '_', '~'.");
   }
   return { kind: "ok", request: { client, redirectUri, redirectUriGiven: given.length === 1, scopes, state, codeChallenge: challenge } };
 }

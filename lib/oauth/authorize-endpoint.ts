@@ -20,12 +20,26 @@ function redirect(location: string, status = 302): Response {
 /** Refused authorization requests go to the audit log of the client's owner (no user business is known yet). */
 async function auditRefusal(req: Request, params: URLSearchParams, parsed: Exclude<ParsedAuthorization, { kind: "ok" }>) {
   const clientId = params.get("client_id");
-  const client = clientId && /^oac_[0-9A-Z]{26}$/.test(clientId) ? await db.oAuthClient.findUnique({ where: { id: clientId }, select: { id: true, businessId: true, environment: true } }) : null;
+  const client =
+    clientId && /^oac_[0-9A-Z]{26}$/.test(clientId)
+      ? await db.oAuthClient.findUnique({ where: { id: clientId }, select: { id: true, businessId: true, environment: true } })
+      : null;
   recordAudit({
-    businessId: client?.businessId ?? null, environment: client?.environment ?? null, actorType: "anonymous", actorId: null,
-    action: "oauth.authorize_denied", targetType: "oauth_client", targetId: client?.id ?? null, ip: clientIp(req.headers),
-    userAgent: req.headers.get("user-agent"), method: req.method, path: "/oauth/authorize",
-    details: parsed.kind === "fatal" ? { error: "invalid_request", reason: parsed.message, redirected: false } : { error: parsed.code, reason: parsed.description, redirected: true },
+    businessId: client?.businessId ?? null,
+    environment: client?.environment ?? null,
+    actorType: "anonymous",
+    actorId: null,
+    action: "oauth.authorize_denied",
+    targetType: "oauth_client",
+    targetId: client?.id ?? null,
+    ip: clientIp(req.headers),
+    userAgent: req.headers.get("user-agent"),
+    method: req.method,
+    path: "/oauth/authorize",
+    details:
+      parsed.kind === "fatal"
+        ? { error: "invalid_request", reason: parsed.message, redirected: false }
+        : { error: parsed.code, reason: parsed.description, redirected: true },
   });
 }
 
@@ -46,12 +60,23 @@ export async function handleAuthorizePost(req: Request): Promise<Response> {
   // A form post from another origin is refused before anything else (the CSRF token would refuse it too).
   // Hosts are compared, not schemes: behind a TLS proxy without PUBLIC_BASE_URL this server sees http.
   const origin = req.headers.get("origin");
-  const originHost = (() => { try { return origin === null ? null : new URL(origin).host; } catch { return ""; } })();
-  if (originHost !== null && originHost !== new URL(issuer).host) return oauthErrorPage(403, "This approval did not come from this site's consent page.");
+  const originHost = (() => {
+    try {
+      return origin === null ? null : new URL(origin).host;
+    } catch {
+      return "";
+    }
+  })();
+  if (originHost !== null && originHost !== new URL(issuer).host)
+    return oauthErrorPage(403, "This approval did not come from this site's consent page.");
   const type = (req.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
-  if (type !== "application/x-www-form-urlencoded" && type !== "multipart/form-data") return oauthErrorPage(400, "The consent form was not sent as a form.");
+  if (type !== "application/x-www-form-urlencoded" && type !== "multipart/form-data")
+    return oauthErrorPage(400, "The consent form was not sent as a form.");
   const form = await req.formData();
-  const field = (name: string) => { const v = form.get(name); return typeof v === "string" ? v : null; };
+  const field = (name: string) => {
+    const v = form.get(name);
+    return typeof v === "string" ? v : null;
+  };
   const session = await getServerSession(authOptions);
   const userId = (session?.user as { id?: string } | undefined)?.id;
   if (!userId) return oauthErrorPage(401, "Sign in to the portal first, then start again from the application.");
@@ -70,6 +95,9 @@ export async function handleAuthorizePost(req: Request): Promise<Response> {
   if (!membership) return oauthErrorPage(403, "You are not a member of that business.");
   const decider = { userId, businessId, role: membership.role, ip: clientIp(req.headers), userAgent: req.headers.get("user-agent") };
   const decision = field("decision");
-  const location = decision === "approve" ? await approveAuthorization(parsed.request, decider, issuer) : denyAuthorization(parsed.request, decider, issuer);
+  const location =
+    decision === "approve"
+      ? await approveAuthorization(parsed.request, decider, issuer)
+      : denyAuthorization(parsed.request, decider, issuer);
   return redirect(location, 303);
 }

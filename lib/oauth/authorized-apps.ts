@@ -6,8 +6,15 @@ import { revokeGrants } from "./revoke-grants";
 // application and user (re-authorizing makes a new grant; the row shows them together). Revoking ends them all.
 
 export interface AuthorizedApp {
-  clientId: string; clientName: string; userId: string; userEmail: string; scopes: string[]; environment: string;
-  authorizedAt: string; lastUsed: string | null; grantIds: string[];
+  clientId: string;
+  clientName: string;
+  userId: string;
+  userEmail: string;
+  scopes: string[];
+  environment: string;
+  authorizedAt: string;
+  lastUsed: string | null;
+  grantIds: string[];
 }
 
 export async function listAuthorizedApps(businessId: string): Promise<AuthorizedApp[]> {
@@ -21,9 +28,15 @@ export async function listAuthorizedApps(businessId: string): Promise<Authorized
   for (const g of grants) {
     const key = `${g.clientId}|${g.userId}`;
     const row = rows.get(key) ?? {
-      clientId: g.clientId, clientName: clients.find((c) => c.id === g.clientId)?.name ?? g.clientId,
-      userId: g.userId, userEmail: users.find((u) => u.id === g.userId)?.email ?? "a former member", scopes: [], environment: g.environment,
-      authorizedAt: g.createdAt.toISOString(), lastUsed: null, grantIds: [],
+      clientId: g.clientId,
+      clientName: clients.find((c) => c.id === g.clientId)?.name ?? g.clientId,
+      userId: g.userId,
+      userEmail: users.find((u) => u.id === g.userId)?.email ?? "a former member",
+      scopes: [],
+      environment: g.environment,
+      authorizedAt: g.createdAt.toISOString(),
+      lastUsed: null,
+      grantIds: [],
     };
     row.grantIds.push(g.id);
     row.scopes = [...new Set([...row.scopes, ...(g.scopes as string[])])];
@@ -35,14 +48,29 @@ export async function listAuthorizedApps(businessId: string): Promise<Authorized
 }
 
 /** Revokes an app for one user in a business. Owners and admins may revoke anyone's; others only their own. */
-export async function revokeAuthorizedApp(actor: { userId: string; businessId: string; isAdmin: boolean; ip: string | null; userAgent: string | null }, clientId: string, userId: string): Promise<number> {
+export async function revokeAuthorizedApp(
+  actor: { userId: string; businessId: string; isAdmin: boolean; ip: string | null; userAgent: string | null },
+  clientId: string,
+  userId: string,
+): Promise<number> {
   if (userId !== actor.userId && !actor.isAdmin) throw new Error("forbidden");
-  const grants = await db.oAuthGrant.findMany({ where: { businessId: actor.businessId, clientId, userId, revokedAt: null }, select: { id: true, environment: true } });
+  const grants = await db.oAuthGrant.findMany({
+    where: { businessId: actor.businessId, clientId, userId, revokedAt: null },
+    select: { id: true, environment: true },
+  });
   const count = await revokeGrants(grants.map((g) => g.id));
   if (grants.length) {
     recordAudit({
-      businessId: actor.businessId, environment: grants[0].environment, actorType: "user", actorId: actor.userId, action: "oauth.grant_revoked",
-      targetType: "oauth_client", targetId: clientId, ip: actor.ip, userAgent: actor.userAgent, details: { grantIds: grants.map((g) => g.id), userId },
+      businessId: actor.businessId,
+      environment: grants[0].environment,
+      actorType: "user",
+      actorId: actor.userId,
+      action: "oauth.grant_revoked",
+      targetType: "oauth_client",
+      targetId: clientId,
+      ip: actor.ip,
+      userAgent: actor.userAgent,
+      details: { grantIds: grants.map((g) => g.id), userId },
     });
   }
   return count;

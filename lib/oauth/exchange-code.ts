@@ -24,7 +24,8 @@ export async function exchangeCode(client: ClientRow, params: Record<string, str
   const value = params.code;
   if (!value) throw new OAuthError("invalid_request", "code is required.");
   const code = hasSecretShape("code", value) ? await db.oAuthCode.findUnique({ where: { codeHash: hashSecret(value) } }) : null;
-  if (!code || code.clientId !== client.id) throw new GrantRefusal("The authorization code is invalid.", null, code ? "code_of_another_client" : "unknown_code");
+  if (!code || code.clientId !== client.id)
+    throw new GrantRefusal("The authorization code is invalid.", null, code ? "code_of_another_client" : "unknown_code");
   const subject = { businessId: code.businessId, environment: code.environment, grantId: code.grantId };
   if (code.usedAt) {
     if (code.grantId) await revokeGrant(code.grantId);
@@ -38,7 +39,8 @@ export async function exchangeCode(client: ClientRow, params: Record<string, str
   const verifier = params.code_verifier;
   if (code.codeChallenge) {
     if (!verifier) throw new GrantRefusal("code_verifier is required: the authorization request used PKCE.", subject, "pkce_missing");
-    if (!VERIFIER.test(verifier) || !pkceMatches(verifier, code.codeChallenge)) throw new GrantRefusal("code_verifier does not match the code_challenge.", subject, "pkce_mismatch");
+    if (!VERIFIER.test(verifier) || !pkceMatches(verifier, code.codeChallenge))
+      throw new GrantRefusal("code_verifier does not match the code_challenge.", subject, "pkce_mismatch");
   } else if (verifier !== undefined) {
     // A verifier for a code issued without a challenge: a downgrade attempt (OAuth 2.0 Security BCP §4.8.2).
     throw new GrantRefusal("code_verifier was sent but the authorization request had no code_challenge.", subject, "pkce_unexpected");
@@ -52,7 +54,16 @@ export async function exchangeCode(client: ClientRow, params: Record<string, str
     const claimed = await tx.oAuthCode.updateMany({ where: { id: code.id, usedAt: null }, data: { usedAt: t, grantId } });
     if (claimed.count !== 1) return null;
     await tx.oAuthGrant.create({
-      data: { id: grantId, clientId: client.id, userId: code.userId, businessId: code.businessId, projectId: code.projectId, environment: code.environment, scopes, createdAt: t },
+      data: {
+        id: grantId,
+        clientId: client.id,
+        userId: code.userId,
+        businessId: code.businessId,
+        projectId: code.projectId,
+        environment: code.environment,
+        scopes,
+        createdAt: t,
+      },
     });
     return issueTokens(tx, grantId, scopes);
   });

@@ -14,15 +14,41 @@ export interface TokenResponse {
   scope: string;
 }
 
-export async function issueTokens(tx: Prisma.TransactionClient, grantId: string, scopes: string[], accessScopes: string[] | null = null): Promise<TokenResponse> {
+export async function issueTokens(
+  tx: Prisma.TransactionClient,
+  grantId: string,
+  scopes: string[],
+  accessScopes: string[] | null = null,
+): Promise<TokenResponse> {
   const access = generateSecret("access");
   const refresh = generateSecret("refresh");
   const t = now();
   await tx.oAuthToken.createMany({
     data: [
-      { id: newId("oauthToken"), grantId, kind: "access", tokenHash: hashSecret(access), scopes: accessScopes ?? undefined, expiresAt: new Date(t.getTime() + ACCESS_TOKEN_TTL_S * 1000), createdAt: t },
-      { id: newId("oauthToken"), grantId, kind: "refresh", tokenHash: hashSecret(refresh), expiresAt: new Date(t.getTime() + REFRESH_TOKEN_TTL_S * 1000), createdAt: t },
+      {
+        id: newId("oauthToken"),
+        grantId,
+        kind: "access",
+        tokenHash: hashSecret(access),
+        scopes: accessScopes ?? undefined,
+        expiresAt: new Date(t.getTime() + ACCESS_TOKEN_TTL_S * 1000),
+        createdAt: t,
+      },
+      {
+        id: newId("oauthToken"),
+        grantId,
+        kind: "refresh",
+        tokenHash: hashSecret(refresh),
+        expiresAt: new Date(t.getTime() + REFRESH_TOKEN_TTL_S * 1000),
+        createdAt: t,
+      },
     ],
   });
-  return { access_token: access, token_type: "Bearer", expires_in: ACCESS_TOKEN_TTL_S, refresh_token: refresh, scope: (accessScopes ?? scopes).join(" ") };
+  return {
+    access_token: access,
+    token_type: "Bearer",
+    expires_in: ACCESS_TOKEN_TTL_S,
+    refresh_token: refresh,
+    scope: (accessScopes ?? scopes).join(" "),
+  };
 }

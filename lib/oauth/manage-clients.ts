@@ -18,10 +18,20 @@ import { narrowGrantsOfClient, revokeGrantsOfClient } from "./revoke-grants";
 // only its HMAC is kept. Deleting a client revokes every grant it holds; narrowing its scopes narrows them.
 
 /** Who acts: an API key (the API) or a portal user. */
-export interface ClientCaller { auth: AuthContext; ip: string | null; userAgent: string | null; actorType?: "api_key" | "user" | "oauth_client" }
+export interface ClientCaller {
+  auth: AuthContext;
+  ip: string | null;
+  userAgent: string | null;
+  actorType?: "api_key" | "user" | "oauth_client";
+}
 
 export const OAUTH_CLIENT_COLLECTION: CollectionSpec = {
-  filters: { id: { type: "string" }, name: { type: "string" }, clientType: { type: "enum", values: ["confidential", "public"] }, createdAt: { type: "date" } },
+  filters: {
+    id: { type: "string" },
+    name: { type: "string" },
+    clientType: { type: "enum", values: ["confidential", "public"] },
+    createdAt: { type: "date" },
+  },
   sortable: ["createdAt", "name", "id"],
   fields: ["name", "clientType", "clientSecret", "redirectUris", "scopes", "environment", "createdAt", "updatedAt"],
   search: (terms) => ({ AND: terms.map((t) => ({ name: { contains: t } })) }),
@@ -29,34 +39,60 @@ export const OAUTH_CLIENT_COLLECTION: CollectionSpec = {
 
 export function serializeOAuthClient(row: ClientRow, fullSecret?: string) {
   return {
-    id: row.id, name: row.name, clientType: row.clientType as "confidential" | "public",
+    id: row.id,
+    name: row.name,
+    clientType: row.clientType as "confidential" | "public",
     clientSecret: fullSecret ?? (row.secretLastFour ? `ocs_${"*".repeat(8)}${row.secretLastFour}` : null),
-    redirectUris: row.redirectUris as string[], scopes: row.scopes as string[], environment: row.environment as "test" | "production",
-    createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString(),
+    redirectUris: row.redirectUris as string[],
+    scopes: row.scopes as string[],
+    environment: row.environment as "test" | "production",
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
   };
 }
 
 function audit(caller: ClientCaller, action: string, clientId: string, details?: Record<string, unknown>) {
   recordAudit({
-    businessId: caller.auth.businessId, environment: caller.auth.environment, actorType: caller.actorType ?? (caller.auth.oauth ? "oauth_client" : "api_key"),
-    actorId: caller.auth.oauth?.clientId ?? caller.auth.principal.id, action, targetType: "oauth_client", targetId: clientId,
-    ip: caller.ip, userAgent: caller.userAgent, details,
+    businessId: caller.auth.businessId,
+    environment: caller.auth.environment,
+    actorType: caller.actorType ?? (caller.auth.oauth ? "oauth_client" : "api_key"),
+    actorId: caller.auth.oauth?.clientId ?? caller.auth.principal.id,
+    action,
+    targetType: "oauth_client",
+    targetId: clientId,
+    ip: caller.ip,
+    userAgent: caller.userAgent,
+    details,
   });
 }
 
 function clientEvent(caller: ClientCaller, type: string, row: ClientRow, previousAttributes?: Record<string, unknown>, tx?: Tx) {
-  return emitEvent({ businessId: caller.auth.businessId, environment: caller.auth.environment, type, data: { object: "oauth_client", ...serializeOAuthClient(row) }, previousAttributes }, tx);
+  return emitEvent(
+    {
+      businessId: caller.auth.businessId,
+      environment: caller.auth.environment,
+      type,
+      data: { object: "oauth_client", ...serializeOAuthClient(row) },
+      previousAttributes,
+    },
+    tx,
+  );
 }
 
 /** A client may be allowed only what its registrant holds: the same rule as creating a key. */
 function assertGrantable(auth: AuthContext, scopes: string[]) {
   const missing = coversAll(auth.scopes, scopes);
-  if (missing) throw forbidden("INSUFFICIENT_SCOPE", `You cannot allow '${missing}' to a client because you do not hold it.`, { requiredScope: missing });
+  if (missing)
+    throw forbidden("INSUFFICIENT_SCOPE", `You cannot allow '${missing}' to a client because you do not hold it.`, {
+      requiredScope: missing,
+    });
 }
 
 export function listOAuthClients(auth: AuthContext, query: CollectionQuery) {
   return listCollection({
-    spec: OAUTH_CLIENT_COLLECTION, query, baseWhere: tenantWhere(auth),
+    spec: OAUTH_CLIENT_COLLECTION,
+    query,
+    baseWhere: tenantWhere(auth),
     from: db.oAuthClient,
     serialize: (row: ClientRow) => serializeOAuthClient(row),
   });
@@ -77,12 +113,22 @@ export async function createOAuthClient(caller: ClientCaller, input: OAuthClient
   const t = now();
   // The client and its event commit together (and with an Idempotency-Key's record, lib/db/commit-hook.ts).
   const row = await withEvents(async (tx) => {
-    const created = await tx.oAuthClient.create({ data: {
-      id: newId("oauthClient"), businessId: caller.auth.businessId, environment: caller.auth.environment, name: input.name,
-      redirectUris: [...new Set(input.redirectUris)], scopes, clientType,
-      secretHash: secret ? hashSecret(secret) : null, secretLastFour: secret ? secret.slice(-4) : null,
-      createdBy: caller.auth.oauth?.clientId ?? caller.auth.principal.id, createdAt: t, updatedAt: t,
-    } });
+    const created = await tx.oAuthClient.create({
+      data: {
+        id: newId("oauthClient"),
+        businessId: caller.auth.businessId,
+        environment: caller.auth.environment,
+        name: input.name,
+        redirectUris: [...new Set(input.redirectUris)],
+        scopes,
+        clientType,
+        secretHash: secret ? hashSecret(secret) : null,
+        secretLastFour: secret ? secret.slice(-4) : null,
+        createdBy: caller.auth.oauth?.clientId ?? caller.auth.principal.id,
+        createdAt: t,
+        updatedAt: t,
+      },
+    });
     await clientEvent(caller, "resource.created", created, undefined, tx);
     return created;
   });
@@ -97,8 +143,10 @@ export async function updateOAuthClient(caller: ClientCaller, id: string, patch:
   const row = await db.oAuthClient.update({
     where: { id: current.id },
     data: {
-      updatedAt: now(), ...(patch.name !== undefined ? { name: patch.name } : {}),
-      ...(patch.redirectUris ? { redirectUris: [...new Set(patch.redirectUris)] } : {}), ...(scopes ? { scopes } : {}),
+      updatedAt: now(),
+      ...(patch.name !== undefined ? { name: patch.name } : {}),
+      ...(patch.redirectUris ? { redirectUris: [...new Set(patch.redirectUris)] } : {}),
+      ...(scopes ? { scopes } : {}),
     },
   });
   if (scopes) await narrowGrantsOfClient(row.id, scopes);

@@ -2,11 +2,24 @@
 // token and revocation endpoints, and error=… on the redirect (§4.1.2.1) from the authorization endpoint.
 
 export type OAuthErrorCode =
-  | "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type"
-  | "invalid_scope" | "access_denied" | "unsupported_response_type" | "server_error" | "unsupported_token_type";
+  | "invalid_request"
+  | "invalid_client"
+  | "invalid_grant"
+  | "unauthorized_client"
+  | "unsupported_grant_type"
+  | "invalid_scope"
+  | "access_denied"
+  | "unsupported_response_type"
+  | "server_error"
+  | "unsupported_token_type";
 
 export class OAuthError extends Error {
-  constructor(readonly code: OAuthErrorCode, readonly description: string, readonly status = 400, readonly headers: Record<string, string> = {}) {
+  constructor(
+    readonly code: OAuthErrorCode,
+    readonly description: string,
+    readonly status = 400,
+    readonly headers: Record<string, string> = {},
+  ) {
     super(description);
     this.name = "OAuthError";
   }
@@ -14,7 +27,12 @@ export class OAuthError extends Error {
 
 /** An invalid_grant (or invalid_scope) with its reason and, when known, the grant's business for the audit log. */
 export class GrantRefusal extends OAuthError {
-  constructor(description: string, readonly subject: { businessId: string; environment: string; grantId?: string | null } | null, readonly reason: string, code: "invalid_grant" | "invalid_scope" = "invalid_grant") {
+  constructor(
+    description: string,
+    readonly subject: { businessId: string; environment: string; grantId?: string | null } | null,
+    readonly reason: string,
+    code: "invalid_grant" | "invalid_scope" = "invalid_grant",
+  ) {
     super(code, description);
   }
 }
@@ -30,7 +48,12 @@ export const CORS = { "Access-Control-Allow-Origin": "*" };
 export function corsPreflight(): Response {
   return new Response(null, {
     status: 204,
-    headers: { ...CORS, "Access-Control-Allow-Methods": "GET, POST, OPTIONS", "Access-Control-Allow-Headers": "Authorization, Content-Type", "Access-Control-Max-Age": "86400" },
+    headers: {
+      ...CORS,
+      "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
+      "Access-Control-Allow-Headers": "Authorization, Content-Type",
+      "Access-Control-Max-Age": "86400",
+    },
   });
 }
 
@@ -43,7 +66,12 @@ export function oauthErrorResponse(e: OAuthError): Response {
 }
 
 /** The authorization endpoint's error redirect: error, error_description, state and iss on the client's URI. */
-export function errorRedirectUrl(redirectUri: string, e: { code: OAuthErrorCode; description: string }, state: string | null, issuer: string): string {
+export function errorRedirectUrl(
+  redirectUri: string,
+  e: { code: OAuthErrorCode; description: string },
+  state: string | null,
+  issuer: string,
+): string {
   const url = new URL(redirectUri);
   url.searchParams.set("error", e.code);
   url.searchParams.set("error_description", e.description);

@@ -19,8 +19,13 @@ export async function readTokenRequest(req: Request): Promise<Record<string, str
   }
   if (type === "application/json") {
     let value: unknown;
-    try { value = JSON.parse(text); } catch { throw new OAuthError("invalid_request", "The body is not valid JSON."); }
-    if (!value || typeof value !== "object" || Array.isArray(value)) throw new OAuthError("invalid_request", "The body must be a JSON object.");
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw new OAuthError("invalid_request", "The body is not valid JSON.");
+    }
+    if (!value || typeof value !== "object" || Array.isArray(value))
+      throw new OAuthError("invalid_request", "The body must be a JSON object.");
     for (const [k, v] of Object.entries(value)) {
       if (typeof v !== "string") throw new OAuthError("invalid_request", `The parameter '${k.slice(0, 40)}' must be a string.`);
       out[k] = v;

@@ -16,12 +16,17 @@ export async function refreshGrant(client: ClientRow, params: Record<string, str
   if (!value) throw new OAuthError("invalid_request", "refresh_token is required.");
   const token = hasSecretShape("refresh", value) ? await db.oAuthToken.findUnique({ where: { tokenHash: hashSecret(value) } }) : null;
   const grant = token?.kind === "refresh" ? await db.oAuthGrant.findUnique({ where: { id: token.grantId } }) : null;
-  if (!token || !grant || grant.clientId !== client.id) throw new GrantRefusal("The refresh token is invalid.", null, grant ? "token_of_another_client" : "unknown_refresh_token");
+  if (!token || !grant || grant.clientId !== client.id)
+    throw new GrantRefusal("The refresh token is invalid.", null, grant ? "token_of_another_client" : "unknown_refresh_token");
   const subject = { businessId: grant.businessId, environment: grant.environment, grantId: grant.id };
   if (grant.revokedAt || token.revokedAt) throw new GrantRefusal("The refresh token has been revoked.", subject, "refresh_token_revoked");
   if (token.usedAt) {
     await revokeGrant(grant.id);
-    throw new GrantRefusal("The refresh token was already used; every token of this authorization is revoked.", subject, "refresh_token_replayed");
+    throw new GrantRefusal(
+      "The refresh token was already used; every token of this authorization is revoked.",
+      subject,
+      "refresh_token_replayed",
+    );
   }
   const t = now();
   if (token.expiresAt <= t) throw new GrantRefusal("The refresh token has expired.", subject, "refresh_token_expired");
@@ -31,7 +36,8 @@ export async function refreshGrant(client: ClientRow, params: Record<string, str
   if (params.scope !== undefined && params.scope.trim() !== "") {
     accessScopes = [...new Set(params.scope.trim().split(/ +/))];
     const beyond = accessScopes.find((s) => !isValidScope(s)) ?? coversAll(scopes, accessScopes);
-    if (beyond) throw new GrantRefusal(`The scope '${beyond.slice(0, 100)}' was not granted.`, subject, "scope_wider_than_grant", "invalid_scope");
+    if (beyond)
+      throw new GrantRefusal(`The scope '${beyond.slice(0, 100)}' was not granted.`, subject, "scope_wider_than_grant", "invalid_scope");
   }
   const tokens = await db.$transaction(async (tx) => {
     const claimed = await tx.oAuthToken.updateMany({ where: { id: token.id, usedAt: null }, data: { usedAt: t } });
@@ -40,7 +46,11 @@ export async function refreshGrant(client: ClientRow, params: Record<string, str
   });
   if (!tokens) {
     await revokeGrant(grant.id);
-    throw new GrantRefusal("The refresh token was already used; every token of this authorization is revoked.", subject, "refresh_token_replayed");
+    throw new GrantRefusal(
+      "The refresh token was already used; every token of this authorization is revoked.",
+      subject,
+      "refresh_token_replayed",
+    );
   }
   return tokens;
 }

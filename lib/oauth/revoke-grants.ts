@@ -30,7 +30,10 @@ export async function narrowGrantsOfClient(clientId: string, allowed: string[]):
     const scopes = g.scopes as string[];
     const kept = scopes.filter((s) => coversAll(allowed, [s]) === null);
     if (kept.length === scopes.length) continue;
-    if (!kept.length) { emptied.push(g.id); continue; }
+    if (!kept.length) {
+      emptied.push(g.id);
+      continue;
+    }
     await db.oAuthGrant.update({ where: { id: g.id }, data: { scopes: kept } });
     announceKeyChange(g.id);
   }

@@ -9,7 +9,10 @@ import { hashSecret, hasSecretShape } from "./token-format";
 // grant (§2.1: its access tokens too). Unknown tokens, and tokens of other clients, are answered 200 like
 // success (§2.2), so the endpoint reveals nothing about tokens the caller does not hold.
 
-export async function revokeToken(client: ClientRow, value: string): Promise<{ revoked: "access" | "grant" | null; grantId?: string; businessId?: string; environment?: string }> {
+export async function revokeToken(
+  client: ClientRow,
+  value: string,
+): Promise<{ revoked: "access" | "grant" | null; grantId?: string; businessId?: string; environment?: string }> {
   const shaped = hasSecretShape("access", value) || hasSecretShape("refresh", value);
   const token = shaped ? await db.oAuthToken.findUnique({ where: { tokenHash: hashSecret(value) } }) : null;
   if (!token) return { revoked: null };

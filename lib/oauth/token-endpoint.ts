@@ -12,23 +12,43 @@ import { revokeToken } from "./revoke-token";
 
 const GRANT_TYPES = ["authorization_code", "refresh_token"];
 
-interface Refused { error: OAuthError; req: Request; path: string; grantType: string | null; clientId: string | null; fallback: { businessId: string; environment: string } | null }
+interface Refused {
+  error: OAuthError;
+  req: Request;
+  path: string;
+  grantType: string | null;
+  clientId: string | null;
+  fallback: { businessId: string; environment: string } | null;
+}
 
 function auditRefusal({ error, req, path, grantType, clientId, fallback }: Refused) {
   const subject = error instanceof GrantRefusal && error.subject ? error.subject : fallback;
   recordAudit({
-    businessId: subject?.businessId ?? null, environment: subject?.environment ?? null,
-    actorType: clientId ? "oauth_client" : "anonymous", actorId: clientId, action: "oauth.token_denied",
-    targetType: "oauth_client", targetId: clientId, ip: clientIp(req.headers), userAgent: req.headers.get("user-agent"), method: "POST", path,
+    businessId: subject?.businessId ?? null,
+    environment: subject?.environment ?? null,
+    actorType: clientId ? "oauth_client" : "anonymous",
+    actorId: clientId,
+    action: "oauth.token_denied",
+    targetType: "oauth_client",
+    targetId: clientId,
+    ip: clientIp(req.headers),
+    userAgent: req.headers.get("user-agent"),
+    method: "POST",
+    path,
     details: {
-      error: error.code, grantType, reason: error instanceof GrantRefusal ? error.reason : error.description.slice(0, 200),
+      error: error.code,
+      grantType,
+      reason: error instanceof GrantRefusal ? error.reason : error.description.slice(0, 200),
       ...(error instanceof GrantRefusal && error.subject?.grantId ? { grantId: error.subject.grantId } : {}),
     },
   });
 }
 
 /** Which client a refusal concerns, filled in as soon as it is known (even when its authentication fails). */
-interface Who { clientId: string | null; fallback: Refused["fallback"] }
+interface Who {
+  clientId: string | null;
+  fallback: Refused["fallback"];
+}
 
 async function identifyClient(req: Request, params: Record<string, string>, who: Who) {
   try {
@@ -56,7 +76,11 @@ export async function handleTokenRequest(req: Request): Promise<Response> {
     const client = await identifyClient(req, params, who);
     const grantType = params.grant_type;
     if (!grantType) throw new OAuthError("invalid_request", "grant_type is required.");
-    if (!GRANT_TYPES.includes(grantType)) throw new OAuthError("unsupported_grant_type", `grant_type '${grantType.slice(0, 60)}' is not supported; use authorization_code or refresh_token.`);
+    if (!GRANT_TYPES.includes(grantType))
+      throw new OAuthError(
+        "unsupported_grant_type",
+        `grant_type '${grantType.slice(0, 60)}' is not supported; use authorization_code or refresh_token.`,
+      );
     const tokens = grantType === "authorization_code" ? await exchangeCode(client, params) : await refreshGrant(client, params);
     return oauthJson(tokens);
   } catch (e) {
@@ -75,9 +99,17 @@ export async function handleRevokeRequest(req: Request): Promise<Response> {
     const result = await revokeToken(client, params.token);
     if (result.revoked) {
       recordAudit({
-        businessId: result.businessId!, environment: result.environment!, actorType: "oauth_client", actorId: client.id,
-        action: result.revoked === "grant" ? "oauth.grant_revoked" : "oauth.token_revoked", targetType: "oauth_grant", targetId: result.grantId!,
-        ip: clientIp(req.headers), userAgent: req.headers.get("user-agent"), method: "POST", path: "/oauth/revoke",
+        businessId: result.businessId!,
+        environment: result.environment!,
+        actorType: "oauth_client",
+        actorId: client.id,
+        action: result.revoked === "grant" ? "oauth.grant_revoked" : "oauth.token_revoked",
+        targetType: "oauth_grant",
+        targetId: result.grantId!,
+        ip: clientIp(req.headers),
+        userAgent: req.headers.get("user-agent"),
+        method: "POST",
+        path: "/oauth/revoke",
       });
     }
     return new Response(null, { status: 200, headers: { "Cache-Control": "no-store", ...CORS } });

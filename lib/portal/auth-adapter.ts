@@ -13,7 +13,9 @@ const toAdapterUser = (u: Row): AdapterUser => ({ id: u.id, email: u.email, name
 export function portalAdapter(): Adapter {
   return {
     async createUser(user: Omit<AdapterUser, "id">) {
-      return toAdapterUser(await createUserWithBusiness({ email: user.email, name: user.name, image: user.image, emailVerified: user.emailVerified }));
+      return toAdapterUser(
+        await createUserWithBusiness({ email: user.email, name: user.name, image: user.image, emailVerified: user.emailVerified }),
+      );
     },
     async getUser(id) {
       const u = await db.user.findUnique({ where: { id } });
@@ -24,22 +26,37 @@ export function portalAdapter(): Adapter {
       return u ? toAdapterUser(u) : null;
     },
     async getUserByAccount({ provider, providerAccountId }) {
-      const a = await db.account.findUnique({ where: { provider_providerAccountId: { provider, providerAccountId } }, include: { user: true } });
+      const a = await db.account.findUnique({
+        where: { provider_providerAccountId: { provider, providerAccountId } },
+        include: { user: true },
+      });
       return a ? toAdapterUser(a.user) : null;
     },
     async updateUser(user) {
       const u = await db.user.update({
         where: { id: user.id },
-        data: { ...(user.name !== undefined ? { name: user.name } : {}), ...(user.image !== undefined ? { image: user.image } : {}), ...(user.emailVerified !== undefined ? { emailVerified: user.emailVerified } : {}) },
+        data: {
+          ...(user.name !== undefined ? { name: user.name } : {}),
+          ...(user.image !== undefined ? { image: user.image } : {}),
+          ...(user.emailVerified !== undefined ? { emailVerified: user.emailVerified } : {}),
+        },
       });
       return toAdapterUser(u);
     },
     async linkAccount(account: AdapterAccount) {
       await db.account.create({
         data: {
-          id: newId("account"), userId: account.userId, type: account.type, provider: account.provider, providerAccountId: account.providerAccountId,
-          refresh_token: account.refresh_token ?? null, access_token: account.access_token ?? null, expires_at: account.expires_at ?? null,
-          token_type: account.token_type ?? null, scope: account.scope ?? null, id_token: account.id_token ?? null,
+          id: newId("account"),
+          userId: account.userId,
+          type: account.type,
+          provider: account.provider,
+          providerAccountId: account.providerAccountId,
+          refresh_token: account.refresh_token ?? null,
+          access_token: account.access_token ?? null,
+          expires_at: account.expires_at ?? null,
+          token_type: account.token_type ?? null,
+          scope: account.scope ?? null,
+          id_token: account.id_token ?? null,
           session_state: (account.session_state as string | undefined) ?? null,
         },
       });

@@ -29,15 +29,19 @@ function providers(): NextAuthOptions["providers"] {
       server: process.env.EMAIL_SERVER ?? "smtp://127.0.0.1:2525",
       from: process.env.EMAIL_FROM ?? "Developer Platform <no-reply@localhost>",
       maxAge: 24 * 60 * 60,
-      ...(process.env.EMAIL_SERVER ? {} : {
-        async sendVerificationRequest({ identifier, url }: { identifier: string; url: string }) {
-          console.log(`[portal] magic link for ${identifier}: ${url}`);
-        },
-      }),
+      ...(process.env.EMAIL_SERVER
+        ? {}
+        : {
+            async sendVerificationRequest({ identifier, url }: { identifier: string; url: string }) {
+              console.log(`[portal] magic link for ${identifier}: ${url}`);
+            },
+          }),
     }),
   ];
-  if (process.env.GITHUB_ID && process.env.GITHUB_SECRET) list.push(GitHubProvider({ clientId: process.env.GITHUB_ID, clientSecret: process.env.GITHUB_SECRET }));
-  if (process.env.GOOGLE_CLIENT_ID && process.env.GOOGLE_CLIENT_SECRET) list.push(GoogleProvider({ clientId: process.env.GOOGLE_CLIENT_ID, clientSecret: process.env.GOOGLE_CLIENT_SECRET }));
+  if (process.env.GITHUB_ID && process.env.GITHUB_SECRET)
+    list.push(GitHubProvider({ clientId: process.env.GITHUB_ID, clientSecret: process.env.GITHUB_SECRET }));
+  if (process.env.GOOGLE_CLIENT_ID && process.env.GOOGLE_CLIENT_SECRET)
+    list.push(GoogleProvider({ clientId: process.env.GOOGLE_CLIENT_ID, clientSecret: process.env.GOOGLE_CLIENT_SECRET }));
   return list;
 }
 
@@ -58,4 +62,7 @@ export const authOptions: NextAuthOptions = {
   },
 };
 
-export const oauthProviders = () => ({ github: !!(process.env.GITHUB_ID && process.env.GITHUB_SECRET), google: !!(process.env.GOOGLE_CLIENT_ID && process.env.GOOGLE_CLIENT_SECRET) });
+export const oauthProviders = () => ({
+  github: !!(process.env.GITHUB_ID && process.env.GITHUB_SECRET),
+  google: !!(process.env.GOOGLE_CLIENT_ID && process.env.GOOGLE_CLIENT_SECRET),
+});

@@ -45,13 +45,28 @@ export async function getPortalContext(): Promise<PortalContext | null> {
   return {
     user: { id: user.id, email: user.email, name: user.name },
     business: { id: business.id, name: business.name, plan: business.plan },
-    project: { id: project.id, name: project.name, retentionDays: project.retentionDays, quotaNotifyAt: (project.quotaNotifyAt as number[] | null) ?? null },
+    project: {
+      id: project.id,
+      name: project.name,
+      retentionDays: project.retentionDays,
+      quotaNotifyAt: (project.quotaNotifyAt as number[] | null) ?? null,
+    },
     role: membership.role as Role,
     environment,
-    memberships: user.memberships.map((m) => ({ businessId: m.businessId, businessName: businesses.find((b) => b.id === m.businessId)?.name ?? m.businessId, role: m.role })),
+    memberships: user.memberships.map((m) => ({
+      businessId: m.businessId,
+      businessName: businesses.find((b) => b.id === m.businessId)?.name ?? m.businessId,
+      role: m.role,
+    })),
     auth: {
-      principal: { kind: "portal_user", id: user.id }, businessId: business.id, projectId: project.id, environment, scopes: scopesForRole(membership.role),
-      plan: business.plan, rateLimit: null, restrictions: null,
+      principal: { kind: "portal_user", id: user.id },
+      businessId: business.id,
+      projectId: project.id,
+      environment,
+      scopes: scopesForRole(membership.role),
+      plan: business.plan,
+      rateLimit: null,
+      restrictions: null,
     },
   };
 }

@@ -4,10 +4,46 @@
 export const ROLES = ["owner", "admin", "developer", "viewer"] as const;
 export type Role = (typeof ROLES)[number];
 
-const READ_ONLY = ["products", "prices", "features", "api_keys", "webhooks", "events", "usage", "logs", "versions", "audit_logs", "oauth_clients", "subscriptions", "invoices"].map((r) => `${r}:read`);
+const READ_ONLY = [
+  "products",
+  "prices",
+  "features",
+  "api_keys",
+  "webhooks",
+  "events",
+  "usage",
+  "logs",
+  "versions",
+  "audit_logs",
+  "oauth_clients",
+  "subscriptions",
+  "invoices",
+].map((r) => `${r}:read`);
 
 export function scopesForRole(role: string): string[] {
   if (role === "owner" || role === "admin") return ["*"];
-  if (role === "developer") return ["products:*", "prices:*", "features:*", "api_keys:*", "webhooks:*", "events:read", "usage:read", "logs:read", "versions:read", "subscriptions:read", "invoices:read", "oauth_clients:*", "agents:*", "agent_teams:*", "workflows:*", "functions:*", "triggers:*", "tools:*", "tasks:*", "executions:*"];
+  if (role === "developer")
+    return [
+      "products:*",
+      "prices:*",
+      "features:*",
+      "api_keys:*",
+      "webhooks:*",
+      "events:read",
+      "usage:read",
+      "logs:read",
+      "versions:read",
+      "subscriptions:read",
+      "invoices:read",
+      "oauth_clients:*",
+      "agents:*",
+      "agent_teams:*",
+      "workflows:*",
+      "functions:*",
+      "triggers:*",
+      "tools:*",
+      "tasks:*",
+      "executions:*",
+    ];
   return READ_ONLY;
 }

@@ -12,14 +12,26 @@ import { requirePortalContext, type PortalContext } from "./portal-context";
 // scope the API would ask for, answering with the API's own error (message, field, code) instead of throwing,
 // and refreshing the pages that show what changed.
 
-export interface ActionResult<T = unknown> { ok: boolean; data?: T; error?: { message: string; field?: string; code?: string } }
+export interface ActionResult<T = unknown> {
+  ok: boolean;
+  data?: T;
+  error?: { message: string; field?: string; code?: string };
+}
 
 /** Where the user's request came from, for the audit log. */
-export interface RequestClient { ip: string | null; userAgent: string | null }
+export interface RequestClient {
+  ip: string | null;
+  userAgent: string | null;
+}
 
-export async function runAction<T>(scope: string | null, work: (ctx: PortalContext, client: RequestClient) => Promise<T>, paths: string[] = []): Promise<ActionResult<T>> {
+export async function runAction<T>(
+  scope: string | null,
+  work: (ctx: PortalContext, client: RequestClient) => Promise<T>,
+  paths: string[] = [],
+): Promise<ActionResult<T>> {
   const ctx = await requirePortalContext();
-  if (scope && !grants(ctx.auth.scopes, scope)) return { ok: false, error: { message: `Your role (${ctx.role}) cannot do this.`, code: "INSUFFICIENT_SCOPE" } };
+  if (scope && !grants(ctx.auth.scopes, scope))
+    return { ok: false, error: { message: `Your role (${ctx.role}) cannot do this.`, code: "INSUFFICIENT_SCOPE" } };
   const h = await headers();
   try {
     const data = await work(ctx, { ip: clientIp(h), userAgent: h.get("user-agent") });

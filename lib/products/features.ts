@@ -13,8 +13,11 @@ import { serializeFeature } from "./serialize";
 
 export const FEATURE_COLLECTION: CollectionSpec = {
   filters: {
-    id: { type: "string" }, name: { type: "string" }, key: { type: "string" },
-    createdAt: { type: "date" }, updatedAt: { type: "date" },
+    id: { type: "string" },
+    name: { type: "string" },
+    key: { type: "string" },
+    createdAt: { type: "date" },
+    updatedAt: { type: "date" },
   },
   sortable: ["createdAt", "updatedAt", "name", "id"],
   fields: ["productId", "name", "description", "key", "value", "environment", "createdAt", "updatedAt"],
@@ -24,7 +27,9 @@ export const FEATURE_COLLECTION: CollectionSpec = {
 export async function listFeatures(auth: AuthContext, productId: string, query: CollectionQuery) {
   const product = await getProductOrThrow(auth, productId);
   return listCollection({
-    spec: FEATURE_COLLECTION, query, baseWhere: { productId: product.id, ...tenantWhere(auth) },
+    spec: FEATURE_COLLECTION,
+    query,
+    baseWhere: { productId: product.id, ...tenantWhere(auth) },
     from: db.feature,
     serialize: (row: Parameters<typeof serializeFeature>[0]) => serializeFeature(row),
   });
@@ -34,12 +39,21 @@ export async function createFeature(auth: AuthContext, productId: string, input:
   const product = await getProductOrThrow(auth, productId);
   const t = now();
   // In a transaction (with no event) so that an Idempotency-Key's record commits with it (lib/db/commit-hook.ts).
-  const row = await withEvents((tx) => tx.feature.create({
-    data: {
-      id: newId("feature"), ...tenantWhere(auth), productId: product.id, name: input.name,
-      description: input.description ?? null, key: input.key ?? null, value: input.value ?? undefined, createdAt: t, updatedAt: t,
-    },
-  }));
+  const row = await withEvents((tx) =>
+    tx.feature.create({
+      data: {
+        id: newId("feature"),
+        ...tenantWhere(auth),
+        productId: product.id,
+        name: input.name,
+        description: input.description ?? null,
+        key: input.key ?? null,
+        value: input.value ?? undefined,
+        createdAt: t,
+        updatedAt: t,
+      },
+    }),
+  );
   return serializeFeature(row);
 }
 

@@ -12,8 +12,21 @@ import { tenantWhere } from "@/lib/http/tenant";
 
 export type ProductWithBusiness = ProductRow & { business?: { id: string; name: string } };
 
-const COLUMNS = ["id", "businessId", "environment", "name", "type", "description", "isActive", "industries", "productCategories",
-  "interfaces", "searchText", "createdAt", "updatedAt"] as const;
+const COLUMNS = [
+  "id",
+  "businessId",
+  "environment",
+  "name",
+  "type",
+  "description",
+  "isActive",
+  "industries",
+  "productCategories",
+  "interfaces",
+  "searchText",
+  "createdAt",
+  "updatedAt",
+] as const;
 
 /** The one query, with SQLite's (`?`) or PostgreSQL's (`$1`) placeholders. */
 const selectSql = (at: (n: number) => string) => `SELECT ${COLUMNS.map((c) => `p."${c}"`).join(", ")}, b."name" AS "businessName"
@@ -24,10 +37,19 @@ const PG_SELECT_SQL = selectSql((n) => `$${n}`);
 
 function fromSqlite(r: Record<string, unknown>, expandBusiness: boolean): ProductWithBusiness {
   const row: ProductWithBusiness = {
-    id: r.id as string, businessId: r.businessId as string, environment: r.environment as string, name: r.name as string,
-    type: r.type as string, description: (r.description as string | null) ?? null, isActive: r.isActive === 1 || r.isActive === true,
-    industries: fromSqliteJson(r.industries), productCategories: fromSqliteJson(r.productCategories), interfaces: fromSqliteJson(r.interfaces),
-    searchText: r.searchText as string, createdAt: fromSqliteDate(r.createdAt), updatedAt: fromSqliteDate(r.updatedAt),
+    id: r.id as string,
+    businessId: r.businessId as string,
+    environment: r.environment as string,
+    name: r.name as string,
+    type: r.type as string,
+    description: (r.description as string | null) ?? null,
+    isActive: r.isActive === 1 || r.isActive === true,
+    industries: fromSqliteJson(r.industries),
+    productCategories: fromSqliteJson(r.productCategories),
+    interfaces: fromSqliteJson(r.interfaces),
+    searchText: r.searchText as string,
+    createdAt: fromSqliteDate(r.createdAt),
+    updatedAt: fromSqliteDate(r.updatedAt),
   };
   if (expandBusiness) row.business = { id: row.businessId, name: r.businessName as string };
   return row;
@@ -45,7 +67,10 @@ export async function findProductRow(auth: AuthContext, id: string, expandBusine
     const r = await queryOne<Record<string, unknown>>(pool, "find-product-row", PG_SELECT_SQL, [id, auth.businessId, auth.environment]);
     if (!r) return null;
     const { businessName, ...row } = r;
-    return { ...(row as ProductRow), ...(expandBusiness ? { business: { id: row.businessId as string, name: businessName as string } } : {}) };
+    return {
+      ...(row as ProductRow),
+      ...(expandBusiness ? { business: { id: row.businessId as string, name: businessName as string } } : {}),
+    };
   }
   return db.product.findFirst({
     where: { id, ...tenantWhere(auth) },

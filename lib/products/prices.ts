@@ -13,20 +13,44 @@ import { serializePrice } from "./serialize";
 
 export const PRICE_COLLECTION: CollectionSpec = {
   filters: {
-    id: { type: "string" }, name: { type: "string" },
-    type: { type: "enum", values: PRICE_TYPES }, currency: { type: "enum", values: CURRENCIES },
-    amount: { type: "number" }, isActive: { type: "boolean" },
-    createdAt: { type: "date" }, updatedAt: { type: "date" },
+    id: { type: "string" },
+    name: { type: "string" },
+    type: { type: "enum", values: PRICE_TYPES },
+    currency: { type: "enum", values: CURRENCIES },
+    amount: { type: "number" },
+    isActive: { type: "boolean" },
+    createdAt: { type: "date" },
+    updatedAt: { type: "date" },
   },
   sortable: ["createdAt", "updatedAt", "name", "id"],
-  fields: ["productId", "name", "type", "currency", "amount", "interval", "includedQuantity", "minVolume", "description",
-    "tiers", "tiersMode", "baseSubscription", "overageRate", "metrics", "isActive", "environment", "createdAt", "updatedAt"],
+  fields: [
+    "productId",
+    "name",
+    "type",
+    "currency",
+    "amount",
+    "interval",
+    "includedQuantity",
+    "minVolume",
+    "description",
+    "tiers",
+    "tiersMode",
+    "baseSubscription",
+    "overageRate",
+    "metrics",
+    "isActive",
+    "environment",
+    "createdAt",
+    "updatedAt",
+  ],
 };
 
 export async function listPrices(auth: AuthContext, productId: string, query: CollectionQuery) {
   const product = await getProductOrThrow(auth, productId);
   return listCollection({
-    spec: PRICE_COLLECTION, query, baseWhere: { productId: product.id, ...tenantWhere(auth) },
+    spec: PRICE_COLLECTION,
+    query,
+    baseWhere: { productId: product.id, ...tenantWhere(auth) },
     from: db.price,
     serialize: (row: Parameters<typeof serializePrice>[0]) => serializePrice(row),
   });
@@ -36,19 +60,32 @@ export async function createPrice(auth: AuthContext, productId: string, input: P
   const product = await getProductOrThrow(auth, productId);
   const t = now();
   // In a transaction (with no event) so that an Idempotency-Key's record commits with it (lib/db/commit-hook.ts).
-  const row = await withEvents((tx) => tx.price.create({
-    data: {
-      id: newId("price"), ...tenantWhere(auth), productId: product.id,
-      name: input.name, type: input.type, currency: input.currency, amount: input.amount ?? null,
-      interval: input.interval ?? (input.type === "usage" ? "request" : input.baseSubscription?.interval ?? null),
-      includedQuantity: input.includedQuantity ?? null, minVolume: input.minVolume ?? null, description: input.description ?? null,
-      // "inf" and null both mean the unbounded last tier; stored as null.
-      tiers: input.tiers?.map((tier) => ({ ...tier, upTo: tier.upTo === "inf" ? null : tier.upTo })) ?? undefined,
-      tiersMode: input.tiers ? (input.tiersMode ?? "graduated") : null,
-      baseSubscription: input.baseSubscription ?? undefined, overageRate: input.overageRate ?? null,
-      metrics: input.metrics ?? undefined, isActive: input.isActive ?? true, createdAt: t, updatedAt: t,
-    },
-  }));
+  const row = await withEvents((tx) =>
+    tx.price.create({
+      data: {
+        id: newId("price"),
+        ...tenantWhere(auth),
+        productId: product.id,
+        name: input.name,
+        type: input.type,
+        currency: input.currency,
+        amount: input.amount ?? null,
+        interval: input.interval ?? (input.type === "usage" ? "request" : (input.baseSubscription?.interval ?? null)),
+        includedQuantity: input.includedQuantity ?? null,
+        minVolume: input.minVolume ?? null,
+        description: input.description ?? null,
+        // "inf" and null both mean the unbounded last tier; stored as null.
+        tiers: input.tiers?.map((tier) => ({ ...tier, upTo: tier.upTo === "inf" ? null : tier.upTo })) ?? undefined,
+        tiersMode: input.tiers ? (input.tiersMode ?? "graduated") : null,
+        baseSubscription: input.baseSubscription ?? undefined,
+        overageRate: input.overageRate ?? null,
+        metrics: input.metrics ?? undefined,
+        isActive: input.isActive ?? true,
+        createdAt: t,
+        updatedAt: t,
+      },
+    }),
+  );
   return serializePrice(row);
 }
 
@@ -59,7 +96,11 @@ export async function getPriceOrThrow(auth: AuthContext, id: string) {
   return row;
 }
 
-export async function updatePrice(auth: AuthContext, id: string, patch: { name?: string; description?: string | null; isActive?: boolean }) {
+export async function updatePrice(
+  auth: AuthContext,
+  id: string,
+  patch: { name?: string; description?: string | null; isActive?: boolean },
+) {
   const current = await getPriceOrThrow(auth, id);
   return serializePrice(await db.price.update({ where: { id: current.id }, data: { ...patch, updatedAt: now() } }));
 }

@@ -19,24 +19,41 @@ function changed(before: ProductView, after: ProductView): Record<string, unknow
   return out;
 }
 
-const eventOf = (auth: AuthContext, type: string, product: ProductView, previousAttributes?: Record<string, unknown>) =>
-  ({ businessId: auth.businessId, environment: auth.environment, type, data: { object: "product", ...product }, previousAttributes });
+const eventOf = (auth: AuthContext, type: string, product: ProductView, previousAttributes?: Record<string, unknown>) => ({
+  businessId: auth.businessId,
+  environment: auth.environment,
+  type,
+  data: { object: "product", ...product },
+  previousAttributes,
+});
 import { searchable } from "./product-collection";
 
 const searchText = (name: string, description: string | null | undefined) => searchable(`${name}\n${description ?? ""}`);
 
 export async function createProduct(auth: AuthContext, input: ProductCreate) {
   if (input.business !== undefined && input.business !== auth.businessId) {
-    throw invalidField("business", "An API key can create products only for its own business.", `Omit 'business' or use '${auth.businessId}'.`);
+    throw invalidField(
+      "business",
+      "An API key can create products only for its own business.",
+      `Omit 'business' or use '${auth.businessId}'.`,
+    );
   }
   const t = now();
   return withEvents(async (tx) => {
     const row = await tx.product.create({
       data: {
-        id: newId("product"), ...tenantWhere(auth),
-        name: input.name, type: input.type, description: input.description ?? null, isActive: input.isActive ?? true,
-        industries: input.industries ?? [], productCategories: input.productCategories ?? [], interfaces: input.interfaces ?? {},
-        searchText: searchText(input.name, input.description), createdAt: t, updatedAt: t,
+        id: newId("product"),
+        ...tenantWhere(auth),
+        name: input.name,
+        type: input.type,
+        description: input.description ?? null,
+        isActive: input.isActive ?? true,
+        industries: input.industries ?? [],
+        productCategories: input.productCategories ?? [],
+        interfaces: input.interfaces ?? {},
+        searchText: searchText(input.name, input.description),
+        createdAt: t,
+        updatedAt: t,
       },
     });
     const product = serializeProduct(row);

@@ -17,11 +17,19 @@ export const channelOf = (topic: string) => `${process.env.REDIS_PREFIX ?? "plat
 export function publish(topic: string, message: string): void {
   const client = redis();
   if (!client) return;
-  const send = () => { client.publish(channelOf(topic), message).catch((e: Error) => console.warn(`[bus] ${topic} not published: ${e.message}`)); };
+  const send = () => {
+    client.publish(channelOf(topic), message).catch((e: Error) => console.warn(`[bus] ${topic} not published: ${e.message}`));
+  };
   if (client.status === "ready") return send();
   // A connection still opening (the first change in a fresh process) has no offline queue: send once it is up.
-  const onReady = () => { clearTimeout(timer); send(); };
-  const timer = setTimeout(() => { client.off("ready", onReady); console.warn(`[bus] ${topic} not published: Redis not ready`); }, 5000);
+  const onReady = () => {
+    clearTimeout(timer);
+    send();
+  };
+  const timer = setTimeout(() => {
+    client.off("ready", onReady);
+    console.warn(`[bus] ${topic} not published: Redis not ready`);
+  }, 5000);
   timer.unref?.();
   client.once("ready", onReady);
 }
@@ -41,6 +49,8 @@ export function subscribe(topic: string, handler: Handler): void {
   sub.subscribe(channel).catch((e: Error) => console.warn(`[bus] subscribe to ${topic} failed: ${e.message}`));
   if (!state.listening) {
     state.listening = true;
-    sub.on("message", (ch: string, message: string) => { for (const h of state.handlers.get(ch) ?? []) h(message); });
+    sub.on("message", (ch: string, message: string) => {
+      for (const h of state.handlers.get(ch) ?? []) h(message);
+    });
   }
 }

@@ -27,7 +27,9 @@ function routeNotFound(method: string, path: string): ApiError {
   const version = /^\/(v\d+)(?:\/|$)/.exec(path)?.[1];
   const known = version !== undefined && ROUTES.some((r) => r.path.startsWith(`/${version}/`));
   return new ApiError({
-    status: 404, type: "not_found_error", code: "ROUTE_NOT_FOUND",
+    status: 404,
+    type: "not_found_error",
+    code: "ROUTE_NOT_FOUND",
     message: version && !known ? `API version ${version} does not exist.` : `No route matches ${method} ${path.slice(0, 200)}.`,
     suggestion: "See the API reference at /docs or the OpenAPI document at /v1/openapi.json.",
   });
@@ -42,11 +44,23 @@ export async function dispatchApi(request: ApiRequest): Promise<ApiResponse> {
     if (match.kind === "none") return errorResponse(request, routeNotFound(method, path));
     if (match.kind === "method") {
       const allow = match.allow.join(", ");
-      if (method === "OPTIONS") return { status: 204, headers: { Allow: [...match.allow, ...(match.allow.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ") }, body: null };
-      return errorResponse(request, new ApiError({
-        status: 405, type: "validation_error", code: "METHOD_NOT_ALLOWED",
-        message: `${method} is not allowed on ${match.path}.`, suggestion: `Use ${match.allow.join(", ")}.`, headers: { Allow: allow },
-      }));
+      if (method === "OPTIONS")
+        return {
+          status: 204,
+          headers: { Allow: [...match.allow, ...(match.allow.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ") },
+          body: null,
+        };
+      return errorResponse(
+        request,
+        new ApiError({
+          status: 405,
+          type: "validation_error",
+          code: "METHOD_NOT_ALLOWED",
+          message: `${method} is not allowed on ${match.path}.`,
+          suggestion: `Use ${match.allow.join(", ")}.`,
+          headers: { Allow: allow },
+        }),
+      );
     }
     return await runPipeline(createRequestContext(request, match.route, match.params, now()));
   } catch (err) {

@@ -30,14 +30,18 @@ export function idempotencyLeaseMs(): number {
   return Number.isFinite(ms) && ms > 0 ? ms : 30_000;
 }
 
-export interface StoredResponse { status: number; body: string }
+export interface StoredResponse {
+  status: number;
+  body: string;
+}
 
 /** The claim a running request holds: the record and the claim time that the compare-and-sets check. */
-export interface IdempotencyClaim { recordId: string; claimedAt: Date }
+export interface IdempotencyClaim {
+  recordId: string;
+  claimedAt: Date;
+}
 
-export type IdempotencyOutcome =
-  | { kind: "run"; claim: IdempotencyClaim }
-  | { kind: "replay"; response: StoredResponse };
+export type IdempotencyOutcome = { kind: "run"; claim: IdempotencyClaim } | { kind: "replay"; response: StoredResponse };
 
 export function requestHash(method: string, path: string, rawBody: string): string {
   return createHash("sha256").update(`${method}\n${path}\n${rawBody}`).digest("hex");
@@ -53,13 +57,28 @@ export function validateIdempotencyKey(key: string): void {
   }
 }
 
-export async function beginIdempotent(auth: AuthContext, key: string, method: string, path: string, hash: string): Promise<IdempotencyOutcome> {
+export async function beginIdempotent(
+  auth: AuthContext,
+  key: string,
+  method: string,
+  path: string,
+  hash: string,
+): Promise<IdempotencyOutcome> {
   const scope = { businessId: auth.businessId, environment: auth.environment, key };
   for (let attempt = 0; attempt < 2; attempt++) {
     const t = now();
     try {
       const record = await db.idempotencyRecord.create({
-        data: { id: newId("idempotency"), ...scope, method, path, requestHash: hash, state: "processing", createdAt: t, expiresAt: new Date(t.getTime() + RETENTION_MS) },
+        data: {
+          id: newId("idempotency"),
+          ...scope,
+          method,
+          path,
+          requestHash: hash,
+          state: "processing",
+          createdAt: t,
+          expiresAt: new Date(t.getTime() + RETENTION_MS),
+        },
       });
       return { kind: "run", claim: { recordId: record.id, claimedAt: t } };
     } catch (e) {
@@ -73,7 +92,9 @@ export async function beginIdempotent(auth: AuthContext, key: string, method: st
     }
     if (existing.requestHash !== hash) {
       throw new ApiError({
-        status: 422, type: "idempotency_error", code: "IDEMPOTENCY_KEY_REUSED",
+        status: 422,
+        type: "idempotency_error",
+        code: "IDEMPOTENCY_KEY_REUSED",
         message: "This Idempotency-Key was already used with another request (different method, path or body).",
         suggestion: "Use a new Idempotency-Key for a new request.",
       });
@@ -81,15 +102,21 @@ export async function beginIdempotent(auth: AuthContext, key: string, method: st
     const leaseOver = existing.createdAt.getTime() + idempotencyLeaseMs() <= t.getTime();
     if (existing.state === "processing" && leaseOver) {
       // The attempt holding the key is gone (or overran its lease) and committed nothing: run again.
-      const taken = await db.idempotencyRecord.updateMany({ where: { id: existing.id, state: "processing", createdAt: existing.createdAt }, data: { createdAt: t } });
+      const taken = await db.idempotencyRecord.updateMany({
+        where: { id: existing.id, state: "processing", createdAt: existing.createdAt },
+        data: { createdAt: t },
+      });
       if (taken.count === 1) return { kind: "run", claim: { recordId: existing.id, claimedAt: t } };
       continue; // another retry took it first
     }
     if (existing.state === "committed" && leaseOver) throw resultLost();
     if (existing.state !== "complete" || existing.statusCode === null) {
       throw new ApiError({
-        status: 409, type: "conflict_error", code: "IDEMPOTENCY_KEY_IN_USE",
-        message: "A request with this Idempotency-Key is still being processed.", suggestion: "Retry after it has finished.",
+        status: 409,
+        type: "conflict_error",
+        code: "IDEMPOTENCY_KEY_IN_USE",
+        message: "A request with this Idempotency-Key is still being processed.",
+        suggestion: "Retry after it has finished.",
         headers: { "Retry-After": "1" },
       });
     }
@@ -97,14 +124,22 @@ export async function beginIdempotent(auth: AuthContext, key: string, method: st
     if (body === null) throw resultLost();
     return { kind: "replay", response: { status: existing.statusCode, body } };
   }
-  throw new ApiError({ status: 409, type: "conflict_error", code: "IDEMPOTENCY_KEY_IN_USE", message: "A request with this Idempotency-Key is still being processed." });
+  throw new ApiError({
+    status: 409,
+    type: "conflict_error",
+    code: "IDEMPOTENCY_KEY_IN_USE",
+    message: "A request with this Idempotency-Key is still being processed.",
+  });
 }
 
 /** Why a key can be neither replayed nor run again: its request committed, but its response is not readable. */
 function resultLost(): ApiError {
   return new ApiError({
-    status: 409, type: "conflict_error", code: "IDEMPOTENCY_RESULT_LOST",
-    message: "The request with this Idempotency-Key was carried out, but its response cannot be replayed (the server stopped before storing it, or its secret changed). It is not run again.",
+    status: 409,
+    type: "conflict_error",
+    code: "IDEMPOTENCY_RESULT_LOST",
+    message:
+      "The request with this Idempotency-Key was carried out, but its response cannot be replayed (the server stopped before storing it, or its secret changed). It is not run again.",
     suggestion: "Read the resource to see the result; use a new Idempotency-Key for a new request.",
   });
 }
@@ -128,16 +163,20 @@ export async function markCommitted(claim: IdempotencyClaim, tx: Prisma.Transact
   const marked = await tx.idempotencyRecord.updateMany({ where: ours(claim), data: { state: "committed" } });
   if (marked.count === 0) {
     throw new ApiError({
-      status: 409, type: "conflict_error", code: "IDEMPOTENCY_KEY_IN_USE",
+      status: 409,
+      type: "conflict_error",
+      code: "IDEMPOTENCY_KEY_IN_USE",
       message: "This request took longer than its Idempotency-Key's lease, and a retry took the key over; nothing was changed.",
-      suggestion: "Retry with the same key to see the outcome of the retry.", headers: { "Retry-After": "1" },
+      suggestion: "Retry with the same key to see the outcome of the retry.",
+      headers: { "Retry-After": "1" },
     });
   }
 }
 
 export async function completeIdempotent(claim: IdempotencyClaim, response: StoredResponse): Promise<void> {
   const done = await db.idempotencyRecord.updateMany({
-    where: ours(claim), data: { state: "complete", statusCode: response.status, responseBody: sealResponse(claim.recordId, response.body) },
+    where: ours(claim),
+    data: { state: "complete", statusCode: response.status, responseBody: sealResponse(claim.recordId, response.body) },
   });
   if (done.count === 0) console.warn(`[idempotency] ${claim.recordId}: the claim was taken over before the response was stored`);
 }

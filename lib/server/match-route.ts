@@ -29,7 +29,8 @@ export class RouteMatcher {
         const param = /^\{(\w+)\}$/.exec(segment);
         if (param) {
           at.param ??= { name: param[1], node: node() };
-          if (at.param.name !== param[1]) throw new Error(`${route.path}: parameter {${param[1]}} where another route has {${at.param.name}}`);
+          if (at.param.name !== param[1])
+            throw new Error(`${route.path}: parameter {${param[1]}} where another route has {${at.param.name}}`);
           at = at.param.node;
         } else {
           if (!at.literal.has(segment)) at.literal.set(segment, node());

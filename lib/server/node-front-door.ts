@@ -29,7 +29,8 @@ function origin(req: IncomingMessage): { protocol: string; fallback: string } {
 function write(res: ServerResponse, method: string | undefined, answer: ApiResponse): void {
   const body = answer.body === null || method === "HEAD" || answer.status === 204 ? null : Buffer.from(answer.body);
   const headers: Record<string, string | number> = { ...answer.headers };
-  if (answer.status !== 204) headers["Content-Length"] = body ? body.byteLength : method === "HEAD" && answer.body ? Buffer.byteLength(answer.body) : 0;
+  if (answer.status !== 204)
+    headers["Content-Length"] = body ? body.byteLength : method === "HEAD" && answer.body ? Buffer.byteLength(answer.body) : 0;
   res.writeHead(answer.status, headers);
   res.end(body ?? undefined);
 }
@@ -44,7 +45,10 @@ async function serveApi(req: IncomingMessage, res: ServerResponse): Promise<void
     url = new URL("http://api.invalid/");
   }
   const answer = await dispatchApi({
-    method: req.method ?? "GET", url, headers, baseUrl: baseUrlFor(protocol, headers.get("host"), fallback),
+    method: req.method ?? "GET",
+    url,
+    headers,
+    baseUrl: baseUrlFor(protocol, headers.get("host"), fallback),
     readText: () => readNodeText(req),
   });
   write(res, req.method, answer);
@@ -56,12 +60,19 @@ async function serveWeb(handler: WebHandler, req: IncomingMessage, res: ServerRe
   const host = req.headers.host && /^[A-Za-z0-9.:[\]-]{1,255}$/.test(req.headers.host) ? req.headers.host : "localhost";
   const hasBody = req.method !== "GET" && req.method !== "HEAD";
   const webReq = new Request(`${protocol}//${host}${req.url}`, {
-    method: req.method, headers: new Headers(Object.entries(req.headers).flatMap(([k, v]) => (v === undefined ? [] : Array.isArray(v) ? v.map((x) => [k, x] as [string, string]) : [[k, v] as [string, string]]))),
+    method: req.method,
+    headers: new Headers(
+      Object.entries(req.headers).flatMap(([k, v]) =>
+        v === undefined ? [] : Array.isArray(v) ? v.map((x) => [k, x] as [string, string]) : [[k, v] as [string, string]],
+      ),
+    ),
     body: hasBody ? await readNodeText(req) : undefined,
   });
   const response = await handler(webReq);
   const headers: Record<string, string> = {};
-  response.headers.forEach((v, k) => { headers[k] = v; });
+  response.headers.forEach((v, k) => {
+    headers[k] = v;
+  });
   const text = req.method === "HEAD" ? null : await response.text();
   write(res, req.method, { status: response.status, headers, body: text });
 }
@@ -69,7 +80,11 @@ async function serveWeb(handler: WebHandler, req: IncomingMessage, res: ServerRe
 function fail(res: ServerResponse, err: unknown): void {
   console.error("[front-door] request failed", err);
   if (!res.headersSent) res.writeHead(500, { "Content-Type": "application/json" });
-  res.end(res.writableEnded ? undefined : JSON.stringify({ error: { type: "server_error", code: "INTERNAL_ERROR", message: "Something went wrong on our side." } }));
+  res.end(
+    res.writableEnded
+      ? undefined
+      : JSON.stringify({ error: { type: "server_error", code: "INTERNAL_ERROR", message: "Something went wrong on our side." } }),
+  );
 }
 
 /** True when this request is the API's (and is being answered); false hands it to Next. */

@@ -44,7 +44,13 @@ const ERROR_RESPONSES: Record<string, string> = {
 };
 
 function collectionParameters(spec: CollectionSpec): Json[] {
-  const p = (name: string, description: string, schema: Json = { type: "string" }) => ({ name, in: "query", required: false, description, schema });
+  const p = (name: string, description: string, schema: Json = { type: "string" }) => ({
+    name,
+    in: "query",
+    required: false,
+    description,
+    schema,
+  });
   const params: Json[] = [
     p("limit", `Page size, 1 to ${MAX_LIMIT}`, { type: "integer", minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT }),
     p("offset", "Rows to skip (offset pagination); not with cursor", { type: "integer", minimum: 0, default: 0 }),
@@ -55,8 +61,18 @@ function collectionParameters(spec: CollectionSpec): Json[] {
   if (spec.expand?.length) params.push(p("expand", `Relations to expand: ${spec.expand.join(", ")}`));
   if (spec.search) params.push(p("q", "Full-text search; every word must match"));
   for (const [field, def] of Object.entries(spec.filters)) {
-    const schema: Json = def.type === "enum" ? { type: "string", enum: def.values } : def.type === "number" ? { type: "number" } : def.type === "integer" ? { type: "integer", format: "int32" }
-      : def.type === "boolean" ? { type: "boolean" } : def.type === "date" ? { type: "string", format: "date-time" } : { type: "string" };
+    const schema: Json =
+      def.type === "enum"
+        ? { type: "string", enum: def.values }
+        : def.type === "number"
+          ? { type: "number" }
+          : def.type === "integer"
+            ? { type: "integer", format: "int32" }
+            : def.type === "boolean"
+              ? { type: "boolean" }
+              : def.type === "date"
+                ? { type: "string", format: "date-time" }
+                : { type: "string" };
     params.push({ ...p(field, `Exact match; comma-separated values match any. Also ${field}[gte], [gt], [lte], [lt], [ne].`), schema });
   }
   return params;
@@ -65,12 +81,25 @@ function collectionParameters(spec: CollectionSpec): Json[] {
 /** The OAuth 2.0 authorization-code flow (lib/oauth, docs/oauth.md): its endpoints sit at the server's root. */
 function oauthScheme(serverUrl: string, routes: AnyRoute[]): Json {
   let origin = "";
-  try { origin = new URL(serverUrl).origin; } catch { /* a relative server URL: relative endpoints */ }
-  const scopes = Object.fromEntries([...new Set(routes.map((r) => r.scope).filter((x): x is string => !!x))].sort().map((x) => [x, describeScope(x)]));
+  try {
+    origin = new URL(serverUrl).origin;
+  } catch {
+    /* a relative server URL: relative endpoints */
+  }
+  const scopes = Object.fromEntries(
+    [...new Set(routes.map((r) => r.scope).filter((x): x is string => !!x))].sort().map((x) => [x, describeScope(x)]),
+  );
   return {
     type: "oauth2",
     description: "Third-party applications acting for a portal user's business (access tokens oat_...). See /docs/oauth.",
-    flows: { authorizationCode: { authorizationUrl: `${origin}/oauth/authorize`, tokenUrl: `${origin}/oauth/token`, refreshUrl: `${origin}/oauth/token`, scopes } },
+    flows: {
+      authorizationCode: {
+        authorizationUrl: `${origin}/oauth/authorize`,
+        tokenUrl: `${origin}/oauth/token`,
+        refreshUrl: `${origin}/oauth/token`,
+        scopes,
+      },
+    },
   };
 }
 
@@ -92,22 +121,53 @@ export function buildOpenApi(routes: AnyRoute[], serverUrl = "/"): Json {
     if (route.collection) parameters.push(...collectionParameters(route.collection));
     else if (route.query) {
       for (const [name, s] of Object.entries((route.query as z.ZodObject).shape)) {
-        parameters.push({ name, in: "query", required: !(s as z.ZodType).safeParse(undefined).success, schema: sink.convert(s as z.ZodType, "input") });
+        parameters.push({
+          name,
+          in: "query",
+          required: !(s as z.ZodType).safeParse(undefined).success,
+          schema: sink.convert(s as z.ZodType, "input"),
+        });
       }
     }
     if (route.method === "POST" && route.auth !== "none") {
-      parameters.push({ name: "Idempotency-Key", in: "header", required: false, description: "Replays the first result for 24 hours instead of creating a duplicate", schema: { type: "string", maxLength: 255 } });
+      parameters.push({
+        name: "Idempotency-Key",
+        in: "header",
+        required: false,
+        description: "Replays the first result for 24 hours instead of creating a duplicate",
+        schema: { type: "string", maxLength: 255 },
+      });
     }
 
     const responses: Record<string, Json> = {};
     const r = route.response;
     if (r.kind === "single") {
-      responses[String(r.status)] = { description: route.summary, content: { "application/json": { schema: { type: "object", required: ["data", "meta"], properties: { data: sink.convert(r.schema, "output"), meta: metaRef } } } } };
+      responses[String(r.status)] = {
+        description: route.summary,
+        content: {
+          "application/json": {
+            schema: { type: "object", required: ["data", "meta"], properties: { data: sink.convert(r.schema, "output"), meta: metaRef } },
+          },
+        },
+      };
       if (route.method === "POST" && route.auth !== "none" && r.status === 201) {
-        responses["200"] = { description: "Replayed result of an earlier request with the same Idempotency-Key (header Idempotent-Replayed: true)" };
+        responses["200"] = {
+          description: "Replayed result of an earlier request with the same Idempotency-Key (header Idempotent-Replayed: true)",
+        };
       }
     } else if (r.kind === "collection") {
-      responses["200"] = { description: route.summary, content: { "application/json": { schema: { type: "object", required: ["data", "pagination", "meta"], properties: { data: { type: "array", items: sink.convert(r.schema, "output") }, pagination: paginationRef, meta: metaRef } } } } };
+      responses["200"] = {
+        description: route.summary,
+        content: {
+          "application/json": {
+            schema: {
+              type: "object",
+              required: ["data", "pagination", "meta"],
+              properties: { data: { type: "array", items: sink.convert(r.schema, "output") }, pagination: paginationRef, meta: metaRef },
+            },
+          },
+        },
+      };
     } else if (r.kind === "empty") {
       responses["204"] = { description: "Deleted; no content" };
     } else if (r.kind === "text") {
@@ -118,21 +178,39 @@ export function buildOpenApi(routes: AnyRoute[], serverUrl = "/"): Json {
     const errors = route.auth === "none" ? ["404", "500"] : Object.keys(ERROR_RESPONSES);
     if (route.method === "POST" && route.auth !== "none") errors.push("409", "422");
     if (route.body) errors.push("413");
-    for (const code of errors) responses[code] = { description: ERROR_RESPONSES[code] ?? { "409": "Idempotency key in use, or a state conflict", "422": "Idempotency key reused with another request", "413": "Body over 1 MB" }[code]!, content: { "application/json": { schema: envelope } } };
+    for (const code of errors)
+      responses[code] = {
+        description:
+          ERROR_RESPONSES[code] ??
+          {
+            "409": "Idempotency key in use, or a state conflict",
+            "422": "Idempotency key reused with another request",
+            "413": "Body over 1 MB",
+          }[code]!,
+        content: { "application/json": { schema: envelope } },
+      };
 
     const operation: Json = {
-      operationId: `${route.method.toLowerCase()}${route.path.replace(/\{(\w+)\}/g, "By_$1").split(/[/_-]/).filter(Boolean).map((s) => s[0].toUpperCase() + s.slice(1)).join("")}`,
+      operationId: `${route.method.toLowerCase()}${route.path
+        .replace(/\{(\w+)\}/g, "By_$1")
+        .split(/[/_-]/)
+        .filter(Boolean)
+        .map((s) => s[0].toUpperCase() + s.slice(1))
+        .join("")}`,
       summary: route.summary,
       tags: [route.tag],
       parameters,
       responses,
-      ...(route.auth === "none" ? { security: [] } : {
-        "x-required-scope": route.scope,
-        // An API key, or an OAuth access token granted this route's scope.
-        security: [{ bearerAuth: [] }, { apiKeyQuery: [] }, { oauth2: route.scope ? [route.scope] : [] }],
-      }),
+      ...(route.auth === "none"
+        ? { security: [] }
+        : {
+            "x-required-scope": route.scope,
+            // An API key, or an OAuth access token granted this route's scope.
+            security: [{ bearerAuth: [] }, { apiKeyQuery: [] }, { oauth2: route.scope ? [route.scope] : [] }],
+          }),
     };
-    if (route.body) operation.requestBody = { required: true, content: { "application/json": { schema: sink.convert(route.body, "input") } } };
+    if (route.body)
+      operation.requestBody = { required: true, content: { "application/json": { schema: sink.convert(route.body, "input") } } };
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operation;
   }
 
@@ -141,7 +219,8 @@ export function buildOpenApi(routes: AnyRoute[], serverUrl = "/"): Json {
     info: {
       title: "Developer Platform API",
       version: "v1",
-      description: "Products, prices, features and API keys of a developer platform. Authenticate with `Authorization: Bearer sk_test_...` (or `?api_key=`). Test keys see only test data, live keys only live data.",
+      description:
+        "Products, prices, features and API keys of a developer platform. Authenticate with `Authorization: Bearer sk_test_...` (or `?api_key=`). Test keys see only test data, live keys only live data.",
       license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
     },
     servers: [{ url: serverUrl }],

@@ -30,8 +30,18 @@ export interface Pipeline {
 
 export const API_PIPELINE: Pipeline = {
   inbound: [
-    identifyRequest, resolveRequestVersion, authenticate, checkRestrictions, rateLimit, checkScope, checkQuota,
-    parseInput, claimIdempotencyKey, runHandler, writeEnvelope, storeIdempotentResponse,
+    identifyRequest,
+    resolveRequestVersion,
+    authenticate,
+    checkRestrictions,
+    rateLimit,
+    checkScope,
+    checkQuota,
+    parseInput,
+    claimIdempotencyKey,
+    runHandler,
+    writeEnvelope,
+    storeIdempotentResponse,
   ],
   onError: mapError,
   outbound: [releaseAdmission, rateCost, recordCall],

@@ -62,8 +62,27 @@ export interface RequestContext {
 
 export function createRequestContext(request: ApiRequest, route: AnyRoute, rawParams: Record<string, string>, at: Date): RequestContext {
   return {
-    request, route, rawParams, at, started: performance.now(), requestId: "", headers: {}, ip: null, version: null,
-    auth: null, admission: null, params: undefined, query: undefined, body: undefined, rawBody: "", idempotencyClaim: null, commitScope: null,
-    result: undefined, computeMs: 0, error: null, response: null, cost: null,
+    request,
+    route,
+    rawParams,
+    at,
+    started: performance.now(),
+    requestId: "",
+    headers: {},
+    ip: null,
+    version: null,
+    auth: null,
+    admission: null,
+    params: undefined,
+    query: undefined,
+    body: undefined,
+    rawBody: "",
+    idempotencyClaim: null,
+    commitScope: null,
+    result: undefined,
+    computeMs: 0,
+    error: null,
+    response: null,
+    cost: null,
   };
 }

@@ -15,12 +15,28 @@ import { buildOpenApi } from "./openapi";
 // security tests walk it. A route file under app/v1 only names its path here.
 
 const openApiRoute = defineRoute({
-  method: "GET", path: "/v1/openapi.json", summary: "The OpenAPI 3.1 document of this API", tag: "Meta", auth: "none",
+  method: "GET",
+  path: "/v1/openapi.json",
+  summary: "The OpenAPI 3.1 document of this API",
+  tag: "Meta",
+  auth: "none",
   response: { kind: "raw", description: "OpenAPI 3.1 document" },
   handler: async ({ baseUrl }) => openApiDocument(baseUrl),
 });
 
-export const ROUTES: AnyRoute[] = [...productRoutes, ...apiKeyRoutes, ...auditRoutes, ...usageRoutes, ...webhookRoutes, ...eventRoutes, ...oauthClientRoutes, ...automationRoutes, ...billingRoutes, ...versionRoutes, openApiRoute];
+export const ROUTES: AnyRoute[] = [
+  ...productRoutes,
+  ...apiKeyRoutes,
+  ...auditRoutes,
+  ...usageRoutes,
+  ...webhookRoutes,
+  ...eventRoutes,
+  ...oauthClientRoutes,
+  ...automationRoutes,
+  ...billingRoutes,
+  ...versionRoutes,
+  openApiRoute,
+];
 
 let cachedDocument: { baseUrl: string; doc: Record<string, unknown> } | undefined;
 

@@ -8,7 +8,11 @@ import { dispatchApi } from "./dispatch";
  */
 export async function serveWebRequest(req: Request): Promise<Response> {
   const answer = await dispatchApi({
-    method: req.method, url: new URL(req.url), headers: req.headers, baseUrl: publicBaseUrl(req), readText: () => readRequestText(req),
+    method: req.method,
+    url: new URL(req.url),
+    headers: req.headers,
+    baseUrl: publicBaseUrl(req),
+    readText: () => readRequestText(req),
   });
   const empty = req.method === "HEAD" || answer.status === 204;
   return new Response(empty ? null : answer.body, { status: answer.status, headers: answer.headers });

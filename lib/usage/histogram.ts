@@ -22,7 +22,9 @@ export function merge(into: Histogram, from: Histogram): Histogram {
 
 /** Nearest-rank percentile (p in 0..100): the smallest bucket with at least p% of the values at or below it. */
 export function percentile(h: Histogram, p: number): number | null {
-  const entries = Object.entries(h).map(([b, c]) => [Number(b), c] as const).sort((a, b) => a[0] - b[0]);
+  const entries = Object.entries(h)
+    .map(([b, c]) => [Number(b), c] as const)
+    .sort((a, b) => a[0] - b[0]);
   const total = entries.reduce((s, [, c]) => s + c, 0);
   if (total === 0) return null;
   const rank = Math.max(1, Math.ceil((p / 100) * total));

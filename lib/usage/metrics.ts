@@ -15,17 +15,28 @@ export type Period = keyof typeof PERIODS;
 const BUCKET_MS: Record<Period, number> = { hour: 3_600_000, day: 3_600_000, week: 6 * 3_600_000, month: 86_400_000 };
 const HOUR = 3_600_000;
 
-interface Acc { count: number; ok: number; failed: number; latencySum: number; hist: Histogram }
+interface Acc {
+  count: number;
+  ok: number;
+  failed: number;
+  latencySum: number;
+  hist: Histogram;
+}
 const emptyAcc = (): Acc => ({ count: 0, ok: 0, failed: 0, latencySum: 0, hist: {} });
 const round2 = (n: number) => Math.round(n * 100) / 100;
 const pct = (part: number, whole: number) => (whole === 0 ? 0 : round2((part / whole) * 100));
 
 export function summarize(a: Acc) {
   return {
-    requests: a.count, successful: a.ok, failed: a.failed,
-    successRate: pct(a.ok, a.count), errorRate: pct(a.failed, a.count),
+    requests: a.count,
+    successful: a.ok,
+    failed: a.failed,
+    successRate: pct(a.ok, a.count),
+    errorRate: pct(a.failed, a.count),
     averageLatency: a.count ? round2(a.latencySum / a.count) : null,
-    p50Latency: percentile(a.hist, 50), p95Latency: percentile(a.hist, 95), p99Latency: percentile(a.hist, 99),
+    p50Latency: percentile(a.hist, 50),
+    p95Latency: percentile(a.hist, 95),
+    p99Latency: percentile(a.hist, 99),
   };
 }
 
@@ -39,7 +50,9 @@ export async function usageMetrics(auth: AuthContext, period: Period, range?: { 
   // Closed buckets come from memory (bucket-cache.ts); distinct keys and users cannot be added up per bucket.
   const scope = { projectId: auth.projectId, environment: auth.environment, firstHour, to };
   const [{ dims, hist: hists }, distinct, quota] = await Promise.all([
-    bucketSums({ ...scope, bucketMs, nowMs: now().getTime() }), distinctCounts({ ...scope, bucketSeconds: bucketMs / 1000 }), usageQuota(auth),
+    bucketSums({ ...scope, bucketMs, nowMs: now().getTime() }),
+    distinctCounts({ ...scope, bucketSeconds: bucketMs / 1000 }),
+    usageQuota(auth),
   ]);
 
   const total = emptyAcc();
@@ -52,13 +65,17 @@ export async function usageMetrics(auth: AuthContext, period: Period, range?: { 
   const errorsByType: Record<string, number> = {};
   const errorsByEndpoint: Record<string, number> = {};
   const byEndpoint: Record<string, number> = {};
-  let bandwidth = 0, compute = 0, billable = 0, cost = 0;
+  let bandwidth = 0,
+    compute = 0,
+    billable = 0,
+    cost = 0;
 
   for (const r of dims) {
     const ok = r.statusCode >= 200 && r.statusCode < 300;
     const failed = r.statusCode >= 400;
     for (const acc of [total, bucketAt(r.bucket)]) {
-      acc.count += r.count; acc.latencySum += r.latencySum;
+      acc.count += r.count;
+      acc.latencySum += r.latencySum;
       if (ok) acc.ok += r.count;
       if (failed) acc.failed += r.count;
     }
@@ -69,7 +86,10 @@ export async function usageMetrics(auth: AuthContext, period: Period, range?: { 
       errorsByType[type] = (errorsByType[type] ?? 0) + r.count;
       errorsByEndpoint[route] = (errorsByEndpoint[route] ?? 0) + r.count;
     }
-    bandwidth += r.bytes; compute += r.computeMs; billable += r.billable; cost += r.cost;
+    bandwidth += r.bytes;
+    compute += r.computeMs;
+    billable += r.billable;
+    cost += r.cost;
   }
   for (const h of hists) {
     addTo(total.hist, Number(h.latency), h.count);
@@ -83,14 +103,29 @@ export async function usageMetrics(auth: AuthContext, period: Period, range?: { 
   }
   const t = summarize(total);
   return {
-    period, from: from.toISOString(), to: to.toISOString(),
-    totalRequests: t.requests, successfulRequests: t.successful, failedRequests: t.failed,
-    successRate: t.successRate, errorRate: t.errorRate,
-    averageLatency: t.averageLatency, p50Latency: t.p50Latency, p95Latency: t.p95Latency, p99Latency: t.p99Latency,
-    errorsByType, errorsByEndpoint, requestsByEndpoint: byEndpoint,
-    bandwidthUsed: bandwidth, computeTime: round2(compute), storageUsed: null,
-    uniqueUsers: distinct.principals, activeAPIKeys: distinct.keys, billableRequests: billable,
-    quotaUsed: quota.percentage, billingAmount: round2(cost),
+    period,
+    from: from.toISOString(),
+    to: to.toISOString(),
+    totalRequests: t.requests,
+    successfulRequests: t.successful,
+    failedRequests: t.failed,
+    successRate: t.successRate,
+    errorRate: t.errorRate,
+    averageLatency: t.averageLatency,
+    p50Latency: t.p50Latency,
+    p95Latency: t.p95Latency,
+    p99Latency: t.p99Latency,
+    errorsByType,
+    errorsByEndpoint,
+    requestsByEndpoint: byEndpoint,
+    bandwidthUsed: bandwidth,
+    computeTime: round2(compute),
+    storageUsed: null,
+    uniqueUsers: distinct.principals,
+    activeAPIKeys: distinct.keys,
+    billableRequests: billable,
+    quotaUsed: quota.percentage,
+    billingAmount: round2(cost),
     series,
   };
 }
@@ -99,7 +134,8 @@ export async function usageMetrics(auth: AuthContext, period: Period, range?: { 
 export async function requestsByKey(auth: AuthContext, days = 30): Promise<Record<string, number>> {
   const since = new Date(Math.floor((now().getTime() - days * 86_400_000) / HOUR) * HOUR);
   const rows = await db.usageRollup.groupBy({
-    by: ["apiKey"], _sum: { count: true },
+    by: ["apiKey"],
+    _sum: { count: true },
     where: { projectId: auth.projectId, environment: auth.environment, hour: { gte: since } },
   });
   return Object.fromEntries(rows.map((r) => [r.apiKey, r._sum.count ?? 0]));

@@ -13,7 +13,13 @@ import { monthPeriod } from "./period";
 // billed). The running count lives in the limiter store (memory or Redis), seeded from the usage rollups when
 // a process first meets a project in a period. A free project is refused at 100%; paid plans go on (overage).
 
-export interface QuotaCheck { limit: number | null; used: number; remaining: number | null; allowed: boolean; percentage: number | null }
+export interface QuotaCheck {
+  limit: number | null;
+  used: number;
+  remaining: number | null;
+  allowed: boolean;
+  percentage: number | null;
+}
 
 /** The spec's quota check: remaining = limit - used; allowed when remaining >= amount; percentage = used / limit * 100. */
 export function checkQuota(limit: number | null, used: number, amount = 1): QuotaCheck {
@@ -27,7 +33,8 @@ export function crossedThresholds(limit: number, before: number, after: number, 
   return notifyAt.filter((t) => before < (limit * t) / 100 && after >= (limit * t) / 100);
 }
 
-const counterKey = (auth: Pick<AuthContext, "projectId" | "environment">, period: string) => `quota:${auth.projectId}:${auth.environment}:${period}`;
+const counterKey = (auth: Pick<AuthContext, "projectId" | "environment">, period: string) =>
+  `quota:${auth.projectId}:${auth.environment}:${period}`;
 
 /** Admitted requests of the period so far, from the rollups (429s were never admitted). */
 export async function usedFromRollups(projectId: string, environment: string, start: Date, end: Date): Promise<number> {
@@ -55,13 +62,17 @@ export function forgetNotifyAt(projectId: string): void {
 
 async function recordCrossing(auth: AuthContext, period: string, threshold: number, used: number, limit: number) {
   try {
-    await db.quotaAlert.create({ data: { id: newId("quotaAlert"), projectId: auth.projectId, environment: auth.environment, period, threshold, used, limit } });
+    await db.quotaAlert.create({
+      data: { id: newId("quotaAlert"), projectId: auth.projectId, environment: auth.environment, period, threshold, used, limit },
+    });
   } catch (e) {
     if ((e as { code?: string }).code === "P2002") return; // another process reported it first
     throw e;
   }
   emitEventLater({
-    businessId: auth.businessId, environment: auth.environment, type: "usage.threshold_reached",
+    businessId: auth.businessId,
+    environment: auth.environment,
+    type: "usage.threshold_reached",
     data: { projectId: auth.projectId, period, threshold, used, limit, percentage: Math.round((used / limit) * 10000) / 100 },
   });
 }
@@ -79,14 +90,22 @@ export async function consumeQuota(auth: AuthContext): Promise<void> {
   if (used > limit && auth.plan === "free") {
     await store.incrementCounter(key, -1, async () => 0, ttl);
     if (await store.setOnce(`quota-event:${auth.projectId}:${auth.environment}:${period.key}`, ttl)) {
-      emitEventLater({ businessId: auth.businessId, environment: auth.environment, type: "api.quota_exceeded", data: { projectId: auth.projectId, period: period.key, limit, used: limit } });
+      emitEventLater({
+        businessId: auth.businessId,
+        environment: auth.environment,
+        type: "api.quota_exceeded",
+        data: { projectId: auth.projectId, period: period.key, limit, used: limit },
+      });
     }
     const retryAfter = Math.ceil((period.end.getTime() - at.getTime()) / 1000);
     throw new ApiError({
-      status: 429, type: "rate_limit_error", code: "QUOTA_EXCEEDED",
+      status: 429,
+      type: "rate_limit_error",
+      code: "QUOTA_EXCEEDED",
       message: `This project has used its ${limit} requests for ${period.key}.`,
       suggestion: "Upgrade the plan, or wait until the quota resets at the start of next month.",
-      extra: { retryAfter, limit, period: "month", resets: period.end.toISOString() }, headers: { "Retry-After": String(retryAfter) },
+      extra: { retryAfter, limit, period: "month", resets: period.end.toISOString() },
+      headers: { "Retry-After": String(retryAfter) },
     });
   }
   const crossed = crossedThresholds(limit, used - 1, used, await notifyAtFor(auth.projectId));
@@ -100,13 +119,28 @@ export async function usageQuota(auth: AuthContext) {
   const limit = planLimits(auth.plan).monthlyQuota;
   const key = counterKey(auth, period.key);
   const ttl = period.end.getTime() - at.getTime() + 86_400_000;
-  const used = await limiterStore().incrementCounter(key, 0, () => usedFromRollups(auth.projectId, auth.environment, period.start, period.end), ttl);
+  const used = await limiterStore().incrementCounter(
+    key,
+    0,
+    () => usedFromRollups(auth.projectId, auth.environment, period.start, period.end),
+    ttl,
+  );
   const check = checkQuota(limit, used);
-  const alerts = await db.quotaAlert.findMany({ where: { projectId: auth.projectId, environment: auth.environment, period: period.key }, orderBy: { threshold: "asc" } });
+  const alerts = await db.quotaAlert.findMany({
+    where: { projectId: auth.projectId, environment: auth.environment, period: period.key },
+    orderBy: { threshold: "asc" },
+  });
   return {
-    limit, used, remaining: check.remaining, percentage: check.percentage === null ? null : Math.round(check.percentage * 100) / 100,
-    allowed: check.allowed, period: "month" as const, resets: period.end.toISOString(),
-    notifyAt: await notifyAtFor(auth.projectId), plan: auth.plan, blocksAtLimit: auth.plan === "free",
+    limit,
+    used,
+    remaining: check.remaining,
+    percentage: check.percentage === null ? null : Math.round(check.percentage * 100) / 100,
+    allowed: check.allowed,
+    period: "month" as const,
+    resets: period.end.toISOString(),
+    notifyAt: await notifyAtFor(auth.projectId),
+    plan: auth.plan,
+    blocksAtLimit: auth.plan === "free",
     alerts: alerts.map((a) => ({ threshold: a.threshold, used: a.used, reachedAt: a.createdAt.toISOString() })),
   };
 }

@@ -49,28 +49,89 @@ const WRITE_BATCH = databaseProvider() === "postgresql" ? 1000 : BATCH;
 const MAX_QUEUE = 200_000;
 
 interface RollupCell {
-  projectId: string; environment: string; hour: Date; endpoint: string; method: string; statusCode: number;
-  errorType: string | null; apiKey: string; principal: string;
-  count: number; billableCount: number; latencySum: number; latencyHist: Histogram;
-  requestBytes: number; responseBytes: number; computeMs: number; cost: number;
+  projectId: string;
+  environment: string;
+  hour: Date;
+  endpoint: string;
+  method: string;
+  statusCode: number;
+  errorType: string | null;
+  apiKey: string;
+  principal: string;
+  count: number;
+  billableCount: number;
+  latencySum: number;
+  latencyHist: Histogram;
+  requestBytes: number;
+  responseBytes: number;
+  computeMs: number;
+  cost: number;
 }
 
 // The columns each batch writes, with their types (prisma/schema.prisma); `cost` is the rated cost (billing).
 // Exported for the test that reads bulk-inserted rows back through Prisma.
 export const USAGE_COLUMNS: Columns = {
-  id: "text", timestamp: "date", businessId: "text", projectId: "text", environment: "text", apiKey: "text", userId: "text",
-  method: "text", endpoint: "text", path: "text", statusCode: "int", errorType: "text", latency: "float", requestSize: "int",
-  responseSize: "int", computeTime: "float", cost: "float", billable: "bool", ip: "text", userAgent: "text", region: "text",
+  id: "text",
+  timestamp: "date",
+  businessId: "text",
+  projectId: "text",
+  environment: "text",
+  apiKey: "text",
+  userId: "text",
+  method: "text",
+  endpoint: "text",
+  path: "text",
+  statusCode: "int",
+  errorType: "text",
+  latency: "float",
+  requestSize: "int",
+  responseSize: "int",
+  computeTime: "float",
+  cost: "float",
+  billable: "bool",
+  ip: "text",
+  userAgent: "text",
+  region: "text",
 };
 export const LOG_COLUMNS: Columns = {
-  id: "text", timestamp: "date", businessId: "text", projectId: "text", environment: "text", apiKey: "text", method: "text",
-  endpoint: "text", path: "text", statusCode: "int", latency: "float", ip: "text", userAgent: "text",
-  requestHeaders: "json", requestBody: "text", responseHeaders: "json", responseBody: "text",
+  id: "text",
+  timestamp: "date",
+  businessId: "text",
+  projectId: "text",
+  environment: "text",
+  apiKey: "text",
+  method: "text",
+  endpoint: "text",
+  path: "text",
+  statusCode: "int",
+  latency: "float",
+  ip: "text",
+  userAgent: "text",
+  requestHeaders: "json",
+  requestBody: "text",
+  responseHeaders: "json",
+  responseBody: "text",
 };
 export const ROLLUP_COLUMNS: Columns = {
-  id: "text", projectId: "text", environment: "text", hour: "date", endpoint: "text", method: "text", statusCode: "int",
-  errorType: "text", apiKey: "text", principal: "text", count: "int", billableCount: "int", latencySum: "float", latencyHist: "json",
-  requestBytes: "int", responseBytes: "int", computeMs: "float", cost: "float", compacted: "bool",
+  id: "text",
+  projectId: "text",
+  environment: "text",
+  hour: "date",
+  endpoint: "text",
+  method: "text",
+  statusCode: "int",
+  errorType: "text",
+  apiKey: "text",
+  principal: "text",
+  count: "int",
+  billableCount: "int",
+  latencySum: "float",
+  latencyHist: "json",
+  requestBytes: "int",
+  responseBytes: "int",
+  computeMs: "float",
+  cost: "float",
+  compacted: "bool",
 };
 
 type UsageRow = Prisma.UsageEventCreateManyInput;
@@ -78,7 +139,11 @@ type LogRow = Prisma.RequestLogCreateManyInput;
 /** A queued row before redaction: the request's own values, as recorded. */
 type RawUsage = Omit<UsageRow, "path" | "userAgent"> & { raw: true; path: string; userAgent: string | null };
 type RawLog = Omit<LogRow, "path" | "userAgent" | "requestHeaders" | "responseHeaders"> & {
-  raw: true; path: string; userAgent: string | null; requestHeaders: HeaderReader; responseHeaders: Record<string, string>;
+  raw: true;
+  path: string;
+  userAgent: string | null;
+  requestHeaders: HeaderReader;
+  responseHeaders: Record<string, string>;
 };
 
 /** Path and user agent redacted like the headers they come from (a client may send a key in its User-Agent). */
@@ -96,8 +161,12 @@ function toLogRow(e: RawLog | LogRow): LogRow {
   if (!("raw" in e)) return e;
   const { raw: _raw, ...row } = e;
   return {
-    ...row, ...redactBase(e), requestHeaders: redactHeaders(e.requestHeaders), requestBody: redactBody(e.requestBody ?? null),
-    responseHeaders: redactHeaders(Object.entries(e.responseHeaders)), responseBody: redactBody(e.responseBody ?? null),
+    ...row,
+    ...redactBase(e),
+    requestHeaders: redactHeaders(e.requestHeaders),
+    requestBody: redactBody(e.requestBody ?? null),
+    responseHeaders: redactHeaders(Object.entries(e.responseHeaders)),
+    responseBody: redactBody(e.responseBody ?? null),
   };
 }
 
@@ -126,13 +195,37 @@ const userOf = (r: RequestRecord) => r.userId ?? r.auth.oauth?.userId ?? null;
 function addRollup(r: RequestRecord, billable: boolean): void {
   const hour = hourOf(r.at);
   const principal = userOf(r) ?? r.auth.principal.id;
-  const key = [r.auth.projectId, r.auth.environment, hour.getTime(), r.endpoint, r.method, r.statusCode, r.errorType ?? "", actorOf(r), principal].join("|");
+  const key = [
+    r.auth.projectId,
+    r.auth.environment,
+    hour.getTime(),
+    r.endpoint,
+    r.method,
+    r.statusCode,
+    r.errorType ?? "",
+    actorOf(r),
+    principal,
+  ].join("|");
   let cell = S.rollups.get(key);
   if (!cell) {
     cell = {
-      projectId: r.auth.projectId, environment: r.auth.environment, hour, endpoint: r.endpoint, method: r.method,
-      statusCode: r.statusCode, errorType: r.errorType, apiKey: actorOf(r), principal,
-      count: 0, billableCount: 0, latencySum: 0, latencyHist: {}, requestBytes: 0, responseBytes: 0, computeMs: 0, cost: 0,
+      projectId: r.auth.projectId,
+      environment: r.auth.environment,
+      hour,
+      endpoint: r.endpoint,
+      method: r.method,
+      statusCode: r.statusCode,
+      errorType: r.errorType,
+      apiKey: actorOf(r),
+      principal,
+      count: 0,
+      billableCount: 0,
+      latencySum: 0,
+      latencyHist: {},
+      requestBytes: 0,
+      responseBytes: 0,
+      computeMs: 0,
+      cost: 0,
     };
     S.rollups.set(key, cell);
   }
@@ -148,11 +241,17 @@ function addRollup(r: RequestRecord, billable: boolean): void {
 
 function schedule(): void {
   if (!S.eventTimer) {
-    S.eventTimer = setTimeout(() => { S.eventTimer = null; void flushEvents(); }, EVENT_FLUSH_MS);
+    S.eventTimer = setTimeout(() => {
+      S.eventTimer = null;
+      void flushEvents();
+    }, EVENT_FLUSH_MS);
     S.eventTimer.unref?.();
   }
   if (!S.rollupTimer) {
-    S.rollupTimer = setTimeout(() => { S.rollupTimer = null; void flushRollups(); }, ROLLUP_FLUSH_MS);
+    S.rollupTimer = setTimeout(() => {
+      S.rollupTimer = null;
+      void flushRollups();
+    }, ROLLUP_FLUSH_MS);
     S.rollupTimer.unref?.();
   }
 }
@@ -168,17 +267,40 @@ export function recordRequest(r: RequestRecord): void {
   // Only what is cheap happens here; redaction (regular expressions over headers, bodies, path and user agent)
   // waits for the flush, off the request's path (toUsageRow, toLogRow).
   const base = {
-    timestamp: r.at, businessId: r.auth.businessId, projectId: r.auth.projectId, environment: r.auth.environment,
-    apiKey: actorOf(r), method: r.method, endpoint: r.endpoint, path: r.path, statusCode: r.statusCode,
-    latency: Math.round(r.latencyMs * 100) / 100, ip: r.ip, userAgent: r.userAgent,
+    timestamp: r.at,
+    businessId: r.auth.businessId,
+    projectId: r.auth.projectId,
+    environment: r.auth.environment,
+    apiKey: actorOf(r),
+    method: r.method,
+    endpoint: r.endpoint,
+    path: r.path,
+    statusCode: r.statusCode,
+    latency: Math.round(r.latencyMs * 100) / 100,
+    ip: r.ip,
+    userAgent: r.userAgent,
   };
   S.usageQueue.push({
-    raw: true, ...base, id: newId("usage"), userId: userOf(r), errorType: r.errorType, requestSize: r.requestBytes, responseSize: r.responseBytes,
-    computeTime: Math.round(r.computeMs * 100) / 100, cost: r.cost ?? null, billable, region: process.env.REGION ?? null,
+    raw: true,
+    ...base,
+    id: newId("usage"),
+    userId: userOf(r),
+    errorType: r.errorType,
+    requestSize: r.requestBytes,
+    responseSize: r.responseBytes,
+    computeTime: Math.round(r.computeMs * 100) / 100,
+    cost: r.cost ?? null,
+    billable,
+    region: process.env.REGION ?? null,
   });
   S.logQueue.push({
-    raw: true, ...base, id: r.requestId, requestHeaders: r.requestHeaders, requestBody: r.requestBody,
-    responseHeaders: r.responseHeaders, responseBody: r.responseBody,
+    raw: true,
+    ...base,
+    id: r.requestId,
+    requestHeaders: r.requestHeaders,
+    requestBody: r.requestBody,
+    responseHeaders: r.responseHeaders,
+    responseBody: r.responseBody,
   });
   addRollup(r, billable);
   if (S.usageQueue.length >= BATCH) void flushEvents();
@@ -208,12 +330,26 @@ export function flushEvents(): Promise<void> {
   S.pendingEvents = S.chain = S.chain.then(async () => {
     S.pendingEvents = null;
     while (S.usageQueue.length || S.logQueue.length) {
-      const usage = S.usageQueue.map(toUsageRow); S.usageQueue = [];
-      const logs = S.logQueue.map(toLogRow); S.logQueue = [];
+      const usage = S.usageQueue.map(toUsageRow);
+      S.usageQueue = [];
+      const logs = S.logQueue.map(toLogRow);
+      S.logQueue = [];
       // Both tables at once: on PostgreSQL that is two connections working side by side.
       const [usageOk, logsOk] = await Promise.all([
-        writeBatches(usage, (b) => bulkInsert("UsageEvent", USAGE_COLUMNS, b), (rest) => { S.usageQueue = [...rest, ...S.usageQueue]; }),
-        writeBatches(logs, (b) => bulkInsert("RequestLog", LOG_COLUMNS, b), (rest) => { S.logQueue = [...rest, ...S.logQueue]; }),
+        writeBatches(
+          usage,
+          (b) => bulkInsert("UsageEvent", USAGE_COLUMNS, b),
+          (rest) => {
+            S.usageQueue = [...rest, ...S.usageQueue];
+          },
+        ),
+        writeBatches(
+          logs,
+          (b) => bulkInsert("RequestLog", LOG_COLUMNS, b),
+          (rest) => {
+            S.logQueue = [...rest, ...S.logQueue];
+          },
+        ),
       ]);
       if (!usageOk || !logsOk) break; // the database refused: the timer tries again later
     }
@@ -227,18 +363,37 @@ export function flushRollups(): Promise<void> {
     const cells = [...S.rollups.values()];
     S.rollups = new Map();
     const rows = cells.map((c) => ({ ...c, id: newId("rollup"), compacted: false }));
-    await writeBatches(rows, (b) => bulkInsert("UsageRollup", ROLLUP_COLUMNS, b), (rest) => {
-      for (const row of rest) {
-        const { id: _id, compacted: _compacted, ...cell } = row;
-        const key = [cell.projectId, cell.environment, cell.hour.getTime(), cell.endpoint, cell.method, cell.statusCode, cell.errorType ?? "", cell.apiKey, cell.principal].join("|");
-        const existing = S.rollups.get(key);
-        if (existing) {
-          existing.count += cell.count; existing.billableCount += cell.billableCount; existing.latencySum += cell.latencySum;
-          merge(existing.latencyHist, cell.latencyHist); existing.requestBytes += cell.requestBytes;
-          existing.responseBytes += cell.responseBytes; existing.computeMs += cell.computeMs; existing.cost += cell.cost;
-        } else S.rollups.set(key, cell);
-      }
-    });
+    await writeBatches(
+      rows,
+      (b) => bulkInsert("UsageRollup", ROLLUP_COLUMNS, b),
+      (rest) => {
+        for (const row of rest) {
+          const { id: _id, compacted: _compacted, ...cell } = row;
+          const key = [
+            cell.projectId,
+            cell.environment,
+            cell.hour.getTime(),
+            cell.endpoint,
+            cell.method,
+            cell.statusCode,
+            cell.errorType ?? "",
+            cell.apiKey,
+            cell.principal,
+          ].join("|");
+          const existing = S.rollups.get(key);
+          if (existing) {
+            existing.count += cell.count;
+            existing.billableCount += cell.billableCount;
+            existing.latencySum += cell.latencySum;
+            merge(existing.latencyHist, cell.latencyHist);
+            existing.requestBytes += cell.requestBytes;
+            existing.responseBytes += cell.responseBytes;
+            existing.computeMs += cell.computeMs;
+            existing.cost += cell.cost;
+          } else S.rollups.set(key, cell);
+        }
+      },
+    );
   });
   return S.chain;
 }

@@ -4,7 +4,8 @@ export const MAX_LOGGED_BYTES = 16 * 1024;
 
 const SECRET_HEADERS = new Set(["authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "x-webhook-secret"]);
 const HIDDEN_HEADERS = new Set(["x-platform-client-ip"]);
-const SECRET_FIELDS = /("(?:secret|client_secret|clientSecret|code_verifier|password|token|access_token|refresh_token|api_key|apiKey|signingSecret)"\s*:\s*)"(?:[^"\\]|\\.)*"/g;
+const SECRET_FIELDS =
+  /("(?:secret|client_secret|clientSecret|code_verifier|password|token|access_token|refresh_token|api_key|apiKey|signingSecret)"\s*:\s*)"(?:[^"\\]|\\.)*"/g;
 const SECRET_PARAMS = /([?&](?:api_key|access_token|refresh_token|client_secret|code_verifier|token|password)=)[^&#\s"]*/g;
 
 // Every text the patterns below can match contains one of these: one scan lets the common text (no credential
@@ -21,7 +22,11 @@ const unescapeAll = (text: string) => text.replace(ESCAPES, (e) => String.fromCh
 const escapedAs = (hex: string) => `(?:%(?:25)?${hex}|\\\\u00${hex})`;
 const hexOf = (c: string) => [...c.charCodeAt(0).toString(16).padStart(2, "0")].map((d) => `[${d}${d.toUpperCase()}]`).join("");
 
-interface Patterns { key: RegExp; whsec: RegExp; oauth: RegExp }
+interface Patterns {
+  key: RegExp;
+  whsec: RegExp;
+  oauth: RegExp;
+}
 
 function patterns(escaped: boolean): Patterns {
   // A literal, each character as itself or (escaped) also percent- or \u-encoded.
@@ -56,7 +61,8 @@ export function redactText(text: string): string {
     .replace(p.key, (_m, env: string) => `sk_${unescapeAll(env)}_[REDACTED]`)
     .replace(p.whsec, "whsec_[REDACTED]")
     .replace(p.oauth, (m: string, prefix: string, rest: string, at: number, all: string) =>
-      gluedToWord(all, at) && rest.length < 40 ? m : `${unescapeAll(prefix)}_[REDACTED]`)
+      gluedToWord(all, at) && rest.length < 40 ? m : `${unescapeAll(prefix)}_[REDACTED]`,
+    )
     .replace(SECRET_PARAMS, "$1[REDACTED]")
     .replace(SECRET_FIELDS, '$1"[REDACTED]"');
 }
@@ -67,7 +73,10 @@ const TRUNCATED = "…[truncated]";
 export function truncate(text: string, max = MAX_LOGGED_BYTES): string {
   if (Buffer.byteLength(text, "utf8") <= max) return text;
   const room = max - Buffer.byteLength(TRUNCATED, "utf8");
-  const cut = Buffer.from(text, "utf8").subarray(0, room).toString("utf8").replace(/\uFFFD$/, "");
+  const cut = Buffer.from(text, "utf8")
+    .subarray(0, room)
+    .toString("utf8")
+    .replace(/\uFFFD$/, "");
   return `${cut}${TRUNCATED}`;
 }
 

@@ -9,13 +9,32 @@ import { db, databaseProvider } from "@/lib/db/client";
 // SQLite stores DateTime as ISO 8601 text (Prisma's adapter) and JSON as text; PostgreSQL as timestamp(3) and
 // jsonb: the two dialects differ only in how a row's epoch second and its histogram entries are read.
 
-export interface RollupScope { projectId: string; environment: string; firstHour: Date; to: Date; bucketSeconds: number }
+export interface RollupScope {
+  projectId: string;
+  environment: string;
+  firstHour: Date;
+  to: Date;
+  bucketSeconds: number;
+}
 
 export interface DimensionSum {
-  bucket: number; method: string; endpoint: string; statusCode: number; errorType: string | null;
-  count: number; billable: number; latencySum: number; bytes: number; computeMs: number; cost: number;
+  bucket: number;
+  method: string;
+  endpoint: string;
+  statusCode: number;
+  errorType: string | null;
+  count: number;
+  billable: number;
+  latencySum: number;
+  bytes: number;
+  computeMs: number;
+  cost: number;
 }
-export interface HistogramSum { bucket: number; latency: string; count: number }
+export interface HistogramSum {
+  bucket: number;
+  latency: string;
+  count: number;
+}
 
 function dialect() {
   if (databaseProvider() === "postgresql") {
@@ -31,7 +50,8 @@ function dialect() {
     param: () => "?",
     // Dates are ISO text (a database written with Prisma's "unixepoch-ms" format would hold integers); integer
     // division floors the (positive) epoch seconds.
-    bucket: (size: number) => `((CASE WHEN typeof(r."hour") = 'integer' THEN r."hour" / 1000 ELSE CAST(strftime('%s', r."hour") AS INTEGER) END) / ${size} * ${size})`,
+    bucket: (size: number) =>
+      `((CASE WHEN typeof(r."hour") = 'integer' THEN r."hour" / 1000 ELSE CAST(strftime('%s', r."hour") AS INTEGER) END) / ${size} * ${size})`,
     histFrom: `json_each(r."latencyHist") h`,
     histCount: `h.value`,
     num: (expr: string) => expr,
@@ -59,9 +79,17 @@ export async function dimensionSums(s: RollupScope): Promise<DimensionSum[]> {
     ...params,
   );
   return rows.map((r) => ({
-    bucket: n(r.bucket), method: String(r.method), endpoint: String(r.endpoint), statusCode: n(r.statusCode),
-    errorType: r.errorType === null ? null : String(r.errorType), count: n(r.count), billable: n(r.billable),
-    latencySum: n(r.latencySum), bytes: n(r.bytes), computeMs: n(r.computeMs), cost: n(r.cost),
+    bucket: n(r.bucket),
+    method: String(r.method),
+    endpoint: String(r.endpoint),
+    statusCode: n(r.statusCode),
+    errorType: r.errorType === null ? null : String(r.errorType),
+    count: n(r.count),
+    billable: n(r.billable),
+    latencySum: n(r.latencySum),
+    bytes: n(r.bytes),
+    computeMs: n(r.computeMs),
+    cost: n(r.cost),
   }));
 }
 

@@ -41,7 +41,14 @@ export function loadRegistry(raw: string | undefined = process.env.API_VERSIONS)
   const parsed = Overrides.safeParse(JSON.parse(raw));
   if (!parsed.success) throw new Error(`API_VERSIONS is not valid: ${parsed.error.issues[0].message}`);
   for (const [version, patch] of Object.entries(parsed.data)) {
-    const base = map.get(version) ?? { version, status: "beta" as const, releaseDate: new Date().toISOString().slice(0, 10), changelog: [], features: [], breakingChanges: [] };
+    const base = map.get(version) ?? {
+      version,
+      status: "beta" as const,
+      releaseDate: new Date().toISOString().slice(0, 10),
+      changelog: [],
+      features: [],
+      breakingChanges: [],
+    };
     map.set(version, VersionRecord.parse({ ...base, ...patch, version }));
   }
   return map;
@@ -70,7 +77,8 @@ export function effectiveStatus(record: VersionRecord, at: Date): EffectiveStatu
 
 /** The newest version that is stable at `at`: the one a sunset or deprecation notice points to. */
 export function currentVersion(reg: Map<string, VersionRecord>, at: Date): string {
-  const stable = [...reg.values()].filter((r) => effectiveStatus(r, at) === "stable")
+  const stable = [...reg.values()]
+    .filter((r) => effectiveStatus(r, at) === "stable")
     .sort((a, b) => Number(b.version.slice(1)) - Number(a.version.slice(1)));
   return stable[0]?.version ?? [...reg.keys()].sort().at(-1)!;
 }

@@ -40,13 +40,21 @@ export function resolveVersion(input: VersionInput, registry: Map<string, Versio
     const named = normalise(raw);
     if (named === null) throw invalidParameter(where, `'${where}' must name a version such as ${pathVersion}.`);
     if (named !== pathVersion) {
-      throw invalidParameter(where, `'${where}' asks for ${named} but the path asks for ${pathVersion}.`,
-        `Call /${named}/... or drop the '${where}' version.`);
+      throw invalidParameter(
+        where,
+        `'${where}' asks for ${named} but the path asks for ${pathVersion}.`,
+        `Call /${named}/... or drop the '${where}' version.`,
+      );
     }
   }
   const record = registry.get(pathVersion);
   if (!record) {
-    throw new ApiError({ status: 404, type: "not_found_error", code: "ROUTE_NOT_FOUND", message: `API version ${pathVersion} does not exist.` });
+    throw new ApiError({
+      status: 404,
+      type: "not_found_error",
+      code: "ROUTE_NOT_FOUND",
+      message: `API version ${pathVersion} does not exist.`,
+    });
   }
   const status = effectiveStatus(record, at);
   const current = currentVersion(registry, at);
@@ -55,7 +63,9 @@ export function resolveVersion(input: VersionInput, registry: Map<string, Versio
     // The named replacement first: with only v1 in the registry, currentVersion() would name v1 itself.
     const target = record.replacement ?? current;
     throw new ApiError({
-      status: 410, type: "version_sunset", code: "VERSION_SUNSET",
+      status: 410,
+      type: "version_sunset",
+      code: "VERSION_SUNSET",
       message: `API version ${pathVersion} was sunset on ${record.sunsetDate}. Use ${target}.`,
       suggestion: `Migrate to ${target}: ${guide}`,
       extra: { migration: guide, currentVersion: target },
@@ -63,7 +73,9 @@ export function resolveVersion(input: VersionInput, registry: Map<string, Versio
   }
   const acceptsVendor = VENDOR.test(headers.get("accept") ?? "");
   const out: ResolvedVersion = {
-    version: pathVersion, record, headers: { "X-API-Version": pathVersion },
+    version: pathVersion,
+    record,
+    headers: { "X-API-Version": pathVersion },
     contentType: acceptsVendor ? `application/vnd.platform.${pathVersion}+json` : "application/json",
   };
   if (status === "deprecated") {

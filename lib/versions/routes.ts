@@ -15,17 +15,30 @@ function view(record: VersionRecord, at: Date) {
     effectiveStatus: effectiveStatus(record, at),
     lifecycle: {
       beta: { releaseDate: record.releaseDate, features: record.features, breakingChanges: record.breakingChanges },
-      stable: record.status === "beta" ? null : { releaseDate: record.releaseDate, supportUntil: record.supportUntil ?? record.sunsetDate ?? null },
-      deprecated: record.status === "deprecated" || record.deprecationDate
-        ? { announcedDate: record.deprecationDate ?? null, sunsetDate: record.sunsetDate ?? null, migrationGuide: record.migrationGuide ?? null, replacement: record.replacement ?? null }
-        : null,
+      stable:
+        record.status === "beta"
+          ? null
+          : { releaseDate: record.releaseDate, supportUntil: record.supportUntil ?? record.sunsetDate ?? null },
+      deprecated:
+        record.status === "deprecated" || record.deprecationDate
+          ? {
+              announcedDate: record.deprecationDate ?? null,
+              sunsetDate: record.sunsetDate ?? null,
+              migrationGuide: record.migrationGuide ?? null,
+              replacement: record.replacement ?? null,
+            }
+          : null,
     },
   };
 }
 
 export const versionRoutes = [
   defineRoute({
-    method: "GET", path: "/v1/versions", summary: "List API versions and their lifecycle", tag: "Versions", scope: "versions:read",
+    method: "GET",
+    path: "/v1/versions",
+    summary: "List API versions and their lifecycle",
+    tag: "Versions",
+    scope: "versions:read",
     response: { kind: "collection", schema: VersionView },
     handler: async () => {
       const at = now();

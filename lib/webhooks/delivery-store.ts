@@ -71,7 +71,9 @@ WITH p AS (
   SELECT "id" FROM (SELECT * FROM p UNION ALL SELECT * FROM r) due ORDER BY "nextRetry" LIMIT $2
 )
 UPDATE "WebhookDelivery" d SET "lockedBy" = $3, "lockedUntil" = $4 FROM picked WHERE d."id" = picked."id"
-RETURNING ${RETURNED.split(", ").map((c) => `d.${c}`).join(", ")}`;
+RETURNING ${RETURNED.split(", ")
+  .map((c) => `d.${c}`)
+  .join(", ")}`;
 
 /** Leases up to `max` due deliveries (pending or retrying, nextRetry reached, no live lease) to `token`. */
 export async function claimBatch(at: Date, max: number, token: string, leaseUntil: Date): Promise<ClaimedDelivery[]> {
@@ -79,8 +81,13 @@ export async function claimBatch(at: Date, max: number, token: string, leaseUnti
     ? await db.$queryRawUnsafe<Record<string, unknown>[]>(PG_CLAIM, at, max, token, leaseUntil)
     : await db.$queryRawUnsafe<Record<string, unknown>[]>(SQLITE_CLAIM, token, leaseUntil, at, at, max, at, at, max, max);
   return rows.map((r) => ({
-    id: String(r.id), webhookId: String(r.webhookId), eventId: String(r.eventId), eventType: String(r.eventType),
-    attempts: Number(r.attempts), attemptLog: parseJson(r.attemptLog) as unknown[] | null, requestBody: String(r.requestBody),
+    id: String(r.id),
+    webhookId: String(r.webhookId),
+    eventId: String(r.eventId),
+    eventType: String(r.eventType),
+    attempts: Number(r.attempts),
+    attemptLog: parseJson(r.attemptLog) as unknown[] | null,
+    requestBody: String(r.requestBody),
     lockedBy: String(r.lockedBy),
   }));
 }
@@ -107,13 +114,22 @@ export async function readEndpoints(ids: string[]): Promise<Map<string, Endpoint
     `SELECT "id", "url", "secret", "previousSecret", "previousSecretExpiresAt", "isActive", "headers", "failingSince" FROM "Webhook" WHERE "id" IN (${list})`,
     ...ids,
   );
-  return new Map(rows.map((r) => [String(r.id), {
-    id: String(r.id), url: String(r.url), secret: String(r.secret), previousSecret: r.previousSecret == null ? null : String(r.previousSecret),
-    previousSecretExpiresAt: asDate(r.previousSecretExpiresAt),
-    // SQLite keeps booleans as 0/1; depending on the path they come back as numbers, bigints or booleans.
-    isActive: r.isActive === true || Number(r.isActive) === 1,
-    headers: parseJson(r.headers), failingSince: asDate(r.failingSince),
-  }]));
+  return new Map(
+    rows.map((r) => [
+      String(r.id),
+      {
+        id: String(r.id),
+        url: String(r.url),
+        secret: String(r.secret),
+        previousSecret: r.previousSecret == null ? null : String(r.previousSecret),
+        previousSecretExpiresAt: asDate(r.previousSecretExpiresAt),
+        // SQLite keeps booleans as 0/1; depending on the path they come back as numbers, bigints or booleans.
+        isActive: r.isActive === true || Number(r.isActive) === 1,
+        headers: parseJson(r.headers),
+        failingSince: asDate(r.failingSince),
+      },
+    ]),
+  );
 }
 
 /** A JSON column as a raw query hands it back: parsed by the driver (PostgreSQL) or as its text (SQLite). */
@@ -122,10 +138,37 @@ function parseJson(v: unknown): unknown {
   return typeof v === "string" ? JSON.parse(v) : v;
 }
 
-const COLUMNS = ["status", "attempts", "lastAttempt", "responseStatus", "responseHeaders", "responseBody", "responseDuration",
-  "lastError", "attemptLog", "requestHeaders", "nextRetry", "updatedAt"] as const;
+const COLUMNS = [
+  "status",
+  "attempts",
+  "lastAttempt",
+  "responseStatus",
+  "responseHeaders",
+  "responseBody",
+  "responseDuration",
+  "lastError",
+  "attemptLog",
+  "requestHeaders",
+  "nextRetry",
+  "updatedAt",
+] as const;
 // PostgreSQL cannot infer the types of parameters in a VALUES list; SQLite needs none.
-const PG_TYPES = ["text", "text", "text", "int", "timestamp(3)", "int", "jsonb", "text", "int", "text", "jsonb", "jsonb", "timestamp(3)", "timestamp(3)"];
+const PG_TYPES = [
+  "text",
+  "text",
+  "text",
+  "int",
+  "timestamp(3)",
+  "int",
+  "jsonb",
+  "text",
+  "int",
+  "text",
+  "jsonb",
+  "jsonb",
+  "timestamp(3)",
+  "timestamp(3)",
+];
 
 /**
  * Records many finished attempts with one statement. A row is written only while it still carries the lease
@@ -137,8 +180,22 @@ export async function recordAttempts(records: AttemptRecord[]): Promise<Set<stri
   if (!records.length) return new Set();
   const params: unknown[] = [];
   const rows = records.map((r) => {
-    const values = [r.id, r.lockedBy, r.status, r.attempts, r.lastAttempt, r.responseStatus, JSON.stringify(r.responseHeaders),
-      r.responseBody, r.responseDuration, r.lastError, JSON.stringify(r.attemptLog), JSON.stringify(r.requestHeaders), r.nextRetry, r.updatedAt];
+    const values = [
+      r.id,
+      r.lockedBy,
+      r.status,
+      r.attempts,
+      r.lastAttempt,
+      r.responseStatus,
+      JSON.stringify(r.responseHeaders),
+      r.responseBody,
+      r.responseDuration,
+      r.lastError,
+      JSON.stringify(r.attemptLog),
+      JSON.stringify(r.requestHeaders),
+      r.nextRetry,
+      r.updatedAt,
+    ];
     const start = params.length;
     params.push(...values);
     return `(${values.map((_, i) => (pg() ? `$${start + i + 1}::${PG_TYPES[i]}` : "?")).join(", ")})`;

@@ -19,37 +19,89 @@ const SECRET_OVERLAP_MS = 24 * 3_600_000;
 export const WEBHOOK_COLLECTION: CollectionSpec = {
   filters: { id: { type: "string" }, url: { type: "string" }, isActive: { type: "boolean" }, createdAt: { type: "date" } },
   sortable: ["createdAt", "url", "id"],
-  fields: ["url", "events", "description", "secret", "isActive", "active", "headers", "metadata", "environment", "disabledReason", "createdAt", "updatedAt"],
+  fields: [
+    "url",
+    "events",
+    "description",
+    "secret",
+    "isActive",
+    "active",
+    "headers",
+    "metadata",
+    "environment",
+    "disabledReason",
+    "createdAt",
+    "updatedAt",
+  ],
 };
 
 export const DELIVERY_COLLECTION: CollectionSpec = {
   filters: {
     status: { type: "enum", values: ["pending", "success", "failed", "retrying"] },
     event: { type: "string", where: (op, values) => ({ eventType: op === "ne" ? { notIn: values } : { in: values } }) },
-    eventId: { type: "string" }, createdAt: { type: "date" },
+    eventId: { type: "string" },
+    createdAt: { type: "date" },
   },
   sortable: ["createdAt", "id"],
-  fields: ["webhookId", "eventId", "eventType", "url", "status", "attempts", "lastAttempt", "nextRetry", "request", "response", "error", "deliveries", "createdAt"],
+  fields: [
+    "webhookId",
+    "eventId",
+    "eventType",
+    "url",
+    "status",
+    "attempts",
+    "lastAttempt",
+    "nextRetry",
+    "request",
+    "response",
+    "error",
+    "deliveries",
+    "createdAt",
+  ],
 };
 
 export function serializeWebhook(w: WebhookRow, fullSecret = false) {
   return {
-    id: w.id, url: w.url, events: w.events as string[], description: w.description,
+    id: w.id,
+    url: w.url,
+    events: w.events as string[],
+    description: w.description,
     secret: fullSecret ? w.secret : `whsec_…${w.secret.slice(-4)}`,
-    isActive: w.isActive, active: w.isActive, headers: (w.headers as Record<string, string> | null) ?? null,
-    metadata: (w.metadata as Record<string, string> | null) ?? null, environment: w.environment, disabledReason: w.disabledReason,
-    createdAt: w.createdAt.toISOString(), updatedAt: w.updatedAt.toISOString(),
+    isActive: w.isActive,
+    active: w.isActive,
+    headers: (w.headers as Record<string, string> | null) ?? null,
+    metadata: (w.metadata as Record<string, string> | null) ?? null,
+    environment: w.environment,
+    disabledReason: w.disabledReason,
+    createdAt: w.createdAt.toISOString(),
+    updatedAt: w.updatedAt.toISOString(),
   };
 }
 
 export function serializeDelivery(d: DeliveryRow) {
   return {
-    id: d.id, webhookId: d.webhookId, eventId: d.eventId, eventType: d.eventType, url: d.url, status: d.status as "pending",
-    attempts: d.attempts, lastAttempt: d.lastAttempt?.toISOString() ?? null, nextRetry: d.nextRetry?.toISOString() ?? null,
+    id: d.id,
+    webhookId: d.webhookId,
+    eventId: d.eventId,
+    eventType: d.eventType,
+    url: d.url,
+    status: d.status as "pending",
+    attempts: d.attempts,
+    lastAttempt: d.lastAttempt?.toISOString() ?? null,
+    nextRetry: d.nextRetry?.toISOString() ?? null,
     request: { headers: (d.requestHeaders as Record<string, string> | null) ?? {}, body: d.requestBody },
-    response: d.responseStatus === null && !d.responseBody ? null
-      : { statusCode: d.responseStatus, headers: (d.responseHeaders as Record<string, string> | null) ?? {}, body: d.responseBody, duration: d.responseDuration },
-    error: d.lastError, deliveries: (d.attemptLog as never[] | null) ?? [], createdAt: d.createdAt.toISOString(),
+    response:
+      d.responseStatus === null && !d.responseBody
+        ? null
+        : {
+            statusCode: d.responseStatus,
+            headers: (d.responseHeaders as Record<string, string> | null) ?? {},
+            body: d.responseBody,
+            duration: d.responseDuration,
+          },
+    error: d.lastError,
+    deliveries: (d.attemptLog as never[] | null) ?? [],
+    createdAt: d.createdAt.toISOString(),
   };
 }
 
@@ -60,7 +112,12 @@ async function validateTarget(url: string) {
 
 function validateEvents(events: string[]) {
   const bad = events.find((e) => !isValidPattern(e));
-  if (bad !== undefined) throw invalidField("events", `'${bad.slice(0, 100)}' is not an event name or pattern.`, `Use '*', a pattern such as 'product.*', or one of: ${EVENT_TYPES.join(", ")}.`);
+  if (bad !== undefined)
+    throw invalidField(
+      "events",
+      `'${bad.slice(0, 100)}' is not an event name or pattern.`,
+      `Use '*', a pattern such as 'product.*', or one of: ${EVENT_TYPES.join(", ")}.`,
+    );
   return [...new Set(events)];
 }
 
@@ -73,7 +130,9 @@ export async function getWebhookOrThrow(auth: AuthContext, id: string) {
 
 export function listWebhooks(auth: AuthContext, query: CollectionQuery) {
   return listCollection({
-    spec: WEBHOOK_COLLECTION, query, baseWhere: tenantWhere(auth),
+    spec: WEBHOOK_COLLECTION,
+    query,
+    baseWhere: tenantWhere(auth),
     from: db.webhook,
     serialize: (row: WebhookRow) => serializeWebhook(row),
   });
@@ -88,9 +147,18 @@ export async function createWebhook(auth: AuthContext, input: WebhookCreate) {
   const row = await withEvents(async (tx) => {
     const w = await tx.webhook.create({
       data: {
-        id: newId("webhook"), ...tenantWhere(auth), projectId: auth.projectId, url: input.url, events, description: input.description ?? null,
-        secret: generateSecret(), isActive: input.isActive ?? true, headers: input.headers ?? undefined, metadata: input.metadata ?? undefined,
-        createdAt: t, updatedAt: t,
+        id: newId("webhook"),
+        ...tenantWhere(auth),
+        projectId: auth.projectId,
+        url: input.url,
+        events,
+        description: input.description ?? null,
+        secret: generateSecret(),
+        isActive: input.isActive ?? true,
+        headers: input.headers ?? undefined,
+        metadata: input.metadata ?? undefined,
+        createdAt: t,
+        updatedAt: t,
       },
     });
     await emitEvent({ businessId: auth.businessId, environment: auth.environment, type: "resource.created", data: resourceData(w) }, tx);
@@ -116,7 +184,16 @@ export async function updateWebhook(auth: AuthContext, id: string, patch: Webhoo
   const row = await withEvents(async (tx) => {
     const w = await tx.webhook.update({ where: { id: current.id }, data });
     const previous = Object.fromEntries(Object.keys(patch).map((k) => [k, (serializeWebhook(current) as Record<string, unknown>)[k]]));
-    await emitEvent({ businessId: auth.businessId, environment: auth.environment, type: "resource.updated", data: resourceData(w), previousAttributes: previous }, tx);
+    await emitEvent(
+      {
+        businessId: auth.businessId,
+        environment: auth.environment,
+        type: "resource.updated",
+        data: resourceData(w),
+        previousAttributes: previous,
+      },
+      tx,
+    );
     return w;
   });
   return serializeWebhook(row);
@@ -128,7 +205,10 @@ export async function deleteWebhook(auth: AuthContext, id: string) {
     // Its pending deliveries go with it: nobody is listening for them any more.
     await tx.webhookDelivery.deleteMany({ where: { webhookId: current.id, status: { in: ["pending", "retrying"] } } });
     await tx.webhook.delete({ where: { id: current.id } });
-    await emitEvent({ businessId: auth.businessId, environment: auth.environment, type: "resource.deleted", data: resourceData(current) }, tx);
+    await emitEvent(
+      { businessId: auth.businessId, environment: auth.environment, type: "resource.deleted", data: resourceData(current) },
+      tx,
+    );
   });
 }
 
@@ -140,12 +220,23 @@ export async function rotateWebhookSecret(auth: AuthContext, id: string) {
   const row = await withEvents(async (tx) => {
     const w = await tx.webhook.update({
       where: { id: current.id },
-      data: { secret: generateSecret(), previousSecret: current.secret, previousSecretExpiresAt: new Date(t.getTime() + SECRET_OVERLAP_MS), updatedAt: t },
+      data: {
+        secret: generateSecret(),
+        previousSecret: current.secret,
+        previousSecretExpiresAt: new Date(t.getTime() + SECRET_OVERLAP_MS),
+        updatedAt: t,
+      },
     });
-    await emitEvent({
-      businessId: auth.businessId, environment: auth.environment, type: "resource.updated", data: resourceData(w),
-      previousAttributes: { secret: serializeWebhook(current).secret },
-    }, tx);
+    await emitEvent(
+      {
+        businessId: auth.businessId,
+        environment: auth.environment,
+        type: "resource.updated",
+        data: resourceData(w),
+        previousAttributes: { secret: serializeWebhook(current).secret },
+      },
+      tx,
+    );
     return w;
   });
   return { ...serializeWebhook(row, true), previousSecretExpiresAt: row.previousSecretExpiresAt!.toISOString() };
@@ -154,10 +245,18 @@ export async function rotateWebhookSecret(auth: AuthContext, id: string) {
 /** Sends a signed test event to this endpoint alone, whatever it subscribes to. */
 export async function sendTestEvent(auth: AuthContext, id: string) {
   const w = await getWebhookOrThrow(auth, id);
-  const event = await withEvents((tx) => emitEvent({
-    businessId: auth.businessId, environment: auth.environment, type: TEST_EVENT_TYPE,
-    data: { object: "webhook", id: w.id, message: "This is a test event from the developer platform." },
-  }, tx, { webhookId: w.id }));
+  const event = await withEvents((tx) =>
+    emitEvent(
+      {
+        businessId: auth.businessId,
+        environment: auth.environment,
+        type: TEST_EVENT_TYPE,
+        data: { object: "webhook", id: w.id, message: "This is a test event from the developer platform." },
+      },
+      tx,
+      { webhookId: w.id },
+    ),
+  );
   const delivery = await db.webhookDelivery.findFirstOrThrow({ where: { webhookId: w.id, eventId: event.id } });
   wakeWorker();
   return serializeDelivery(delivery);
@@ -166,7 +265,9 @@ export async function sendTestEvent(auth: AuthContext, id: string) {
 export async function listDeliveries(auth: AuthContext, webhookId: string, query: CollectionQuery) {
   const w = await getWebhookOrThrow(auth, webhookId);
   return listCollection({
-    spec: DELIVERY_COLLECTION, query, baseWhere: { webhookId: w.id, ...tenantWhere(auth) },
+    spec: DELIVERY_COLLECTION,
+    query,
+    baseWhere: { webhookId: w.id, ...tenantWhere(auth) },
     from: db.webhookDelivery,
     serialize: (row: DeliveryRow) => serializeDelivery(row),
   });
@@ -184,14 +285,23 @@ export async function getDeliveryOrThrow(auth: AuthContext, webhookId: string, d
 export async function retryDelivery(auth: AuthContext, webhookId: string, deliveryId: string) {
   const d = await getDeliveryOrThrow(auth, webhookId, deliveryId);
   if (d.status !== "failed" && d.status !== "retrying") {
-    throw stateConflict(`A ${d.status} delivery cannot be retried; only failed or retrying ones.`, { currentState: d.status, allowed: ["failed", "retrying"] });
+    throw stateConflict(`A ${d.status} delivery cannot be retried; only failed or retrying ones.`, {
+      currentState: d.status,
+      allowed: ["failed", "retrying"],
+    });
   }
   const t = now();
   const claimed = await db.webhookDelivery.updateMany({
     where: { id: d.id, status: { in: ["failed", "retrying"] }, OR: [{ lockedUntil: null }, { lockedUntil: { lt: t } }] },
     data: { status: "retrying", nextRetry: t, attempts: d.status === "failed" ? 0 : d.attempts, updatedAt: t },
   });
-  if (claimed.count === 0) throw new ApiError({ status: 409, type: "conflict_error", code: "STATE_CONFLICT", message: "The delivery is being attempted right now." });
+  if (claimed.count === 0)
+    throw new ApiError({
+      status: 409,
+      type: "conflict_error",
+      code: "STATE_CONFLICT",
+      message: "The delivery is being attempted right now.",
+    });
   wakeWorker();
   return serializeDelivery(await db.webhookDelivery.findUniqueOrThrow({ where: { id: d.id } }));
 }

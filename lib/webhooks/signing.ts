@@ -38,8 +38,10 @@ export function verifyPlatformSignature(secret: string, header: string, body: st
   const t = Number(parts.find((p) => p.startsWith("t="))?.slice(2));
   if (!Number.isFinite(t) || Math.abs(nowMs - t) > toleranceSeconds * 1000) return false;
   const expected = Buffer.from(platformSignature(secret, t, body), "hex");
-  return parts.filter((p) => p.startsWith("v1=")).some((p) => {
-    const given = Buffer.from(p.slice(3), "hex");
-    return given.length === expected.length && timingSafeEqual(given, expected);
-  });
+  return parts
+    .filter((p) => p.startsWith("v1="))
+    .some((p) => {
+      const given = Buffer.from(p.slice(3), "hex");
+      return given.length === expected.length && timingSafeEqual(given, expected);
+    });
 }

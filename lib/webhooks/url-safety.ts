@@ -22,13 +22,37 @@ function blockList(v4: [string, number][], v6: [string, number][]): BlockList {
 }
 
 const FORBIDDEN = blockList(
-  [["0.0.0.0", 8], ["169.254.0.0", 16], ["100.100.100.200", 32] /* Alibaba Cloud metadata */, ["192.0.0.0", 24],
-    ["198.18.0.0", 15], ["224.0.0.0", 4], ["240.0.0.0", 4]],
-  [["::", 128], ["fe80::", 10], ["ff00::", 8], ["fd00:ec2::254", 128] /* AWS metadata over IPv6 */, ["100::", 64]],
+  [
+    ["0.0.0.0", 8],
+    ["169.254.0.0", 16],
+    ["100.100.100.200", 32] /* Alibaba Cloud metadata */,
+    ["192.0.0.0", 24],
+    ["198.18.0.0", 15],
+    ["224.0.0.0", 4],
+    ["240.0.0.0", 4],
+  ],
+  [
+    ["::", 128],
+    ["fe80::", 10],
+    ["ff00::", 8],
+    ["fd00:ec2::254", 128] /* AWS metadata over IPv6 */,
+    ["100::", 64],
+  ],
 );
 const PRIVATE = blockList(
-  [["127.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["172.16.0.0", 12], ["192.168.0.0", 16]],
-  [["::1", 128], ["fc00::", 7], ["fec0::", 10], ["64:ff9b:1::", 48] /* local-use NAT64: a private network's translator */],
+  [
+    ["127.0.0.0", 8],
+    ["10.0.0.0", 8],
+    ["100.64.0.0", 10],
+    ["172.16.0.0", 12],
+    ["192.168.0.0", 16],
+  ],
+  [
+    ["::1", 128],
+    ["fc00::", 7],
+    ["fec0::", 10],
+    ["64:ff9b:1::", 48] /* local-use NAT64: a private network's translator */,
+  ],
 );
 // Both lists hold IPv4 and IPv6 rules separately and are only ever asked about the family an address has:
 // BlockList would otherwise also match ::ffff:a.b.c.d against IPv4 rules on its own, which the code below

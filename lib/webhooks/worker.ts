@@ -52,10 +52,16 @@ async function disableEndpoint(webhookId: string, reason: string) {
     const w = await tx.webhook.findUnique({ where: { id: webhookId } });
     if (!w || !w.isActive) return;
     await tx.webhook.update({ where: { id: webhookId }, data: { isActive: false, disabledReason: reason, updatedAt: now() } });
-    await emitEvent({
-      businessId: w.businessId, environment: w.environment, type: "resource.updated",
-      data: { object: "webhook", id: w.id, url: w.url, isActive: false, disabledReason: reason }, previousAttributes: { isActive: true },
-    }, tx);
+    await emitEvent(
+      {
+        businessId: w.businessId,
+        environment: w.environment,
+        type: "resource.updated",
+        data: { object: "webhook", id: w.id, url: w.url, isActive: false, disabledReason: reason },
+        previousAttributes: { isActive: true },
+      },
+      tx,
+    );
   });
 }
 
@@ -73,7 +79,8 @@ const FLUSH_MS = Number(process.env.WEBHOOK_FLUSH_MS ?? 20);
 const FLUSH_MAX = 64;
 const R = processSingleton("webhook-recorder", () => ({
   queue: [] as { rec: AttemptRecord; resolve: (written: boolean) => void; reject: (e: unknown) => void }[],
-  timer: null as NodeJS.Timeout | null, flushing: false,
+  timer: null as NodeJS.Timeout | null,
+  flushing: false,
 }));
 
 function queueRecord(rec: AttemptRecord): Promise<boolean> {
@@ -85,7 +92,10 @@ function queueRecord(rec: AttemptRecord): Promise<boolean> {
 }
 
 async function flushRecords(): Promise<void> {
-  if (R.timer) { clearTimeout(R.timer); R.timer = null; }
+  if (R.timer) {
+    clearTimeout(R.timer);
+    R.timer = null;
+  }
   if (R.flushing || !R.queue.length) return;
   R.flushing = true;
   const batch = R.queue.splice(0, FLUSH_MAX);
@@ -116,7 +126,8 @@ export async function deliver(d: ClaimedDelivery, endpoint?: WebhookRow | null):
     return;
   }
   const secrets = [webhook.secret];
-  if (webhook.previousSecret && webhook.previousSecretExpiresAt && webhook.previousSecretExpiresAt > at) secrets.push(webhook.previousSecret);
+  if (webhook.previousSecret && webhook.previousSecretExpiresAt && webhook.previousSecretExpiresAt > at)
+    secrets.push(webhook.previousSecret);
   const headers: Record<string, string> = {
     ...((webhook.headers as Record<string, string> | null) ?? {}),
     "Content-Type": "application/json",
@@ -135,12 +146,20 @@ export async function deliver(d: ClaimedDelivery, endpoint?: WebhookRow | null):
   const gone = result.status === 410;
   const final = result.ok || gone || attempts >= MAX_ATTEMPTS;
   await queueRecord({
-    id: d.id, lockedBy: d.lockedBy, attempts, lastAttempt: at,
+    id: d.id,
+    lockedBy: d.lockedBy,
+    attempts,
+    lastAttempt: at,
     status: result.ok ? "success" : final ? "failed" : "retrying",
     nextRetry: final ? null : new Date(at.getTime() + nextDelay(attempts, result.retryAfterSeconds) * 1000),
-    responseStatus: result.status, responseHeaders: result.headers, responseBody: result.body.slice(0, 16 * 1024),
-    responseDuration: result.durationMs, lastError: result.error,
-    attemptLog: [...(d.attemptLog ?? []), attemptEntry(d, result, at)], requestHeaders: redactSignature(headers), updatedAt: now(),
+    responseStatus: result.status,
+    responseHeaders: result.headers,
+    responseBody: result.body.slice(0, 16 * 1024),
+    responseDuration: result.durationMs,
+    lastError: result.error,
+    attemptLog: [...(d.attemptLog ?? []), attemptEntry(d, result, at)],
+    requestHeaders: redactSignature(headers),
+    updatedAt: now(),
   });
   if (result.ok) {
     if (webhook.failingSince) await db.webhook.update({ where: { id: webhook.id }, data: { failingSince: null } });
@@ -158,7 +177,13 @@ function redactSignature(headers: Record<string, string>): Record<string, string
   return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, /signature/i.test(k) ? `${v.slice(0, 16)}…` : v]));
 }
 
-const S = processSingleton("webhook-worker", () => ({ claiming: false, again: false, inFlight: 0, timer: null as NodeJS.Timeout | null, stopping: false }));
+const S = processSingleton("webhook-worker", () => ({
+  claiming: false,
+  again: false,
+  inFlight: 0,
+  timer: null as NodeJS.Timeout | null,
+  stopping: false,
+}));
 
 /**
  * Claims due deliveries while slots are free and starts each at once. A finished delivery wakes this once half the
@@ -173,7 +198,9 @@ async function fillSlots(): Promise<void> {
       S.inFlight++;
       deliver(d, endpoints.get(d.webhookId) ?? null)
         .catch((e) => console.error(`[webhooks] delivery ${d.id} attempt failed to record`, e))
-        .finally(() => { if (--S.inFlight <= CONCURRENCY / 2) wakeWorker(); });
+        .finally(() => {
+          if (--S.inFlight <= CONCURRENCY / 2) wakeWorker();
+        });
     }
   }
 }
@@ -181,13 +208,19 @@ async function fillSlots(): Promise<void> {
 /** Looks for due deliveries now (or right after the current look). */
 export function wakeWorker(): void {
   if (S.stopping) return;
-  if (S.claiming) { S.again = true; return; }
+  if (S.claiming) {
+    S.again = true;
+    return;
+  }
   S.claiming = true;
   void fillSlots()
     .catch((e) => console.error("[webhooks] claiming deliveries failed", e))
     .finally(() => {
       S.claiming = false;
-      if (S.again) { S.again = false; wakeWorker(); }
+      if (S.again) {
+        S.again = false;
+        wakeWorker();
+      }
     });
 }
 
@@ -198,7 +231,10 @@ export function wakeWorker(): void {
  */
 async function stopWorker(): Promise<void> {
   S.stopping = true;
-  if (S.timer) { clearInterval(S.timer); S.timer = null; }
+  if (S.timer) {
+    clearInterval(S.timer);
+    S.timer = null;
+  }
   const deadline = Date.now() + 8_000;
   while ((S.inFlight > 0 || R.queue.length || R.flushing) && Date.now() < deadline) {
     if (R.queue.length && !R.flushing) await flushRecords();

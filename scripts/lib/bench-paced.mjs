@@ -26,7 +26,10 @@ export function runPaced({ url, requests, rate = 200, duration = 10, warmup = 2,
       out += d;
       if (cpuStart === null && cpuPid && out.includes("MEASURING\n")) cpuStart = cpuTimeMs(cpuPid);
     });
-    child.stderr.on("data", (d) => { err += d; if (err.length > 10_000) err = err.slice(-10_000); });
+    child.stderr.on("data", (d) => {
+      err += d;
+      if (err.length > 10_000) err = err.slice(-10_000);
+    });
     const killer = setTimeout(() => child.kill("SIGKILL"), (warmup + duration + 60) * 1000);
     child.on("error", reject);
     child.on("exit", (code) => {
@@ -35,7 +38,11 @@ export function runPaced({ url, requests, rate = 200, duration = 10, warmup = 2,
       const line = out.trim().split("\n").at(-1);
       if (code !== 0 || !line) return reject(new Error(`paced child exited with ${code}: ${err.trim()}`));
       let r;
-      try { r = JSON.parse(line); } catch { return reject(new Error(`paced child printed no result: ${out}${err}`)); }
+      try {
+        r = JSON.parse(line);
+      } catch {
+        return reject(new Error(`paced child printed no result: ${out}${err}`));
+      }
       if (cpuStart !== null) r.serverCpuMsPerRequest = (cpuTimeMs(cpuPid) - cpuStart) / r.sent;
       resolve(r);
     });
@@ -64,11 +71,17 @@ function pace({ url, requests, rate, duration, sockets }, onEach) {
     };
     const finish = (status, due, sentAt) => {
       onEach(status, performance.now() - due, sentAt - due);
-      if (++done === total) { agent.destroy(); resolve(); }
+      if (++done === total) {
+        agent.destroy();
+        resolve();
+      }
     };
     const tick = () => {
       const now = performance.now();
-      while (next < total && start + next * interval <= now) { send(next, start + next * interval); next++; }
+      while (next < total && start + next * interval <= now) {
+        send(next, start + next * interval);
+        next++;
+      }
       if (next < total) setTimeout(tick, Math.max(0, start + next * interval - performance.now()));
     };
     setTimeout(tick, 20);
@@ -93,14 +106,29 @@ async function pacedChild(opts) {
   times.sort((a, b) => a - b);
   lags.sort((a, b) => a - b);
   return {
-    rate: opts.rate, durationS: opts.duration, sent: times.length, ok, non2xx, errors,
-    p50: percentile(times, 50), p90: percentile(times, 90), p99: percentile(times, 99), max: times.at(-1),
-    mean: times.reduce((a, b) => a + b, 0) / times.length, lagP99Ms: percentile(lags, 99),
+    rate: opts.rate,
+    durationS: opts.duration,
+    sent: times.length,
+    ok,
+    non2xx,
+    errors,
+    p50: percentile(times, 50),
+    p90: percentile(times, 90),
+    p99: percentile(times, 99),
+    max: times.at(-1),
+    mean: times.reduce((a, b) => a + b, 0) / times.length,
+    lagP99Ms: percentile(lags, 99),
   };
 }
 
 if (process.argv[1] && pathToFileURL(process.argv[1]).href === import.meta.url && process.argv[2] === "--paced") {
   pacedChild(JSON.parse(process.argv[3]))
-    .then((r) => { process.stdout.write(JSON.stringify(r) + "\n"); process.exit(0); })
-    .catch((e) => { console.error(e?.stack ?? e); process.exit(1); });
+    .then((r) => {
+      process.stdout.write(JSON.stringify(r) + "\n");
+      process.exit(0);
+    })
+    .catch((e) => {
+      console.error(e?.stack ?? e);
+      process.exit(1);
+    });
 }

@@ -13,7 +13,9 @@ export const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
 
 /** The newest .cpuprofile in `dir`. */
 export function latestProfile(dir) {
-  const files = readdirSync(dir).filter((f) => f.endsWith(".cpuprofile")).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith(".cpuprofile"))
+    .sort();
   return files.length ? path.join(dir, files.at(-1)) : null;
 }
 
@@ -24,12 +26,19 @@ function original(url, line, column) {
   const file = url.startsWith("file:") ? fileURLToPath(url) : url;
   if (!maps.has(file)) {
     let map = null;
-    try { if (existsSync(`${file}.map`)) map = new SourceMap(JSON.parse(readFileSync(`${file}.map`, "utf8"))); } catch { /* unreadable map */ }
+    try {
+      if (existsSync(`${file}.map`)) map = new SourceMap(JSON.parse(readFileSync(`${file}.map`, "utf8")));
+    } catch {
+      /* unreadable map */
+    }
     maps.set(file, map);
   }
   const entry = maps.get(file)?.findEntry(line, column);
   if (!entry?.originalSource) return null;
-  const source = entry.originalSource.replace(/^(\.\.\/)+/, "").replace(/^\[project\]\//, "").replace(/^webpack:\/\/\/?/, "");
+  const source = entry.originalSource
+    .replace(/^(\.\.\/)+/, "")
+    .replace(/^\[project\]\//, "")
+    .replace(/^webpack:\/\/\/?/, "");
   return { source, line: entry.originalLine + 1 };
 }
 
@@ -59,11 +68,13 @@ function areaOf(frame) {
 /** A coarse heading for an area, so a profile reads as "how much is the framework, the ORM, the app, the kernel". */
 export function groupOf(area) {
   if (area === "GC") return "GC";
-  if (/^native: (writeUtf8String|writev|writeBuffer|writeLatin1String)$|^node:(net|stream|_http|http)/.test(area)) return "socket writes and node:http";
+  if (/^native: (writeUtf8String|writev|writeBuffer|writeLatin1String)$|^node:(net|stream|_http|http)/.test(area))
+    return "socket writes and node:http";
   if (/prisma|^pg|^@prisma/i.test(area)) return "Prisma (client runtime, query compiler, driver adapter)";
   if (/^better-sqlite3/.test(area)) return "better-sqlite3";
   // node:deps is undici here: the web Request/Response objects Next builds around each node:http request.
-  if (/^next|^node:(webstreams|async_hooks|deps)|turbopack/.test(area)) return "Next.js (router, route runtime, web Request/streams, async context)";
+  if (/^next|^node:(webstreams|async_hooks|deps)|turbopack/.test(area))
+    return "Next.js (router, route runtime, web Request/streams, async context)";
   if (/^(lib|app)\//.test(area)) return "the app's own code (lib/, app/)";
   return "other (Node internals, packages, V8)";
 }
@@ -90,12 +101,19 @@ export function summarize(file, startUs, endUs, top = 15) {
   let idle = 0;
   for (const [id, us] of self) {
     const f = nodes.get(id).callFrame;
-    if (f.functionName === "(idle)") { idle += us; continue; }
+    if (f.functionName === "(idle)") {
+      idle += us;
+      continue;
+    }
     busy += us;
     const area = areaOf(f);
     areas.set(area, (areas.get(area) ?? 0) + us);
     const orig = original(f.url ?? "", f.lineNumber, f.columnNumber);
-    const where = orig ? `${orig.source}:${orig.line}` : f.url ? `${f.url.replace(/^file:\/\//, "").replace(process.cwd() + "/", "")}:${f.lineNumber + 1}` : "";
+    const where = orig
+      ? `${orig.source}:${orig.line}`
+      : f.url
+        ? `${f.url.replace(/^file:\/\//, "").replace(process.cwd() + "/", "")}:${f.lineNumber + 1}`
+        : "";
     const key = `${f.functionName || "(anonymous)"} ${where}`;
     const e = functions.get(key) ?? { name: f.functionName || "(anonymous)", where, us: 0 };
     e.us += us;
@@ -106,9 +124,16 @@ export function summarize(file, startUs, endUs, top = 15) {
   const groups = new Map();
   for (const [area, us] of areas) groups.set(groupOf(area), (groups.get(groupOf(area)) ?? 0) + us);
   return {
-    ms: ms(busy), idleMs: ms(idle),
+    ms: ms(busy),
+    idleMs: ms(idle),
     groups: [...groups].sort((a, b) => b[1] - a[1]).map(([group, us]) => ({ group, ms: ms(us), share: share(us) })),
-    areas: [...areas].sort((a, b) => b[1] - a[1]).slice(0, top).map(([area, us]) => ({ area, ms: ms(us), share: share(us) })),
-    functions: [...functions.values()].sort((a, b) => b.us - a.us).slice(0, top).map((e) => ({ name: e.name, where: e.where, ms: ms(e.us), share: share(e.us) })),
+    areas: [...areas]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([area, us]) => ({ area, ms: ms(us), share: share(us) })),
+    functions: [...functions.values()]
+      .sort((a, b) => b.us - a.us)
+      .slice(0, top)
+      .map((e) => ({ name: e.name, where: e.where, ms: ms(e.us), share: share(e.us) })),
   };
 }

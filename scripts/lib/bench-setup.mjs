@@ -28,23 +28,34 @@ export function makeBench(name) {
   const cleanup = () => {
     cleaning ??= (async () => {
       for (const child of runLoad.children) child.kill("SIGKILL");
-      for (const fn of cleanups.reverse()) await Promise.resolve().then(fn).catch((e) => console.error(`cleanup: ${e.message}`));
+      for (const fn of cleanups.reverse())
+        await Promise.resolve()
+          .then(fn)
+          .catch((e) => console.error(`cleanup: ${e.message}`));
       for (const s of servers) await s.stop().catch((e) => console.error(`stopping a server: ${e.message}`));
       for (const d of databases) await d.drop().catch((e) => console.error(`dropping a database: ${e.message}`));
     })();
     return cleaning;
   };
   for (const sig of ["SIGINT", "SIGTERM"]) {
-    process.on(sig, () => { console.error(`\n[${name}] ${sig}: stopping servers and dropping the database`); cleanup().finally(() => process.exit(130)); });
+    process.on(sig, () => {
+      console.error(`\n[${name}] ${sig}: stopping servers and dropping the database`);
+      cleanup().finally(() => process.exit(130));
+    });
   }
   const KEY_HASH_SECRET = `bench-${randomBytes(24).toString("base64url")}`;
   return {
-    log, cleanup, KEY_HASH_SECRET,
+    log,
+    cleanup,
+    KEY_HASH_SECRET,
     onCleanup: (fn) => cleanups.push(fn),
     loadInfo() {
       const l = os.loadavg();
-      log(`${os.cpus().length} cores, load average ${l.map((x) => x.toFixed(2)).join(" ")}; dist dir ${process.env.NEXT_DIST_DIR ?? ".next"}`);
-      if (l[0] > os.cpus().length * 0.5) log(`WARNING: the machine is busy (1-min load ${l[0].toFixed(2)}); figures will be lower and noisier`);
+      log(
+        `${os.cpus().length} cores, load average ${l.map((x) => x.toFixed(2)).join(" ")}; dist dir ${process.env.NEXT_DIST_DIR ?? ".next"}`,
+      );
+      if (l[0] > os.cpus().length * 0.5)
+        log(`WARNING: the machine is busy (1-min load ${l[0].toFixed(2)}); figures will be lower and noisier`);
       return l;
     },
     async freshDb() {
@@ -54,9 +65,15 @@ export function makeBench(name) {
       return { url: database.url, file: database.url.slice("file:".length), env };
     },
     bootstrap(env, business = "Bench") {
-      const out = execFileSync(TSX, ["--conditions=react-server", "scripts/cli.ts", "bootstrap", "--business", business, "--plan", "enterprise", "--json"], {
-        env: { ...process.env, ...env }, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"],
-      });
+      const out = execFileSync(
+        TSX,
+        ["--conditions=react-server", "scripts/cli.ts", "bootstrap", "--business", business, "--plan", "enterprise", "--json"],
+        {
+          env: { ...process.env, ...env },
+          encoding: "utf8",
+          stdio: ["ignore", "pipe", "inherit"],
+        },
+      );
       return JSON.parse(out.trim().split("\n").at(-1));
     },
     async server(env) {
@@ -70,7 +87,11 @@ export function makeBench(name) {
 /** Runs a tsx script with extra env; returns the last stdout line parsed as JSON. */
 export function tsxJson(script, env, { timeoutMs = 600_000 } = {}) {
   const out = execFileSync(TSX, ["--conditions=react-server", script], {
-    env: { ...process.env, ...env }, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024,
+    env: { ...process.env, ...env },
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+    timeout: timeoutMs,
+    maxBuffer: 64 * 1024 * 1024,
   });
   return JSON.parse(out.trim().split("\n").at(-1));
 }
@@ -88,9 +109,29 @@ export async function api(url, { method = "GET", key, body, headers = {} } = {})
 
 export function writeResults(name, data) {
   mkdirSync("bench-results", { recursive: true });
-  const commit = (() => { try { return execFileSync("git", ["rev-parse", "HEAD"], { encoding: "utf8" }).trim(); } catch { return null; } })();
+  const commit = (() => {
+    try {
+      return execFileSync("git", ["rev-parse", "HEAD"], { encoding: "utf8" }).trim();
+    } catch {
+      return null;
+    }
+  })();
   const file = `bench-results/${name}.json`;
-  writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), commit, cores: os.cpus().length, loadAverage: os.loadavg(), distDir: process.env.NEXT_DIST_DIR ?? ".next", ...data }, null, 2) + "\n");
+  writeFileSync(
+    file,
+    JSON.stringify(
+      {
+        date: new Date().toISOString(),
+        commit,
+        cores: os.cpus().length,
+        loadAverage: os.loadavg(),
+        distDir: process.env.NEXT_DIST_DIR ?? ".next",
+        ...data,
+      },
+      null,
+      2,
+    ) + "\n",
+  );
   return file;
 }
 
@@ -119,8 +160,12 @@ export async function readRatio({ serverUrl, pid, key, productId, duration, warm
   res.productById = await one(targets[1]);
   const s2 = await one(targets[0]);
   res.static = {
-    rps: (s1.rps + s2.rps) / 2, runs: [s1.rps, s2.rps], p50: (s1.p50 + s2.p50) / 2, p99: Math.max(s1.p99, s2.p99),
-    serverCpuMsPerRequest: (s1.serverCpuMs + s2.serverCpuMs) / (s1.total + s2.total), total: s1.total + s2.total,
+    rps: (s1.rps + s2.rps) / 2,
+    runs: [s1.rps, s2.rps],
+    p50: (s1.p50 + s2.p50) / 2,
+    p99: Math.max(s1.p99, s2.p99),
+    serverCpuMsPerRequest: (s1.serverCpuMs + s2.serverCpuMs) / (s1.total + s2.total),
+    total: s1.total + s2.total,
     non2xx: s1.non2xx + s2.non2xx,
   };
   res.ratio = res.productById.rps / res.static.rps;
@@ -153,7 +198,12 @@ export async function waitForRow(Database, file, sql, params = [], timeoutMs = 2
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const sqlite = new Database(file, { readonly: true });
-    try { const row = sqlite.prepare(sql).get(...params); if (row) return row; } finally { sqlite.close(); }
+    try {
+      const row = sqlite.prepare(sql).get(...params);
+      if (row) return row;
+    } finally {
+      sqlite.close();
+    }
     if (Date.now() > deadline) throw new Error(`no row for ${sql} after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 200));
   }

@@ -28,7 +28,10 @@ export function percentile(sorted, p) {
 }
 
 export function median(values) {
-  return percentile([...values].sort((a, b) => a - b), 50);
+  return percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
 }
 
 export const round = (n, digits = 1) => (Number.isFinite(n) ? Math.round(n * 10 ** digits) / 10 ** digits : n);
@@ -39,7 +42,18 @@ export const round = (n, digits = 1) => (Number.isFinite(n) ? Math.round(n * 10 
  * Loads `url` with autocannon from a child process: `warmup` seconds (discarded), then `duration` seconds measured.
  * Returns { rps, p50, p90, p99, mean, max, total, non2xx, errors, timeouts, durationS } (latencies in ms).
  */
-export function runLoad({ url, connections = 16, duration = 10, warmup = 2, headers = {}, method = "GET", body, timeoutS = 10, cpuPid, requests }) {
+export function runLoad({
+  url,
+  connections = 16,
+  duration = 10,
+  warmup = 2,
+  headers = {},
+  method = "GET",
+  body,
+  timeoutS = 10,
+  cpuPid,
+  requests,
+}) {
   // `requests`: autocannon's list of requests each connection cycles through (say, one per API key).
   const opts = { url, connections, duration, warmup, headers, method, body, timeout: timeoutS, requests };
   let cpuStart = null;
@@ -53,7 +67,10 @@ export function runLoad({ url, connections = 16, duration = 10, warmup = 2, head
       // The child says when the warm-up ends; the server's CPU time is counted from there.
       if (cpuStart === null && cpuPid && out.includes("MEASURING\n")) cpuStart = cpuTimeMs(cpuPid);
     });
-    child.stderr.on("data", (d) => { err += d; if (err.length > 10_000) err = err.slice(-10_000); });
+    child.stderr.on("data", (d) => {
+      err += d;
+      if (err.length > 10_000) err = err.slice(-10_000);
+    });
     const killer = setTimeout(() => child.kill("SIGKILL"), (warmup + duration + 60) * 1000);
     child.on("error", reject);
     child.on("exit", (code) => {
@@ -62,7 +79,11 @@ export function runLoad({ url, connections = 16, duration = 10, warmup = 2, head
       const line = out.trim().split("\n").at(-1);
       if (code !== 0 || !line) return reject(new Error(`autocannon child exited with ${code}: ${err.trim()}`));
       let r;
-      try { r = JSON.parse(line); } catch { return reject(new Error(`autocannon child printed no result: ${out}${err}`)); }
+      try {
+        r = JSON.parse(line);
+      } catch {
+        return reject(new Error(`autocannon child printed no result: ${out}${err}`));
+      }
       if (cpuStart !== null) {
         r.serverCpuMs = cpuTimeMs(cpuPid) - cpuStart;
         r.serverCpuMsPerRequest = r.total ? r.serverCpuMs / r.total : NaN;
@@ -77,7 +98,15 @@ runLoad.children = new Set();
 
 async function autocannonChild(opts) {
   const { default: autocannon } = await import("autocannon");
-  const base = { url: opts.url, connections: opts.connections, headers: opts.headers, method: opts.method, body: opts.body, timeout: opts.timeout, ...(opts.requests ? { requests: opts.requests } : {}) };
+  const base = {
+    url: opts.url,
+    connections: opts.connections,
+    headers: opts.headers,
+    method: opts.method,
+    body: opts.body,
+    timeout: opts.timeout,
+    ...(opts.requests ? { requests: opts.requests } : {}),
+  };
   if (opts.warmup > 0) await autocannon({ ...base, duration: opts.warmup });
   process.stdout.write("MEASURING\n");
   const r = await autocannon({ ...base, duration: opts.duration });
@@ -85,9 +114,18 @@ async function autocannonChild(opts) {
   return {
     rps: r.requests.average,
     rpsFromTotal: r.requests.total / durationS,
-    p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, mean: r.latency.average, max: r.latency.max,
-    total: r.requests.total, non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts, durationS,
-    connections: opts.connections, statusCodes: r.statusCodeStats ?? null,
+    p50: r.latency.p50,
+    p90: r.latency.p90,
+    p99: r.latency.p99,
+    mean: r.latency.average,
+    max: r.latency.max,
+    total: r.requests.total,
+    non2xx: r.non2xx,
+    errors: r.errors,
+    timeouts: r.timeouts,
+    durationS,
+    connections: opts.connections,
+    statusCodes: r.statusCodeStats ?? null,
   };
 }
 
@@ -111,14 +149,22 @@ export async function timeSequential(url, { n = 50, headers = {} } = {}) {
 let clockTicks;
 /** User + system CPU time (ms) used so far by `rootPid` and its descendants (live ones; reaped children via cutime). */
 export function cpuTimeMs(rootPid) {
-  clockTicks ??= (() => { try { return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100; } catch { return 100; } })();
+  clockTicks ??= (() => {
+    try {
+      return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+    } catch {
+      return 100;
+    }
+  })();
   let ticks = 0;
   for (const pid of processTree(rootPid)) {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
       const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
       ticks += Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]); // utime stime cutime cstime
-    } catch { /* exited */ }
+    } catch {
+      /* exited */
+    }
   }
   return (ticks * 1000) / clockTicks;
 }
@@ -134,7 +180,11 @@ function readStatus(pid) {
 }
 
 function cmdline(pid) {
-  try { return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean).join(" "); } catch { return ""; }
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean).join(" ");
+  } catch {
+    return "";
+  }
 }
 
 /** `rootPid` and all its descendants (Linux /proc). */
@@ -147,7 +197,9 @@ export function processTree(rootPid) {
       const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
       if (!children.has(ppid)) children.set(ppid, []);
       children.get(ppid).push(Number(entry));
-    } catch { /* exited meanwhile */ }
+    } catch {
+      /* exited meanwhile */
+    }
   }
   const out = [];
   const stack = [rootPid];
@@ -218,6 +270,12 @@ export function startRssSampler(rootPid, intervalMs = 200) {
 
 if (process.argv[1] && pathToFileURL(process.argv[1]).href === import.meta.url && process.argv[2] === "--autocannon") {
   autocannonChild(JSON.parse(process.argv[3]))
-    .then((r) => { process.stdout.write(JSON.stringify(r) + "\n"); process.exit(0); })
-    .catch((e) => { console.error(e?.stack ?? e); process.exit(1); });
+    .then((r) => {
+      process.stdout.write(JSON.stringify(r) + "\n");
+      process.exit(0);
+    })
+    .catch((e) => {
+      console.error(e?.stack ?? e);
+      process.exit(1);
+    });
 }

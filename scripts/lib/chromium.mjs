@@ -22,14 +22,29 @@ export function chromiumPath(env = process.env) {
  */
 export function decideChromium({ present, customPath, isRoot, hasApt }) {
   if (present) return { action: "use" };
-  if (customPath) return { action: "stop", message: `Chromium is not at CHROMIUM_PATH=${customPath}: point CHROMIUM_PATH at a Chromium binary, then run npm test again.` };
+  if (customPath)
+    return {
+      action: "stop",
+      message: `Chromium is not at CHROMIUM_PATH=${customPath}: point CHROMIUM_PATH at a Chromium binary, then run npm test again.`,
+    };
   if (hasApt && isRoot) return { action: "install", command: ["apt-get", "install", "-y", "chromium"] };
-  if (hasApt) return { action: "stop", message: "The browser tests need Debian's Chromium: run `sudo apt-get install -y chromium`, then npm test again." };
-  return { action: "stop", message: "The browser tests need Chromium: install it and set CHROMIUM_PATH=/path/to/chromium, then run npm test again." };
+  if (hasApt)
+    return {
+      action: "stop",
+      message: "The browser tests need Debian's Chromium: run `sudo apt-get install -y chromium`, then npm test again.",
+    };
+  return {
+    action: "stop",
+    message: "The browser tests need Chromium: install it and set CHROMIUM_PATH=/path/to/chromium, then run npm test again.",
+  };
 }
 
 function run(cmd, args, logFile) {
-  const r = spawnSync(cmd, args, { env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" }, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync(cmd, args, {
+    env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
   writeFileSync(logFile, `$ ${cmd} ${args.join(" ")}\n${r.stdout ?? ""}${r.stderr ?? ""}`, { flag: "a" });
   return r.status === 0;
 }
@@ -52,9 +67,14 @@ export function ensureChromium({ env = process.env, log = (m) => console.log(`[p
   log(`Chromium is missing: installing Debian's chromium (apt-get install -y chromium; output in ${logFile})`);
   // The package lists may be missing or stale on a fresh machine; one update, then the install. Another apt run
   // (unattended upgrades, say) holding the lock is waited for rather than failed on.
-  const installed = run("apt-get", ["-o", "DPkg::Lock::Timeout=300", "update", "-qq"], logFile) && run("apt-get", ["-o", "DPkg::Lock::Timeout=300", "install", "-y", "-qq", "chromium"], logFile);
+  const installed =
+    run("apt-get", ["-o", "DPkg::Lock::Timeout=300", "update", "-qq"], logFile) &&
+    run("apt-get", ["-o", "DPkg::Lock::Timeout=300", "install", "-y", "-qq", "chromium"], logFile);
   if (installed && existsSync(where)) return { ok: true, path: where };
   const tail = existsSync(logFile) ? readFileSync(logFile, "utf8").trim().split("\n").slice(-5).join("\n") : "";
   if (tail) console.error(tail);
-  return { ok: false, message: `Installing Chromium failed (see ${logFile}): run \`apt-get install -y chromium\` yourself, then npm test again.` };
+  return {
+    ok: false,
+    message: `Installing Chromium failed (see ${logFile}): run \`apt-get install -y chromium\` yourself, then npm test again.`,
+  };
 }

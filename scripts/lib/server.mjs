@@ -8,7 +8,10 @@ export function freePort() {
     const srv = net.createServer();
     srv.unref();
     srv.on("error", reject);
-    srv.listen(0, "127.0.0.1", () => { const { port } = srv.address(); srv.close(() => resolve(port)); });
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
   });
 }
 
@@ -20,7 +23,10 @@ export async function startServer({ env = {}, port, quiet = true, script = "serv
     detached: false,
   });
   let stderr = "";
-  child.stderr?.on("data", (d) => { stderr += d; if (stderr.length > 20000) stderr = stderr.slice(-20000); });
+  child.stderr?.on("data", (d) => {
+    stderr += d;
+    if (stderr.length > 20000) stderr = stderr.slice(-20000);
+  });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
@@ -28,19 +34,27 @@ export async function startServer({ env = {}, port, quiet = true, script = "serv
     try {
       const r = await fetch(`${url}/api/health`);
       if (r.ok) break;
-    } catch { /* not up yet */ }
-    if (Date.now() > deadline) { child.kill("SIGKILL"); throw new Error(`server did not start: ${stderr}`); }
+    } catch {
+      /* not up yet */
+    }
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`server did not start: ${stderr}`);
+    }
     await new Promise((r) => setTimeout(r, 150));
   }
   return {
-    url, port, child,
+    url,
+    port,
+    child,
     stderr: () => stderr,
-    stop: () => new Promise((resolve) => {
-      // A process ended by a signal has exitCode null and signalCode set: it is gone all the same.
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      child.once("exit", () => resolve());
-      child.kill("SIGTERM");
-      setTimeout(() => child.kill("SIGKILL"), 5000).unref();
-    }),
+    stop: () =>
+      new Promise((resolve) => {
+        // A process ended by a signal has exitCode null and signalCode set: it is gone all the same.
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+        setTimeout(() => child.kill("SIGKILL"), 5000).unref();
+      }),
   };
 }

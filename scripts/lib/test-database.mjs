@@ -13,7 +13,12 @@ export async function createTestDatabase(kind = "sqlite") {
     const file = `data/${name}.db`;
     const url = `file:./${file}`;
     migrate(url, { quiet: true });
-    return { url, drop: async () => { for (const s of ["", "-wal", "-shm"]) rmSync(file + s, { force: true }); } };
+    return {
+      url,
+      drop: async () => {
+        for (const s of ["", "-wal", "-shm"]) rmSync(file + s, { force: true });
+      },
+    };
   }
   const admin = new pg.Client({ connectionString: PG_ADMIN });
   await admin.connect();

@@ -30,8 +30,12 @@ test("a created key carries every field of the spec's API key and its full value
   const bootstrapId = await keyIdNamed(biz.test, "Bootstrap test key");
   const expiresAt = new Date(Date.now() + 30 * DAY_MS).toISOString();
   const body = {
-    name: "Billing service", scopes: ["products:read", "prices:*"], rateLimit: 120, expiresAt,
-    metadata: { team: "billing" }, restrictions: { ipWhitelist: ["127.0.0.1/32", "::1"], referrerWhitelist: ["*.example.com"] },
+    name: "Billing service",
+    scopes: ["products:read", "prices:*"],
+    rateLimit: 120,
+    expiresAt,
+    metadata: { team: "billing" },
+    restrictions: { ipWhitelist: ["127.0.0.1/32", "::1"], referrerWhitelist: ["*.example.com"] },
     rotation: { strategy: "automatic", maxAge: 90, gracePeriod: 3, notificationDays: [14, 7, 1] },
   };
   const k = await createKey(biz.test, body);
@@ -78,7 +82,8 @@ test("reads show only the masked key: its prefix and last four characters", asyn
   const listed = list.body.data.find((x: { id: string }) => x.id === k.id);
   assert.equal(listed.key, one.body.data.key);
   assert.ok(!list.text.includes(secret), "the list shows the secret");
-  for (const item of list.body.data) assert.ok(!KEY_SHAPE.test(item.key) && !/^sk_live_[A-Za-z0-9_-]{43}$/.test(item.key), `a full key in the list: ${item.id}`);
+  for (const item of list.body.data)
+    assert.ok(!KEY_SHAPE.test(item.key) && !/^sk_live_[A-Za-z0-9_-]{43}$/.test(item.key), `a full key in the list: ${item.id}`);
 });
 
 test("the database keeps an HMAC of the key under the server secret, never the key", async () => {
@@ -124,7 +129,10 @@ test("a read scope does not grant write or delete", async () => {
   const product = (await biz.test.post("/v1/products", { name: "P", type: "API" })).body.data;
   const reader = client((await createKey(biz.test, { scopes: ["products:read"] })).key);
   assert.equal((await reader.get(`/v1/products/${product.id}`)).status, 200);
-  assert.equal(expectError(await reader.post("/v1/products", { name: "P", type: "API" }), 403, "INSUFFICIENT_SCOPE").requiredScope, "products:write");
+  assert.equal(
+    expectError(await reader.post("/v1/products", { name: "P", type: "API" }), 403, "INSUFFICIENT_SCOPE").requiredScope,
+    "products:write",
+  );
   assert.match(expectError(await reader.delete(`/v1/products/${product.id}`), 403, "INSUFFICIENT_SCOPE").message, /products:delete/);
   assert.equal((await biz.test.get(`/v1/products/${product.id}`)).status, 200);
 });
@@ -138,14 +146,24 @@ test("the permissions object form means resources × actions, with its restricti
   assert.equal((await api.get("/v1/products")).status, 200);
   expectError(await api.post("/v1/products", { name: "P", type: "API" }), 403, "INSUFFICIENT_SCOPE");
 
-  const two = await createKey(biz.test, { permissions: { resources: ["products", "prices"], actions: ["read", "write"], restrictions: { referrerWhitelist: ["example.com"], rateLimit: 30 } } });
+  const two = await createKey(biz.test, {
+    permissions: {
+      resources: ["products", "prices"],
+      actions: ["read", "write"],
+      restrictions: { referrerWhitelist: ["example.com"], rateLimit: 30 },
+    },
+  });
   assert.deepEqual([...two.scopes].sort(), ["prices:read", "prices:write", "products:read", "products:write"]);
   assert.deepEqual(two.restrictions.referrerWhitelist, ["example.com"]);
   assert.equal(two.rateLimit, 30);
 
   // The array form of permissions is the scope list.
   assert.deepEqual((await createKey(biz.test, { permissions: ["versions:read"] })).scopes, ["versions:read"]);
-  expectError(await biz.test.post("/v1/api-keys", { name: "x", scopes: ["products:read"], permissions: ["products:read"] }), 400, "INVALID_FIELD");
+  expectError(
+    await biz.test.post("/v1/api-keys", { name: "x", scopes: ["products:read"], permissions: ["products:read"] }),
+    400,
+    "INVALID_FIELD",
+  );
 });
 
 test("permissions on every resource ('*') with some actions grant those actions everywhere", async () => {
@@ -168,7 +186,11 @@ test("a key cannot grant scopes it does not hold, on create or update", async ()
     const e = expectError(await limited.post("/v1/api-keys", { name: "escalate", scopes }), 403, "INSUFFICIENT_SCOPE");
     assert.ok(scopes.includes(e.requiredScope as string), JSON.stringify(e));
   }
-  expectError(await limited.post("/v1/api-keys", { name: "escalate", permissions: { resources: ["products"], actions: ["delete"] } }), 403, "INSUFFICIENT_SCOPE");
+  expectError(
+    await limited.post("/v1/api-keys", { name: "escalate", permissions: { resources: ["products"], actions: ["delete"] } }),
+    403,
+    "INSUFFICIENT_SCOPE",
+  );
   const own = await limited.post("/v1/api-keys", { name: "mine", scopes: ["products:read"] });
   expectError(await limited.patch(`/v1/api-keys/${own.body.data.id}`, { scopes: ["products:write"] }), 403, "INSUFFICIENT_SCOPE");
   assert.deepEqual((await biz.test.get(`/v1/api-keys/${own.body.data.id}`)).body.data.scopes, ["products:read"]);
@@ -188,8 +210,18 @@ test("rotating a key that holds more than the caller is refused: rotation hands 
 
 test("a test key creates test keys only; a live key creates live keys", async () => {
   const biz = await seedBusiness("enterprise");
-  assert.equal(expectError(await biz.test.post("/v1/api-keys", { name: "live", type: "live", scopes: ["products:read"] }), 400, "INVALID_FIELD").field, "type");
-  assert.equal(expectError(await biz.test.post("/v1/api-keys", { name: "live", environment: "production", scopes: ["products:read"] }), 400, "INVALID_FIELD").field, "environment");
+  assert.equal(
+    expectError(await biz.test.post("/v1/api-keys", { name: "live", type: "live", scopes: ["products:read"] }), 400, "INVALID_FIELD").field,
+    "type",
+  );
+  assert.equal(
+    expectError(
+      await biz.test.post("/v1/api-keys", { name: "live", environment: "production", scopes: ["products:read"] }),
+      400,
+      "INVALID_FIELD",
+    ).field,
+    "environment",
+  );
   const live = await createKey(biz.live, { scopes: ["products:read"] });
   assert.match(live.key, /^sk_live_[A-Za-z0-9_-]{43}$/);
   assert.equal(live.type, "live");
@@ -208,10 +240,22 @@ test("invalid keys to create are 400 with the field named", async () => {
   assert.equal(expectError(await post({ scopes: ["products:fly"] }), 400, "INVALID_FIELD").field, "scopes[0]");
   assert.equal(expectError(await post({ scopes: ["products:read", "nothing"] }), 400, "INVALID_FIELD").field, "scopes[1]");
   assert.equal(expectError(await post({ scopes: [] }), 400, "INVALID_FIELD").field, "scopes");
-  assert.equal(expectError(await post({ restrictions: { ipWhitelist: ["10.0.0.0/33"] } }), 400, "INVALID_FIELD").field, "restrictions.ipWhitelist[0]");
-  assert.equal(expectError(await post({ restrictions: { ipWhitelist: ["not-an-ip"] } }), 400, "INVALID_FIELD").field, "restrictions.ipWhitelist[0]");
-  assert.equal(expectError(await post({ restrictions: { referrerWhitelist: ["exa mple.com"] } }), 400, "INVALID_FIELD").field, "restrictions.referrerWhitelist[0]");
-  assert.equal(expectError(await post({ expiresAt: new Date(Date.now() - DAY_MS).toISOString() }), 400, "INVALID_FIELD").field, "expiresAt");
+  assert.equal(
+    expectError(await post({ restrictions: { ipWhitelist: ["10.0.0.0/33"] } }), 400, "INVALID_FIELD").field,
+    "restrictions.ipWhitelist[0]",
+  );
+  assert.equal(
+    expectError(await post({ restrictions: { ipWhitelist: ["not-an-ip"] } }), 400, "INVALID_FIELD").field,
+    "restrictions.ipWhitelist[0]",
+  );
+  assert.equal(
+    expectError(await post({ restrictions: { referrerWhitelist: ["exa mple.com"] } }), 400, "INVALID_FIELD").field,
+    "restrictions.referrerWhitelist[0]",
+  );
+  assert.equal(
+    expectError(await post({ expiresAt: new Date(Date.now() - DAY_MS).toISOString() }), 400, "INVALID_FIELD").field,
+    "expiresAt",
+  );
   assert.equal(expectError(await post({ expiresAt: "next week" }), 400, "INVALID_FIELD").field, "expiresAt");
   assert.equal(expectError(await post({ rateLimit: 0 }), 400, "INVALID_FIELD").field, "rateLimit");
   assert.equal(expectError(await post({ rotation: { strategy: "sometimes" } }), 400, "INVALID_FIELD").field, "rotation.strategy");
@@ -240,8 +284,13 @@ test("PATCH changes name, scopes, restrictions, rate limit, expiry and metadata,
 
   const expiresAt = new Date(Date.now() + 10 * DAY_MS).toISOString();
   const res = await biz.test.patch(`/v1/api-keys/${k.id}`, {
-    name: "Renamed", scopes: ["products:read"], rateLimit: 60, expiresAt, metadata: { owner: "ops" },
-    restrictions: { referrerWhitelist: ["example.com"] }, rotation: { strategy: "manual", gracePeriod: 1 },
+    name: "Renamed",
+    scopes: ["products:read"],
+    rateLimit: 60,
+    expiresAt,
+    metadata: { owner: "ops" },
+    restrictions: { referrerWhitelist: ["example.com"] },
+    rotation: { strategy: "manual", gracePeriod: 1 },
   });
   assert.equal(res.status, 200, res.text.slice(0, 300));
   const d = res.body.data;
@@ -256,7 +305,11 @@ test("PATCH changes name, scopes, restrictions, rate limit, expiry and metadata,
   assert.deepEqual((await biz.test.get(`/v1/api-keys/${k.id}`)).body.data, d);
 
   // The very next request sees the new scopes and the referrer list.
-  expectError(await api.post("/v1/products", { name: "after", type: "API" }, { referer: "https://example.com/" }), 403, "INSUFFICIENT_SCOPE");
+  expectError(
+    await api.post("/v1/products", { name: "after", type: "API" }, { referer: "https://example.com/" }),
+    403,
+    "INSUFFICIENT_SCOPE",
+  );
   expectError(await api.get("/v1/products"), 403, "REFERRER_NOT_ALLOWED");
   assert.equal((await api.get("/v1/products", { referer: "https://example.com/page" })).status, 200);
 
@@ -267,7 +320,14 @@ test("PATCH changes name, scopes, restrictions, rate limit, expiry and metadata,
   assert.equal(cleared.body.data.expiresAt, null);
   assert.equal((await api.get("/v1/products")).status, 200);
 
-  assert.equal(expectError(await biz.test.patch(`/v1/api-keys/${k.id}`, { expiresAt: new Date(Date.now() - 1000).toISOString() }), 400, "INVALID_FIELD").field, "expiresAt");
+  assert.equal(
+    expectError(
+      await biz.test.patch(`/v1/api-keys/${k.id}`, { expiresAt: new Date(Date.now() - 1000).toISOString() }),
+      400,
+      "INVALID_FIELD",
+    ).field,
+    "expiresAt",
+  );
   assert.equal(expectError(await biz.test.patch(`/v1/api-keys/${k.id}`, { key: "sk_test_mine" }), 400, "INVALID_FIELD").field, "key");
   expectError(await biz.test.patch("/v1/api-keys/key_00000000000000000000000000", { name: "x" }), 404, "RESOURCE_NOT_FOUND");
 });
@@ -297,7 +357,10 @@ test("DELETE revokes: 204, and the very next request with the key is 401 API_KEY
   const read = (await biz.test.get(`/v1/api-keys/${k.id}`)).body.data;
   assert.equal(read.status, "revoked");
   assert.ok(near(read.revokedAt, Date.now()));
-  assert.deepEqual((await biz.test.get("/v1/api-keys?status=revoked")).body.data.map((x: { id: string }) => x.id), [k.id]);
+  assert.deepEqual(
+    (await biz.test.get("/v1/api-keys?status=revoked")).body.data.map((x: { id: string }) => x.id),
+    [k.id],
+  );
   // Revoking again changes nothing; a revoked key cannot be changed or rotated.
   assert.equal((await biz.test.delete(`/v1/api-keys/${k.id}`)).status, 204);
   assert.equal((await biz.test.get(`/v1/api-keys/${k.id}`)).body.data.revokedAt, read.revokedAt);
@@ -316,7 +379,10 @@ test("a key that revokes itself is refused on its next request", async () => {
 test("rotate: a new key named '(rotated)' with the same permissions; the old one works for 7 more days", async () => {
   const biz = await seedBusiness("enterprise");
   const old = await createKey(biz.test, {
-    name: "Checkout", scopes: ["products:read", "prices:read"], rateLimit: 50, metadata: { app: "checkout" },
+    name: "Checkout",
+    scopes: ["products:read", "prices:read"],
+    rateLimit: 50,
+    metadata: { app: "checkout" },
     restrictions: { ipWhitelist: ["127.0.0.1", "::1"] },
   });
   assert.equal((await client(old.key).get("/v1/products")).status, 200);
@@ -368,7 +434,10 @@ test("rotation settings are stored per key and their grace period is honoured", 
   expectError(await client(k2.key).get("/v1/products"), 401, "API_KEY_EXPIRED");
   assert.equal((await client(now2.body.data.key).get("/v1/products")).status, 200);
   expectError(await biz.test.post(`/v1/api-keys/${k2.id}/rotate`, {}), 409, "STATE_CONFLICT");
-  assert.equal(expectError(await biz.test.post(`/v1/api-keys/${k.id}/rotate`, { gracePeriodDays: 91 }), 400, "INVALID_FIELD").field, "gracePeriodDays");
+  assert.equal(
+    expectError(await biz.test.post(`/v1/api-keys/${k.id}/rotate`, { gracePeriodDays: 91 }), 400, "INVALID_FIELD").field,
+    "gracePeriodDays",
+  );
 });
 
 test("a key expiring before the grace period ends keeps its earlier expiry; the new key gets a fresh lifetime", async () => {
@@ -415,7 +484,10 @@ test("the list filters by status and name and pages like any collection", async 
   await biz.test.delete(`/v1/api-keys/${b.id}`);
   const active = (await biz.test.get("/v1/api-keys?status=active")).body.data.map((x: { id: string }) => x.id);
   assert.ok(active.includes(a.id) && !active.includes(b.id));
-  assert.deepEqual((await biz.test.get("/v1/api-keys?q=alph")).body.data.map((x: { id: string }) => x.id), [a.id]);
+  assert.deepEqual(
+    (await biz.test.get("/v1/api-keys?q=alph")).body.data.map((x: { id: string }) => x.id),
+    [a.id],
+  );
   const page = await biz.test.get("/v1/api-keys?limit=1");
   assert.equal(page.body.data.length, 1);
   assert.equal(page.body.data[0].id, b.id, "newest first");

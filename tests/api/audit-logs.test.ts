@@ -6,7 +6,19 @@ import { randomBytes } from "node:crypto";
 import { client, expectError, request, seedBusiness, type ApiClient } from "../helpers/api";
 import { poll } from "../helpers/db";
 
-interface Entry { id: string; action: string; actorType: string; actorId: string | null; targetType: string | null; targetId: string | null; ip: string | null; userAgent: string | null; details: Record<string, any> | null; environment: string | null; createdAt: string }
+interface Entry {
+  id: string;
+  action: string;
+  actorType: string;
+  actorId: string | null;
+  targetType: string | null;
+  targetId: string | null;
+  ip: string | null;
+  userAgent: string | null;
+  details: Record<string, any> | null;
+  environment: string | null;
+  createdAt: string;
+}
 
 async function createKey(api: ApiClient, body: Record<string, unknown>, headers?: Record<string, string>) {
   const res = await api.post("/v1/api-keys", { name: "Audited key", ...body }, headers);
@@ -46,7 +58,11 @@ test("creation, update, rotation and revocation of a key are audited with actor,
   const started = Date.now();
   const { key, newKey } = await keyLifecycle(biz.test, agent);
   const entries = await entriesFor(biz.test, key.id, 4);
-  assert.deepEqual(entries.map((e) => e.action), ["api_key.revoked", "api_key.rotated", "api_key.updated", "api_key.created"], "newest first");
+  assert.deepEqual(
+    entries.map((e) => e.action),
+    ["api_key.revoked", "api_key.rotated", "api_key.updated", "api_key.created"],
+    "newest first",
+  );
   const actor = await bootstrapKeyId(biz.test);
   for (const e of entries) {
     assert.match(e.id, /^aud_/);
@@ -77,10 +93,16 @@ test("the audit list filters by action and target, and pages with limit and curs
   await entriesFor(biz.test, two.key.id, 4);
   const rotations = await biz.test.get("/v1/audit-logs?action=api_key.rotated");
   assert.equal(rotations.status, 200);
-  assert.deepEqual(rotations.body.data.map((e: Entry) => e.targetId), [two.key.id, one.key.id]);
+  assert.deepEqual(
+    rotations.body.data.map((e: Entry) => e.targetId),
+    [two.key.id, one.key.id],
+  );
   assert.ok(rotations.body.data.every((e: Entry) => e.action === "api_key.rotated"));
   const two_ = await biz.test.get("/v1/audit-logs?action=api_key.created,api_key.revoked&targetId=" + one.key.id);
-  assert.deepEqual(two_.body.data.map((e: Entry) => e.action), ["api_key.revoked", "api_key.created"]);
+  assert.deepEqual(
+    two_.body.data.map((e: Entry) => e.action),
+    ["api_key.revoked", "api_key.created"],
+  );
 
   const first = await biz.test.get("/v1/audit-logs?limit=3");
   assert.equal(first.body.data.length, 3);
@@ -106,7 +128,10 @@ test("another business, and the other environment, never see these entries", asy
   const theirs = await b.test.get("/v1/audit-logs?limit=100");
   assert.equal(theirs.status, 200);
   const ids = new Set(theirs.body.data.map((e: Entry) => e.id));
-  assert.ok(mine.every((e) => !ids.has(e.id)), "business B sees business A's entries");
+  assert.ok(
+    mine.every((e) => !ids.has(e.id)),
+    "business B sees business A's entries",
+  );
   assert.deepEqual((await a.live.get(`/v1/audit-logs?targetId=${key.id}`)).body.data, [], "the live environment sees test entries");
 });
 

@@ -30,10 +30,16 @@ function assertRefusal(res: ApiResponse, credential: string, what: string) {
 let proxied: Promise<TestServer> | undefined;
 /** A second server on the same database that trusts X-Forwarded-For from loopback (a proxy in front). */
 function proxiedServer(): Promise<TestServer> {
-  proxied ??= startServer({ TRUSTED_PROXIES: "127.0.0.1,::1", DATABASE_URL: process.env.DATABASE_URL!, KEY_HASH_SECRET: process.env.KEY_HASH_SECRET! });
+  proxied ??= startServer({
+    TRUSTED_PROXIES: "127.0.0.1,::1",
+    DATABASE_URL: process.env.DATABASE_URL!,
+    KEY_HASH_SECRET: process.env.KEY_HASH_SECRET!,
+  });
   return proxied;
 }
-after(async () => { if (proxied) await (await proxied).stop(); });
+after(async () => {
+  if (proxied) await (await proxied).stop();
+});
 
 test("a key works as 'Authorization: Bearer' and as the api_key query parameter; the header wins", async () => {
   const biz = await seedBusiness("enterprise");
@@ -41,7 +47,11 @@ test("a key works as 'Authorization: Bearer' and as the api_key query parameter;
   assert.equal((await request("GET", `/v1/products?api_key=${encodeURIComponent(biz.testKey)}`)).status, 200);
   assert.equal((await request("GET", "/v1/products", { headers: { authorization: `bearer ${biz.testKey}` } })).status, 200);
   // A bad header is not rescued by a good query parameter.
-  expectError(await request("GET", `/v1/products?api_key=${encodeURIComponent(biz.testKey)}`, { headers: { authorization: "Bearer nope" } }), 401, "INVALID_API_KEY");
+  expectError(
+    await request("GET", `/v1/products?api_key=${encodeURIComponent(biz.testKey)}`, { headers: { authorization: "Bearer nope" } }),
+    401,
+    "INVALID_API_KEY",
+  );
 });
 
 test("no key, an unknown key, an expired key and a revoked key are 401 with their own codes", async () => {
@@ -63,8 +73,20 @@ test("no key, an unknown key, an expired key and a revoked key are 401 with thei
 test("malformed Authorization headers are 401 INVALID_API_KEY, never a 500", async () => {
   const biz = await seedBusiness("enterprise");
   const headers = [
-    "", "Bearer", "Bearer ", "Bearer    ", "Basic dXNlcjpwYXNz", "Token " + biz.testKey, biz.testKey, `Bearer ${biz.testKey} extra`,
-    `Bearer ${biz.testKey},${biz.testKey}`, `Bearer "${biz.testKey}"`, "Bearer \t", "Bearer null", "Bearer undefined", "Bearer {}",
+    "",
+    "Bearer",
+    "Bearer ",
+    "Bearer    ",
+    "Basic dXNlcjpwYXNz",
+    "Token " + biz.testKey,
+    biz.testKey,
+    `Bearer ${biz.testKey} extra`,
+    `Bearer ${biz.testKey},${biz.testKey}`,
+    `Bearer "${biz.testKey}"`,
+    "Bearer \t",
+    "Bearer null",
+    "Bearer undefined",
+    "Bearer {}",
   ];
   for (const authorization of headers) {
     const res = await request("GET", "/v1/products", { headers: { authorization } });
@@ -95,11 +117,23 @@ test("hostile credentials get a 401 or 403 that repeats nothing of them", async 
   for (const [what, credential] of credentials) {
     // As a Bearer header (where a header can carry it) and as the query parameter.
     if (/^[\x21-\xff]+$/.test(credential)) {
-      assertRefusal(await request("GET", `/v1/products/${product.id}`, { headers: { authorization: `Bearer ${credential}` } }), credential, `${what} (header)`);
+      assertRefusal(
+        await request("GET", `/v1/products/${product.id}`, { headers: { authorization: `Bearer ${credential}` } }),
+        credential,
+        `${what} (header)`,
+      );
     } else {
-      assertRefusal(await request("GET", `/v1/products/${product.id}`, { headers: { authorization: credential } }), credential, `${what} (raw header)`);
+      assertRefusal(
+        await request("GET", `/v1/products/${product.id}`, { headers: { authorization: credential } }),
+        credential,
+        `${what} (raw header)`,
+      );
     }
-    assertRefusal(await request("GET", `/v1/products/${product.id}?api_key=${encodeURIComponent(credential)}`), credential, `${what} (query)`);
+    assertRefusal(
+      await request("GET", `/v1/products/${product.id}?api_key=${encodeURIComponent(credential)}`),
+      credential,
+      `${what} (query)`,
+    );
   }
   // Non-Latin-1 text can travel only in the query string.
   for (const credential of ["sk_test_✓✓✓✓✓✓✓✓✓✓✓✓✓✓✓✓✓✓✓✓✓✓✓✓✓✓✓✓✓✓✓✓✓✓✓✓✓✓✓✓✓✓✓", "sk_test_🔑", "ключ"]) {
@@ -130,7 +164,11 @@ test("a refused known key is written to the audit log as auth.denied, without th
   const agent = `auth-test-${randomBytes(4).toString("hex")}`;
   expectError(await request("GET", "/v1/products", { key: revoked.key, headers: { "user-agent": agent } }), 401, "API_KEY_REVOKED");
   const scoped = await createKey(biz.test, { scopes: ["versions:read"] });
-  expectError(await request("POST", "/v1/products", { key: scoped.key, body: { name: "x", type: "API" }, headers: { "user-agent": agent } }), 403, "INSUFFICIENT_SCOPE");
+  expectError(
+    await request("POST", "/v1/products", { key: scoped.key, body: { name: "x", type: "API" }, headers: { "user-agent": agent } }),
+    403,
+    "INSUFFICIENT_SCOPE",
+  );
 
   const entries = await poll(async () => {
     const res = await biz.test.get(`/v1/audit-logs?action=auth.denied&limit=100`);
@@ -162,7 +200,10 @@ test("unknown and malformed credentials are audited too, from the caller's addre
   const agent = `hostile-${randomBytes(4).toString("hex")}`;
   const credentials = [`sk_test_${randomBytes(32).toString("base64url")}`, "' OR 1=1 --", `sk_test_${"B".repeat(5000)}`];
   for (const c of credentials) {
-    const res = await request("GET", `/v1/products?api_key=${encodeURIComponent(c)}`, { base: server.url, headers: { "x-forwarded-for": ip, "user-agent": agent } });
+    const res = await request("GET", `/v1/products?api_key=${encodeURIComponent(c)}`, {
+      base: server.url,
+      headers: { "x-forwarded-for": ip, "user-agent": agent },
+    });
     assertRefusal(res, c, "unknown credential");
   }
   const rows = await poll(async () => {
@@ -228,8 +269,15 @@ test("behind a trusted proxy, X-Forwarded-For names the client, and only its las
   expectError(await get({ "x-forwarded-for": "not-an-address" }), 403, "IP_NOT_ALLOWED");
   // IPv6 clients through the proxy.
   const v6 = await createKey(biz.test, { scopes: ["products:read"], restrictions: { ipWhitelist: ["2001:db8::/32"] } });
-  assert.equal((await request("GET", "/v1/products", { key: v6.key, headers: { "x-forwarded-for": "2001:db8::42" }, base: server.url })).status, 200);
-  expectError(await request("GET", "/v1/products", { key: v6.key, headers: { "x-forwarded-for": "2001:db9::42" }, base: server.url }), 403, "IP_NOT_ALLOWED");
+  assert.equal(
+    (await request("GET", "/v1/products", { key: v6.key, headers: { "x-forwarded-for": "2001:db8::42" }, base: server.url })).status,
+    200,
+  );
+  expectError(
+    await request("GET", "/v1/products", { key: v6.key, headers: { "x-forwarded-for": "2001:db9::42" }, base: server.url }),
+    403,
+    "IP_NOT_ALLOWED",
+  );
 
   // The refusal is audited with the forwarded address.
   const rows = await poll(async () => {
@@ -246,7 +294,13 @@ test("referrer allow-list: host patterns with wildcards, from Referer or Origin"
   assert.equal((await get({ referer: "https://app.example.com/x" })).status, 200);
   assert.equal((await get({ referer: "https://a.b.example.com/" })).status, 200);
   assert.equal((await get({ origin: "https://app.example.com" })).status, 200);
-  for (const referer of ["https://evil.com/", "https://example.com.evil.com/", "https://evilexample.com/", "https://example.com/", "not a url"]) {
+  for (const referer of [
+    "https://evil.com/",
+    "https://example.com.evil.com/",
+    "https://evilexample.com/",
+    "https://example.com/",
+    "not a url",
+  ]) {
     const res = await get({ referer });
     expectError(res, 403, "REFERRER_NOT_ALLOWED");
     assert.ok(!res.text.includes("example.com"), "the refusal shows the allow-list");

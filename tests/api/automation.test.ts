@@ -17,9 +17,24 @@ async function created(api: ApiClient, path: string, body: unknown): Promise<Rec
 const model = { provider: "anthropic", model: "claude-sonnet" };
 const AGENT = { name: "Researcher", role: "Finds and summarises sources", systemPrompt: "You are a careful researcher.", model };
 const step = (id: string, type = "agent", extra: Rec = {}) => ({ id, name: `Step ${id}`, type, config: {}, ...extra });
-const WORKFLOW = { name: "Onboarding", description: "Welcomes a customer", steps: [step("greet"), step("notify", "webhook", { config: { url: "https://hooks.example.com/x" } })] };
-const FUNCTION = { name: "resize", description: "Resizes images", runtime: "python311", entrypoint: "main.handler", source: { type: "git", value: "https://git.example.com/r.git" } };
-const TOOL = { name: "search", description: "Searches the web", category: "web", parameters: [{ name: "query", type: "string", description: "What to look for" }] };
+const WORKFLOW = {
+  name: "Onboarding",
+  description: "Welcomes a customer",
+  steps: [step("greet"), step("notify", "webhook", { config: { url: "https://hooks.example.com/x" } })],
+};
+const FUNCTION = {
+  name: "resize",
+  description: "Resizes images",
+  runtime: "python311",
+  entrypoint: "main.handler",
+  source: { type: "git", value: "https://git.example.com/r.git" },
+};
+const TOOL = {
+  name: "search",
+  description: "Searches the web",
+  category: "web",
+  parameters: [{ name: "query", type: "string", description: "What to look for" }],
+};
 
 /** A minimal valid body of every kind, with the records it must reference made first. */
 async function bodies(api: ApiClient): Promise<Record<string, Rec>> {
@@ -27,7 +42,14 @@ async function bodies(api: ApiClient): Promise<Record<string, Rec>> {
   const wf = await created(api, "/v1/workflows", WORKFLOW);
   return {
     agents: AGENT,
-    "agent-teams": { name: "Desk", purpose: "Answers questions", agents: [agent.id], orchestration: "hierarchical", manager: agent.id, communication: "directed" },
+    "agent-teams": {
+      name: "Desk",
+      purpose: "Answers questions",
+      agents: [agent.id],
+      orchestration: "hierarchical",
+      manager: agent.id,
+      communication: "directed",
+    },
     workflows: WORKFLOW,
     functions: FUNCTION,
     triggers: { name: "Nightly", type: "schedule", config: { cron: "0 3 * * *" }, target: { type: "workflow", id: wf.id } },
@@ -38,14 +60,72 @@ async function bodies(api: ApiClient): Promise<Record<string, Rec>> {
 }
 
 const KINDS: Record<string, { type: string | null; prefix: string; patch: Rec; check: (r: Rec) => void }> = {
-  agents: { type: "Agent", prefix: "agt_", patch: { timeout: 60 }, check: (r) => { assert.equal(r.timeout, 300); assert.equal(r.maxToolCalls, 10); assert.equal(r.streaming, true); assert.equal(r.model.temperature, 0.7); assert.equal(r.memory.type, "session"); } },
+  agents: {
+    type: "Agent",
+    prefix: "agt_",
+    patch: { timeout: 60 },
+    check: (r) => {
+      assert.equal(r.timeout, 300);
+      assert.equal(r.maxToolCalls, 10);
+      assert.equal(r.streaming, true);
+      assert.equal(r.model.temperature, 0.7);
+      assert.equal(r.memory.type, "session");
+    },
+  },
   "agent-teams": { type: "AgentTeam", prefix: "team_", patch: { maxIterations: 3 }, check: (r) => assert.equal(r.maxIterations, 10) },
-  workflows: { type: "Workflow", prefix: "wf_", patch: { active: false }, check: (r) => { assert.equal(r.version, "1.0.0"); assert.equal(r.active, true); assert.deepEqual(r.concurrency, { maxConcurrent: 1 }); assert.deepEqual(r.retry, { maxAttempts: 3 }); assert.equal(r.steps[1].config.method, "POST"); } },
-  functions: { type: "Function", prefix: "fn_", patch: { memory: 256 }, check: (r) => { assert.equal(r.memory, 128); assert.equal(r.timeout, 30); assert.deepEqual(r.scaling, { minInstances: 0, maxInstances: 100, concurrency: 10 }); assert.deepEqual(r.http, { enabled: true, cors: true }); assert.deepEqual(r.vpc, { enabled: false }); } },
-  triggers: { type: "Trigger", prefix: "trg_", patch: { enabled: false }, check: (r) => { assert.equal(r.enabled, true); assert.equal(r.config.timezone, "UTC"); } },
-  tools: { type: null, prefix: "tool_", patch: { dangerous: true }, check: (r) => { assert.equal(r.requiresConfirmation, false); assert.equal(r.dangerous, false); assert.equal(r.parameters[0].required, true); } },
+  workflows: {
+    type: "Workflow",
+    prefix: "wf_",
+    patch: { active: false },
+    check: (r) => {
+      assert.equal(r.version, "1.0.0");
+      assert.equal(r.active, true);
+      assert.deepEqual(r.concurrency, { maxConcurrent: 1 });
+      assert.deepEqual(r.retry, { maxAttempts: 3 });
+      assert.equal(r.steps[1].config.method, "POST");
+    },
+  },
+  functions: {
+    type: "Function",
+    prefix: "fn_",
+    patch: { memory: 256 },
+    check: (r) => {
+      assert.equal(r.memory, 128);
+      assert.equal(r.timeout, 30);
+      assert.deepEqual(r.scaling, { minInstances: 0, maxInstances: 100, concurrency: 10 });
+      assert.deepEqual(r.http, { enabled: true, cors: true });
+      assert.deepEqual(r.vpc, { enabled: false });
+    },
+  },
+  triggers: {
+    type: "Trigger",
+    prefix: "trg_",
+    patch: { enabled: false },
+    check: (r) => {
+      assert.equal(r.enabled, true);
+      assert.equal(r.config.timezone, "UTC");
+    },
+  },
+  tools: {
+    type: null,
+    prefix: "tool_",
+    patch: { dangerous: true },
+    check: (r) => {
+      assert.equal(r.requiresConfirmation, false);
+      assert.equal(r.dangerous, false);
+      assert.equal(r.parameters[0].required, true);
+    },
+  },
   tasks: { type: "Task", prefix: "task_", patch: { priority: 0 }, check: (r) => assert.equal(r.status, "pending") },
-  executions: { type: "ExecutionContext", prefix: "exec_", patch: { metadata: { attempt: 2 } }, check: (r) => { assert.equal(r.status, "pending"); assert.ok(!Number.isNaN(Date.parse(r.startedAt))); } },
+  executions: {
+    type: "ExecutionContext",
+    prefix: "exec_",
+    patch: { metadata: { attempt: 2 } },
+    check: (r) => {
+      assert.equal(r.status, "pending");
+      assert.ok(!Number.isNaN(Date.parse(r.startedAt)));
+    },
+  },
 };
 
 async function events(api: ApiClient, type: string, id: string) {
@@ -76,7 +156,10 @@ test("every kind: create (201, defaults, $id/$type), read, list, update, delete,
 
     const list = await biz.test.get(`/v1/${path}?limit=100`);
     assert.equal(list.status, 200);
-    assert.ok(list.body.data.some((x: Rec) => x.id === r.id && x.$id === r.id), `${path} list`);
+    assert.ok(
+      list.body.data.some((x: Rec) => x.id === r.id && x.$id === r.id),
+      `${path} list`,
+    );
 
     const patched = await biz.test.patch(`/v1/${path}/${r.id}`, spec.patch);
     assert.equal(patched.status, 200, `${path} PATCH: ${patched.text.slice(0, 300)}`);
@@ -140,7 +223,11 @@ test("PATCH merges the given fields and validates the whole document; null resto
 test("collections: limit, cursor, offset, filters, sort, fields and q", async () => {
   const biz = await seedBusiness();
   for (let i = 0; i < 12; i++) {
-    await created(biz.test, "/v1/tasks", { title: `Task ${i}${i === 7 ? " about invoices" : ""}`, priority: i % 5, assignee: i % 2 ? "ada" : "linus" });
+    await created(biz.test, "/v1/tasks", {
+      title: `Task ${i}${i === 7 ? " about invoices" : ""}`,
+      priority: i % 5,
+      assignee: i % 2 ? "ada" : "linus",
+    });
   }
   const page = await biz.test.get("/v1/tasks?limit=5");
   assert.equal(page.body.data.length, 5);
@@ -157,14 +244,20 @@ test("collections: limit, cursor, offset, filters, sort, fields and q", async ()
   assert.equal((await biz.test.get("/v1/tasks?status=pending,in_progress")).body.pagination.total, 12);
   const sorted = await biz.test.get("/v1/tasks?sort=-priority&limit=100");
   const pr = sorted.body.data.map((t: Rec) => t.priority);
-  assert.deepEqual(pr, [...pr].sort((a: number, b: number) => b - a));
+  assert.deepEqual(
+    pr,
+    [...pr].sort((a: number, b: number) => b - a),
+  );
   const { ids: sortedIds } = await collectAll(biz.test, "/v1/tasks?sort=priority&limit=4");
   assert.equal(new Set(sortedIds).size, 12, "cursor pages under a custom sort");
 
   const slim = await biz.test.get("/v1/tasks?fields=title&limit=1");
   assert.deepEqual(Object.keys(slim.body.data[0]).sort(), ["$id", "$type", "id", "title"]);
   const q = await biz.test.get("/v1/tasks?q=INVOICES");
-  assert.deepEqual(q.body.data.map((t: Rec) => t.title), ["Task 7 about invoices"]);
+  assert.deepEqual(
+    q.body.data.map((t: Rec) => t.title),
+    ["Task 7 about invoices"],
+  );
 
   expectError(await biz.test.get("/v1/tasks?colour=red"), 400, "INVALID_FILTER");
   expectError(await biz.test.get("/v1/tasks?status=done"), 400, "INVALID_PARAMETER");
@@ -175,7 +268,10 @@ test("collections: limit, cursor, offset, filters, sort, fields and q", async ()
   await created(biz.test, "/v1/tools", TOOL);
   await created(biz.test, "/v1/tools", { ...TOOL, name: "mailer", category: "communication" });
   const web = await biz.test.get("/v1/tools?category=web");
-  assert.deepEqual(web.body.data.map((t: Rec) => t.name), ["search"]);
+  assert.deepEqual(
+    web.body.data.map((t: Rec) => t.name),
+    ["search"],
+  );
   assert.equal((await biz.test.get("/v1/tools?name=mailer")).body.data.length, 1);
 });
 
@@ -200,10 +296,20 @@ test("test and live keys see only their own environment's records", async () => 
   expectError(await biz.live.get(`/v1/workflows/${t.id}`), 404, "RESOURCE_NOT_FOUND");
   expectError(await biz.test.patch(`/v1/workflows/${l.id}`, { active: false }), 404, "RESOURCE_NOT_FOUND");
   expectError(await biz.test.delete(`/v1/workflows/${l.id}`), 404, "RESOURCE_NOT_FOUND");
-  assert.deepEqual((await biz.test.get("/v1/workflows")).body.data.map((w: Rec) => w.id), [t.id]);
-  assert.deepEqual((await biz.live.get("/v1/workflows")).body.data.map((w: Rec) => w.id), [l.id]);
+  assert.deepEqual(
+    (await biz.test.get("/v1/workflows")).body.data.map((w: Rec) => w.id),
+    [t.id],
+  );
+  assert.deepEqual(
+    (await biz.live.get("/v1/workflows")).body.data.map((w: Rec) => w.id),
+    [l.id],
+  );
   // References do not cross environments either.
-  const e = expectError(await biz.test.post("/v1/triggers", { name: "x", type: "manual", config: {}, target: { type: "workflow", id: l.id } }), 400, "INVALID_FIELD");
+  const e = expectError(
+    await biz.test.post("/v1/triggers", { name: "x", type: "manual", config: {}, target: { type: "workflow", id: l.id } }),
+    400,
+    "INVALID_FIELD",
+  );
   assert.equal(e.field, "target.id");
   // Nor businesses.
   const other = await seedBusiness();
@@ -214,18 +320,68 @@ test("references: team agents, a trigger's target and task dependencies must exi
   const biz = await seedBusiness();
   const agent = await created(biz.test, "/v1/agents", AGENT);
   const missing = agent.id.slice(0, -4) + "ZZZZ";
-  let e = expectError(await biz.test.post("/v1/agent-teams", { name: "T", purpose: "p", agents: [agent.id, missing], orchestration: "sequential", communication: "broadcast" }), 400, "INVALID_FIELD");
+  let e = expectError(
+    await biz.test.post("/v1/agent-teams", {
+      name: "T",
+      purpose: "p",
+      agents: [agent.id, missing],
+      orchestration: "sequential",
+      communication: "broadcast",
+    }),
+    400,
+    "INVALID_FIELD",
+  );
   assert.equal(e.field, "agents[1]");
   assert.match(e.message, /No agent .* exists/);
-  e = expectError(await biz.test.post("/v1/agent-teams", { name: "T", purpose: "p", agents: ["researcher"], orchestration: "sequential", communication: "broadcast" }), 400, "INVALID_FIELD");
+  e = expectError(
+    await biz.test.post("/v1/agent-teams", {
+      name: "T",
+      purpose: "p",
+      agents: ["researcher"],
+      orchestration: "sequential",
+      communication: "broadcast",
+    }),
+    400,
+    "INVALID_FIELD",
+  );
   assert.match(e.message, /not an agent id.*agt_/);
-  e = expectError(await biz.test.post("/v1/agent-teams", { name: "T", purpose: "p", agents: [agent.id], orchestration: "hierarchical", communication: "broadcast" }), 400, "MISSING_REQUIRED_FIELD");
+  e = expectError(
+    await biz.test.post("/v1/agent-teams", {
+      name: "T",
+      purpose: "p",
+      agents: [agent.id],
+      orchestration: "hierarchical",
+      communication: "broadcast",
+    }),
+    400,
+    "MISSING_REQUIRED_FIELD",
+  );
   assert.equal(e.field, "manager");
-  const team = await created(biz.test, "/v1/agent-teams", { name: "T", purpose: "p", agents: [agent.id], orchestration: "sequential", communication: "broadcast" });
+  const team = await created(biz.test, "/v1/agent-teams", {
+    name: "T",
+    purpose: "p",
+    agents: [agent.id],
+    orchestration: "sequential",
+    communication: "broadcast",
+  });
 
-  e = expectError(await biz.test.post("/v1/triggers", { name: "t", type: "manual", config: {}, target: { type: "agent", id: "wf_01JD2Y7X3Q9W6E8R4T5Y7U9I0P" } }), 400, "INVALID_FIELD");
+  e = expectError(
+    await biz.test.post("/v1/triggers", {
+      name: "t",
+      type: "manual",
+      config: {},
+      target: { type: "agent", id: "wf_01JD2Y7X3Q9W6E8R4T5Y7U9I0P" },
+    }),
+    400,
+    "INVALID_FIELD",
+  );
   assert.equal(e.field, "target.id");
-  const trg = await created(biz.test, "/v1/triggers", { name: "t", type: "event", config: { event: "user.signed_up" }, target: { type: "agent", id: agent.id } });
+  const trg = await created(biz.test, "/v1/triggers", {
+    name: "t",
+    type: "event",
+    config: { event: "user.signed_up" },
+    target: { type: "agent", id: agent.id },
+  });
 
   const del = expectError(await biz.test.delete(`/v1/agents/${agent.id}`), 409, "STATE_CONFLICT");
   assert.deepEqual([...(del.referencedBy as string[])].sort(), [team.id, trg.id].sort());
@@ -244,7 +400,11 @@ test("task dependencies may not form a cycle", async () => {
   assert.match(e.message, new RegExp(`cycle: ${a.id} → ${c.id} → ${b.id} → ${a.id}`));
   e = expectError(await biz.test.patch(`/v1/tasks/${a.id}`, { dependencies: [a.id] }), 400, "INVALID_FIELD");
   assert.match(e.message, /itself/);
-  e = expectError(await biz.test.post("/v1/tasks", { title: "D", priority: 1, dependencies: [a.id, "task_01JD2Y7X3Q9W6E8R4T5Y7U9I0P"] }), 400, "INVALID_FIELD");
+  e = expectError(
+    await biz.test.post("/v1/tasks", { title: "D", priority: 1, dependencies: [a.id, "task_01JD2Y7X3Q9W6E8R4T5Y7U9I0P"] }),
+    400,
+    "INVALID_FIELD",
+  );
   assert.equal(e.field, "dependencies[1]");
   expectError(await biz.test.delete(`/v1/tasks/${a.id}`), 409, "STATE_CONFLICT");
   assert.equal((await biz.test.patch(`/v1/tasks/${c.id}`, { dependencies: [a.id] })).status, 200, "a diamond is not a cycle");
@@ -300,7 +460,11 @@ test("validation errors name the exact field path with an actionable message", a
   assert.match(e.message, /steps\[2\]\.config\.url.*http\(s\) URL such as/);
   e = expectError(await biz.test.post("/v1/workflows", { ...WORKFLOW, steps: [step("a"), step("a")] }), 400, "INVALID_FIELD");
   assert.equal(e.field, "steps[1].id");
-  e = expectError(await biz.test.post("/v1/workflows", { ...WORKFLOW, steps: [step("a", "agent", { onError: "fallback" })] }), 400, "MISSING_REQUIRED_FIELD");
+  e = expectError(
+    await biz.test.post("/v1/workflows", { ...WORKFLOW, steps: [step("a", "agent", { onError: "fallback" })] }),
+    400,
+    "MISSING_REQUIRED_FIELD",
+  );
   assert.equal(e.field, "steps[0].fallbackStep");
   e = expectError(await biz.test.post("/v1/functions", { ...FUNCTION, schedule: { cron: "0 0 * * * *" } }), 400, "INVALID_FIELD");
   assert.equal(e.field, "schedule.cron");
@@ -324,7 +488,11 @@ test("bad input: unknown $type, wrong enums, unknown fields, $id on create", asy
   assert.match(e.suggestion ?? "", /openai, anthropic, google, mistral, cohere, meta, xai, local, custom/);
   e = expectError(await biz.test.post("/v1/workflows", { ...WORKFLOW, steps: [step("a", "teleport")] }), 400, "INVALID_TYPE");
   assert.equal(e.field, "steps[0].type");
-  e = expectError(await biz.test.post("/v1/triggers", { name: "t", type: "sms", config: {}, target: { type: "workflow", id: "wf_x" } }), 400, "INVALID_TYPE");
+  e = expectError(
+    await biz.test.post("/v1/triggers", { name: "t", type: "sms", config: {}, target: { type: "workflow", id: "wf_x" } }),
+    400,
+    "INVALID_TYPE",
+  );
   assert.equal(e.field, "type");
   e = expectError(await biz.test.post("/v1/agents", { ...AGENT, colour: "red" }), 400, "INVALID_FIELD");
   assert.equal(e.field, "colour");
@@ -332,7 +500,11 @@ test("bad input: unknown $type, wrong enums, unknown fields, $id on create", asy
   assert.equal(e.field, "$id");
   assert.match(e.message, /assigned by the server/);
   expectError(await biz.test.post("/v1/tools", { ...TOOL, $type: "Tool" }), 400, "INVALID_FIELD");
-  expectError(await request("POST", "/v1/agents", { key: biz.testKey, rawBody: "[1,2", headers: { "content-type": "application/json" } }), 400, "INVALID_JSON");
+  expectError(
+    await request("POST", "/v1/agents", { key: biz.testKey, rawBody: "[1,2", headers: { "content-type": "application/json" } }),
+    400,
+    "INVALID_JSON",
+  );
   assert.equal((await biz.test.get("/v1/agents")).body.pagination.total, 0, "nothing was created");
 });
 
@@ -346,21 +518,30 @@ test("bad input: 100 levels of nesting is a 400, a 5 MB document a 413, never a 
   e = expectError(await biz.test.post("/v1/executions", { input: JSON.parse("[".repeat(100) + "]".repeat(100)) }), 400, "INVALID_FIELD");
   assert.match(e.message, /deeper/);
   // 100,000 levels parse (the body is small) and are refused just the same.
-  const res = await request("POST", "/v1/executions", { key: biz.testKey, rawBody: `{"input":${"[".repeat(100_000)}${"]".repeat(100_000)}}`, headers: { "content-type": "application/json" } });
+  const res = await request("POST", "/v1/executions", {
+    key: biz.testKey,
+    rawBody: `{"input":${"[".repeat(100_000)}${"]".repeat(100_000)}}`,
+    headers: { "content-type": "application/json" },
+  });
   assert.equal(res.status, 400, res.text.slice(0, 200));
   assertErrorEnvelope(res);
 
   const big = JSON.stringify({ ...AGENT, systemPrompt: "a".repeat(5 * 1024 * 1024) });
   const tooBig = await request("POST", "/v1/agents", { key: biz.testKey, rawBody: big, headers: { "content-type": "application/json" } });
   expectError(tooBig, 413, "PAYLOAD_TOO_LARGE");
-  const patchBig = await request("PATCH", "/v1/agents/agt_01JD2Y7X3Q9W6E8R4T5Y7U9I0P", { key: biz.testKey, rawBody: big, headers: { "content-type": "application/json" } });
+  const patchBig = await request("PATCH", "/v1/agents/agt_01JD2Y7X3Q9W6E8R4T5Y7U9I0P", {
+    key: biz.testKey,
+    rawBody: big,
+    headers: { "content-type": "application/json" },
+  });
   assert.equal(patchBig.status, 413);
   assert.equal((await biz.test.get("/v1/agents")).body.pagination.total, 0);
 });
 
 test("bad input: __proto__, constructor and prototype keys are a 400 and pollute nothing", async () => {
   const biz = await seedBusiness();
-  const json = (s: string) => request("POST", "/v1/agents", { key: biz.testKey, rawBody: s, headers: { "content-type": "application/json" } });
+  const json = (s: string) =>
+    request("POST", "/v1/agents", { key: biz.testKey, rawBody: s, headers: { "content-type": "application/json" } });
   const base = JSON.stringify(AGENT).slice(1, -1);
   for (const [raw, field] of [
     [`{${base},"toolConfig":{"__proto__":{"polluted":"yes","isAdmin":true}}}`, "toolConfig.__proto__"],
@@ -373,8 +554,14 @@ test("bad input: __proto__, constructor and prototype keys are a 400 and pollute
   }
   for (const [path, raw] of [
     ["/v1/tasks", `{"title":"t","priority":1,"metadata":{"__proto__":{"status":"completed"}}}`],
-    ["/v1/functions", `{"name":"f","description":"","runtime":"go","entrypoint":"main","source":{"type":"inline","value":"x"},"env":{"__proto__":"x"}}`],
-    ["/v1/workflows", `{"name":"w","description":"","steps":[{"id":"a","name":"A","type":"agent","config":{"constructor":{}}}],"variables":{}}`],
+    [
+      "/v1/functions",
+      `{"name":"f","description":"","runtime":"go","entrypoint":"main","source":{"type":"inline","value":"x"},"env":{"__proto__":"x"}}`,
+    ],
+    [
+      "/v1/workflows",
+      `{"name":"w","description":"","steps":[{"id":"a","name":"A","type":"agent","config":{"constructor":{}}}],"variables":{}}`,
+    ],
     ["/v1/executions", `{"input":{"a":[{"__proto__":{"polluted":1}}]}}`],
   ] as const) {
     const res = await request("POST", path, { key: biz.testKey, rawBody: raw, headers: { "content-type": "application/json" } });
@@ -388,7 +575,11 @@ test("bad input: __proto__, constructor and prototype keys are a 400 and pollute
   assert.ok(!/polluted|isAdmin/.test(text), text.slice(0, 300));
   assert.equal(t.status, "pending");
   // The same keys in PATCH bodies.
-  const patched = await request("PATCH", `/v1/tasks/${t.id}`, { key: biz.testKey, rawBody: `{"metadata":{"__proto__":{"x":1}}}`, headers: { "content-type": "application/json" } });
+  const patched = await request("PATCH", `/v1/tasks/${t.id}`, {
+    key: biz.testKey,
+    rawBody: `{"metadata":{"__proto__":{"x":1}}}`,
+    headers: { "content-type": "application/json" },
+  });
   expectError(patched, 400, "INVALID_FIELD");
 });
 
@@ -396,7 +587,20 @@ test("the JSON Schema endpoints are public and serve every kind", async () => {
   const index = await request("GET", "/v1/schemas");
   assert.equal(index.status, 200, index.text.slice(0, 300));
   assert.equal(index.body.$schema, "https://json-schema.org/draft/2020-12/schema");
-  for (const name of ["Agent", "AIModel", "AgentMemory", "AgentTeam", "Workflow", "WorkflowStep", "Function", "Trigger", "Tool", "ToolParameter", "Task", "ExecutionContext"]) {
+  for (const name of [
+    "Agent",
+    "AIModel",
+    "AgentMemory",
+    "AgentTeam",
+    "Workflow",
+    "WorkflowStep",
+    "Function",
+    "Trigger",
+    "Tool",
+    "ToolParameter",
+    "Task",
+    "ExecutionContext",
+  ]) {
     assert.ok(index.body.$defs[name], `${name} missing from /v1/schemas`);
     const one = await request("GET", `/v1/schemas/${name}`);
     assert.equal(one.status, 200);
@@ -414,15 +618,20 @@ test("the JSON Schema endpoints are public and serve every kind", async () => {
   expectError(await request("POST", "/v1/schemas", { body: {} }), 405, "METHOD_NOT_ALLOWED");
 
   const doc = (await request("GET", "/v1/openapi.json")).body;
-  for (const p of ["/v1/agents", "/v1/agents/{id}", "/v1/agent-teams", "/v1/executions/{id}", "/v1/schemas/{kind}"]) assert.ok(doc.paths[p], p);
-  for (const c of ["Agent", "AgentRecord", "Workflow", "WorkflowStep", "ExecutionContext", "ToolParameter", "AIModel"]) assert.ok(doc.components.schemas[c], c);
+  for (const p of ["/v1/agents", "/v1/agents/{id}", "/v1/agent-teams", "/v1/executions/{id}", "/v1/schemas/{kind}"])
+    assert.ok(doc.paths[p], p);
+  for (const c of ["Agent", "AgentRecord", "Workflow", "WorkflowStep", "ExecutionContext", "ToolParameter", "AIModel"])
+    assert.ok(doc.components.schemas[c], c);
   assert.equal(doc.paths["/v1/tasks/{id}"].delete["x-required-scope"], "tasks:delete");
 });
 
 test("scopes: each kind has its own read, write and delete scope", async () => {
   const biz = await seedBusiness();
   const key = await created(biz.test, "/v1/api-keys", { name: "tasks reader", scopes: ["tasks:read", "agents:*"] });
-  const api = { get: (p: string) => request("GET", p, { key: key.key }), post: (p: string, body: unknown) => request("POST", p, { key: key.key, body }) };
+  const api = {
+    get: (p: string) => request("GET", p, { key: key.key }),
+    post: (p: string, body: unknown) => request("POST", p, { key: key.key, body }),
+  };
   assert.equal((await api.get("/v1/tasks")).status, 200);
   const e = expectError(await api.post("/v1/tasks", { title: "t", priority: 1 }), 403, "INSUFFICIENT_SCOPE");
   assert.equal(e.requiredScope, "tasks:write");
@@ -434,7 +643,11 @@ test("scopes: each kind has its own read, write and delete scope", async () => {
 test("a record created through the API validates against the schema the API publishes", async () => {
   const biz = await seedBusiness();
   const all = await bodies(biz.test);
-  const r = await created(biz.test, "/v1/functions", { ...all.functions, schedule: { enabled: true, cron: "*/10 * * * *", timezone: "Europe/Berlin" }, env: { REGION: "eu" } });
+  const r = await created(biz.test, "/v1/functions", {
+    ...all.functions,
+    schedule: { enabled: true, cron: "*/10 * * * *", timezone: "Europe/Berlin" },
+    env: { REGION: "eu" },
+  });
   // The record minus the server's fields is a valid body again (a copy can be made from a read).
   const { id: _id, $id: _d, environment: _e, createdAt: _c, updatedAt: _u, ...copy } = r;
   const again = await created(biz.test, "/v1/functions", copy);

@@ -16,7 +16,11 @@ let offset = 0;
 /** Moves the server's clock to `t` (never back) and runs the scheduled jobs there. */
 async function moveTo(t: number) {
   offset = Math.max(offset, t - Date.now());
-  const res = await fetch(`${server.url}/api/test-clock`, { method: "POST", headers: testClockHeaders, body: JSON.stringify({ offsetMs: offset, runJobs: true }) });
+  const res = await fetch(`${server.url}/api/test-clock`, {
+    method: "POST",
+    headers: testClockHeaders,
+    body: JSON.stringify({ offsetMs: offset, runJobs: true }),
+  });
   assert.equal(res.status, 200, await res.text());
 }
 
@@ -28,10 +32,14 @@ async function newPrice(body: Record<string, unknown>) {
 }
 
 const invoicesOf = async (subId: string) => (await api.get(`/v1/invoices?subscriptionId=${subId}&sort=periodStart`)).body.data;
-const eventTypes = async () => (await api.get("/v1/events?limit=100&sort=createdAt")).body.data.map((e: { type: string }) => e.type) as string[];
+const eventTypes = async () =>
+  (await api.get("/v1/events?limit=100&sort=createdAt")).body.data.map((e: { type: string }) => e.type) as string[];
 const sumDecimals = (values: string[]) => {
   // Exact: decimal strings added as integers of 10^-9.
-  const nanos = values.reduce((s, v) => { const [w, f = ""] = v.split("."); return s + BigInt(w) * 1_000_000_000n + BigInt((f + "000000000").slice(0, 9)); }, 0n);
+  const nanos = values.reduce((s, v) => {
+    const [w, f = ""] = v.split(".");
+    return s + BigInt(w) * 1_000_000_000n + BigInt((f + "000000000").slice(0, 9));
+  }, 0n);
   const frac = (nanos % 1_000_000_000n).toString().padStart(9, "0").replace(/0+$/, "");
   return `${nanos / 1_000_000_000n}${frac ? `.${frac}` : ""}`;
 };
@@ -40,10 +48,18 @@ before(async () => {
   server = await startClockServer();
   api = client(server.testKey, server.url);
 });
-after(async () => { await server?.stop(); });
+after(async () => {
+  await server?.stop();
+});
 
 test("the job finalises the period: tiered lines equal the announced costs and the CSV, the card pays, the subscription renews", async () => {
-  const price = await newPrice({ type: "usage", tiers: [{ upTo: 3, amount: 0.1 }, { upTo: null, amount: 0.0125 }] });
+  const price = await newPrice({
+    type: "usage",
+    tiers: [
+      { upTo: 3, amount: 0.1 },
+      { upTo: null, amount: 0.0125 },
+    ],
+  });
   const created = await api.post("/v1/subscriptions", { priceId: price.id, paymentMethod: { card: { number: "4242424242424242" } } });
   assert.equal(created.status, 201, created.text);
   const sub = created.body.data;
@@ -68,7 +84,10 @@ test("the job finalises the period: tiered lines equal the announced costs and t
   // The seven reads plus the upcoming-invoice read (rated after it answered) and the invoice list read, all in the period.
   assert.equal(line.quantity, 9);
   assert.equal(line.tiersMode, "graduated");
-  assert.deepEqual(line.tiers.map((t: { quantity: number }) => t.quantity), [3, 6]);
+  assert.deepEqual(
+    line.tiers.map((t: { quantity: number }) => t.quantity),
+    [3, 6],
+  );
   assert.equal(line.exactAmount, "0.375");
   assert.equal(line.amount, 38, "0.375 rounds half up to 38 cents");
   assert.equal(invoice.total, 38);
@@ -77,7 +96,10 @@ test("the job finalises the period: tiered lines equal the announced costs and t
   const csv = await api.get(line.usage.csv);
   assert.equal(csv.status, 200);
   assert.match(csv.headers.get("content-type")!, /^text\/csv/);
-  const rows = csv.text.trim().split("\n").map((r) => r.split(","));
+  const rows = csv.text
+    .trim()
+    .split("\n")
+    .map((r) => r.split(","));
   assert.deepEqual(rows[0], ["event_id", "timestamp", "method", "endpoint", "status_code", "api_key", "quantity", "cost", "currency"]);
   const events = rows.slice(1, -2);
   assert.equal(events.length, 9);
@@ -87,7 +109,10 @@ test("the job finalises the period: tiered lines equal the announced costs and t
   assert.deepEqual(rows.at(-1)!.slice(7, 8), ["0.38"]);
 
   const full = (await api.get(`/v1/invoices/${invoice.id}`)).body.data;
-  assert.deepEqual(full.payments.map((p: { status: string; amount: number }) => [p.status, p.amount]), [["succeeded", 38]]);
+  assert.deepEqual(
+    full.payments.map((p: { status: string; amount: number }) => [p.status, p.amount]),
+    [["succeeded", 38]],
+  );
   const renewed = (await api.get(`/v1/subscriptions/${sub.id}`)).body.data;
   assert.equal(renewed.status, "active");
   assert.equal(renewed.currentPeriodStart, sub.currentPeriodEnd);
@@ -111,7 +136,11 @@ test("the job finalises the period: tiered lines equal the announced costs and t
 });
 
 test("a failing card: retries after 1, 3 and 5 days, past_due at the third failure, uncollectible at the fourth; a new card pays the next", async () => {
-  const price = await newPrice({ type: "subscription", baseSubscription: { amount: 20, interval: "month", includedQuota: 1000 }, overageRate: 0.01 });
+  const price = await newPrice({
+    type: "subscription",
+    baseSubscription: { amount: 20, interval: "month", includedQuota: 1000 },
+    overageRate: 0.01,
+  });
   const created = await api.post("/v1/subscriptions", { priceId: price.id, paymentMethod: { card: { number: "4000000000000341" } } });
   assert.equal(created.status, 201, created.text);
   const sub = created.body.data;

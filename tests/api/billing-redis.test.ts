@@ -26,7 +26,8 @@ test("a subscription made on one server is rated on the other at once; canceling
   const onB = client(biz.testKey, B.url);
   assert.equal((await onB.get("/v1/products")).headers.get("x-request-cost"), null, "B caches: no subscription");
   const product = await createProduct(onA);
-  const price = (await onA.post(`/v1/products/${product.id}/prices`, { name: "Flat", type: "usage", currency: "USD", amount: 0.02 })).body.data;
+  const price = (await onA.post(`/v1/products/${product.id}/prices`, { name: "Flat", type: "usage", currency: "USD", amount: 0.02 })).body
+    .data;
   const sub = await onA.post("/v1/subscriptions", { priceId: price.id });
   assert.equal(sub.status, 201, sub.text);
   const rated = await poll(async () => (await onB.get("/v1/products")).headers.get("x-request-cost"), 3_000, 100);

@@ -23,7 +23,10 @@ async function subscribe(api: ApiClient, priceId: string, extra: Record<string, 
 test("a project subscribes to a price: the subscription, its period and subscription.created", async () => {
   const biz = await seedBusiness();
   const { product, price } = await priceOn(biz.test, { type: "usage", amount: 0.001 });
-  const sub = await subscribe(biz.test, price.id, { paymentMethod: { card: { number: "4242 4242 4242 4242", expMonth: 12, expYear: 2030, cvc: "123" } }, metadata: { team: "core" } });
+  const sub = await subscribe(biz.test, price.id, {
+    paymentMethod: { card: { number: "4242 4242 4242 4242", expMonth: 12, expYear: 2030, cvc: "123" } },
+    metadata: { team: "core" },
+  });
   assert.match(sub.id, /^sub_/);
   assert.equal(sub.status, "active");
   assert.equal(sub.projectId, biz.projectId);
@@ -38,7 +41,10 @@ test("a project subscribes to a price: the subscription, its period and subscrip
 
   assert.deepEqual((await biz.test.get(`/v1/subscriptions/${sub.id}`)).body.data, sub);
   const list = await biz.test.get("/v1/subscriptions?status=active");
-  assert.deepEqual(list.body.data.map((s: { id: string }) => s.id), [sub.id]);
+  assert.deepEqual(
+    list.body.data.map((s: { id: string }) => s.id),
+    [sub.id],
+  );
   assert.equal((await biz.live.get("/v1/subscriptions")).body.data.length, 0, "live keys do not see test subscriptions");
 
   const events = await biz.test.get("/v1/events?type=subscription.created");
@@ -60,11 +66,21 @@ test("every rated response says its cost; usage events carry it and metrics sum 
   assert.equal(failed.status, 404);
   assert.equal(failed.headers.get("x-request-cost"), null, "errors are not rated");
 
-  const rows = () => db.usageEvent.findMany({ where: { projectId: biz.projectId, environment: "production", statusCode: 200, endpoint: "/v1/products" }, orderBy: { timestamp: "asc" } });
+  const rows = () =>
+    db.usageEvent.findMany({
+      where: { projectId: biz.projectId, environment: "production", statusCode: 200, endpoint: "/v1/products" },
+      orderBy: { timestamp: "asc" },
+    });
   await settledCount(async () => (await rows()).length, 5);
-  assert.deepEqual((await rows()).map((r) => r.cost), [0, 0, 0.0015, 0.0015, 0.0015]);
+  assert.deepEqual(
+    (await rows()).map((r) => r.cost),
+    [0, 0, 0.0015, 0.0015, 0.0015],
+  );
   const usage = await biz.live.get("/v1/usage?endpoint=/v1/products&statusCode=200&sort=timestamp");
-  assert.deepEqual(usage.body.data.map((u: { cost: number }) => u.cost), [0, 0, 0.0015, 0.0015, 0.0015]);
+  assert.deepEqual(
+    usage.body.data.map((u: { cost: number }) => u.cost),
+    [0, 0, 0.0015, 0.0015, 0.0015],
+  );
 
   // Rollups are flushed every few seconds; the metric is the exact sum.
   let billing = 0;
@@ -85,7 +101,11 @@ test("a project without a subscription is not rated", async () => {
 
 test("the upcoming invoice rates the running period: base fee and overage, lines linked to their usage", async () => {
   const biz = await seedBusiness();
-  const { price } = await priceOn(biz.test, { type: "subscription", baseSubscription: { amount: 29.99, interval: "month", includedQuota: 3 }, overageRate: 0.25 });
+  const { price } = await priceOn(biz.test, {
+    type: "subscription",
+    baseSubscription: { amount: 29.99, interval: "month", includedQuota: 3 },
+    overageRate: 0.25,
+  });
   const sub = await subscribe(biz.test, price.id);
   for (let i = 0; i < 5; i++) await biz.test.get("/v1/products?limit=1");
   const res = await biz.test.get("/v1/invoices/upcoming");
@@ -126,9 +146,14 @@ test("test mode: test subscriptions rate test traffic into test invoices, never 
 test("PATCH: a new price takes over at renewal; cancelAtPeriodEnd; a new card; subscription.updated", async () => {
   const biz = await seedBusiness();
   const { product, price } = await priceOn(biz.test, { type: "usage", amount: 0.01 });
-  const other = (await biz.test.post(`/v1/products/${product.id}/prices`, { name: "Pro", type: "usage", currency: "USD", amount: 0.005 })).body.data;
+  const other = (await biz.test.post(`/v1/products/${product.id}/prices`, { name: "Pro", type: "usage", currency: "USD", amount: 0.005 }))
+    .body.data;
   const sub = await subscribe(biz.test, price.id);
-  const res = await biz.test.patch(`/v1/subscriptions/${sub.id}`, { priceId: other.id, cancelAtPeriodEnd: true, paymentMethod: { card: { number: "5555555555554444" } } });
+  const res = await biz.test.patch(`/v1/subscriptions/${sub.id}`, {
+    priceId: other.id,
+    cancelAtPeriodEnd: true,
+    paymentMethod: { card: { number: "5555555555554444" } },
+  });
   assert.equal(res.status, 200, res.text);
   assert.equal(res.body.data.priceId, price.id, "the running period keeps its price");
   assert.equal(res.body.data.pendingPriceId, other.id);
@@ -148,7 +173,10 @@ test("cancel at period end, then again: 409 naming the field; cancel now: cancel
   assert.equal(later.status, 200, later.text);
   assert.equal(later.body.data.status, "active");
   assert.equal(later.body.data.cancelAtPeriodEnd, true);
-  assert.equal(expectError(await biz.test.post(`/v1/subscriptions/${sub.id}/cancel`, { atPeriodEnd: true }), 409, "STATE_CONFLICT").field, "atPeriodEnd");
+  assert.equal(
+    expectError(await biz.test.post(`/v1/subscriptions/${sub.id}/cancel`, { atPeriodEnd: true }), 409, "STATE_CONFLICT").field,
+    "atPeriodEnd",
+  );
 
   await biz.test.get("/v1/products");
   const now = await biz.test.post(`/v1/subscriptions/${sub.id}/cancel`);
@@ -182,36 +210,119 @@ test("cancel at period end, then again: 409 naming the field; cancel now: cancel
 test("bad input: the error envelope names the field", async () => {
   const biz = await seedBusiness();
   const product = await createProduct(biz.test);
-  const post = (body: Record<string, unknown>) => biz.test.post(`/v1/products/${product.id}/prices`, { name: "x", currency: "USD", ...body });
+  const post = (body: Record<string, unknown>) =>
+    biz.test.post(`/v1/products/${product.id}/prices`, { name: "x", currency: "USD", ...body });
   assert.equal(expectError(await post({ type: "usage", amount: -0.01 }), 400, "INVALID_FIELD").field, "amount");
   assert.equal(expectError(await post({ type: "usage", amount: "ten" }), 400, "INVALID_FIELD").field, "amount");
-  assert.equal(expectError(await post({ type: "usage", amount: 0.0000000001 }), 400, "INVALID_FIELD").field, "amount", "more than 9 decimals");
+  assert.equal(
+    expectError(await post({ type: "usage", amount: 0.0000000001 }), 400, "INVALID_FIELD").field,
+    "amount",
+    "more than 9 decimals",
+  );
   assert.equal(expectError(await post({ type: "usage", amount: 1, currency: "ABC" }), 400, "INVALID_FIELD").field, "currency");
-  assert.equal(expectError(await post({ type: "usage", tiers: [{ upTo: 100, amount: 1 }, { upTo: 50, amount: 1 }, { upTo: null, amount: 1 }] }), 400, "INVALID_FIELD").field, "tiers[1].upTo");
-  assert.equal(expectError(await post({ type: "usage", tiers: [{ upTo: 100, amount: 1 }, { upTo: 500, amount: 0.5 }] }), 400, "INVALID_FIELD").field, "tiers[1].upTo", "a gap after the last tier");
-  assert.equal(expectError(await post({ type: "usage", tiers: [{ upTo: null, amount: 1 }], tiersMode: "stairs" }), 400, "INVALID_FIELD").field, "tiersMode");
+  assert.equal(
+    expectError(
+      await post({
+        type: "usage",
+        tiers: [
+          { upTo: 100, amount: 1 },
+          { upTo: 50, amount: 1 },
+          { upTo: null, amount: 1 },
+        ],
+      }),
+      400,
+      "INVALID_FIELD",
+    ).field,
+    "tiers[1].upTo",
+  );
+  assert.equal(
+    expectError(
+      await post({
+        type: "usage",
+        tiers: [
+          { upTo: 100, amount: 1 },
+          { upTo: 500, amount: 0.5 },
+        ],
+      }),
+      400,
+      "INVALID_FIELD",
+    ).field,
+    "tiers[1].upTo",
+    "a gap after the last tier",
+  );
+  assert.equal(
+    expectError(await post({ type: "usage", tiers: [{ upTo: null, amount: 1 }], tiersMode: "stairs" }), 400, "INVALID_FIELD").field,
+    "tiersMode",
+  );
   assert.equal(expectError(await post({ type: "usage", amount: 1, tiersMode: "volume" }), 400, "INVALID_FIELD").field, "tiersMode");
-  assert.equal(expectError(await post({ type: "subscription", baseSubscription: { amount: -5, interval: "month", includedQuota: 0 } }), 400, "INVALID_FIELD").field, "baseSubscription.amount");
-  assert.equal(expectError(await post({ type: "metered", metrics: [{ name: "tokens", amount: "cheap", unit: "1K tokens" }] }), 400, "INVALID_FIELD").field, "metrics[0].amount");
-  const volume = await post({ type: "usage", tiers: [{ upTo: 100, amount: 1 }, { upTo: null, amount: 0.5 }], tiersMode: "volume" });
+  assert.equal(
+    expectError(
+      await post({ type: "subscription", baseSubscription: { amount: -5, interval: "month", includedQuota: 0 } }),
+      400,
+      "INVALID_FIELD",
+    ).field,
+    "baseSubscription.amount",
+  );
+  assert.equal(
+    expectError(await post({ type: "metered", metrics: [{ name: "tokens", amount: "cheap", unit: "1K tokens" }] }), 400, "INVALID_FIELD")
+      .field,
+    "metrics[0].amount",
+  );
+  const volume = await post({
+    type: "usage",
+    tiers: [
+      { upTo: 100, amount: 1 },
+      { upTo: null, amount: 0.5 },
+    ],
+    tiersMode: "volume",
+  });
   assert.equal(volume.status, 201, volume.text);
   assert.equal(volume.body.data.tiersMode, "volume");
-  const graduated = await post({ type: "usage", tiers: [{ upTo: 100, amount: 1 }, { upTo: "inf", amount: 0.5 }] });
+  const graduated = await post({
+    type: "usage",
+    tiers: [
+      { upTo: 100, amount: 1 },
+      { upTo: "inf", amount: 0.5 },
+    ],
+  });
   assert.equal(graduated.body.data.tiersMode, "graduated", "the default");
 
   // Subscriptions.
   assert.equal(expectError(await biz.test.post("/v1/subscriptions", {}), 400, "MISSING_REQUIRED_FIELD").field, "priceId");
-  assert.equal(expectError(await biz.test.post("/v1/subscriptions", { priceId: "price_00000000000000000000000000" }), 404, "RESOURCE_NOT_FOUND").field, "priceId");
+  assert.equal(
+    expectError(await biz.test.post("/v1/subscriptions", { priceId: "price_00000000000000000000000000" }), 404, "RESOURCE_NOT_FOUND").field,
+    "priceId",
+  );
   const inactive = await priceOn(biz.test, { type: "usage", amount: 1 });
   await biz.test.post(`/v1/products/${inactive.product.id}/deactivate`);
-  assert.equal(expectError(await biz.test.post("/v1/subscriptions", { priceId: inactive.price.id }), 409, "STATE_CONFLICT").field, "priceId");
+  assert.equal(
+    expectError(await biz.test.post("/v1/subscriptions", { priceId: inactive.price.id }), 409, "STATE_CONFLICT").field,
+    "priceId",
+  );
   const off = await priceOn(biz.test, { type: "usage", amount: 1 });
   await biz.test.patch(`/v1/prices/${off.price.id}`, { isActive: false });
   assert.equal(expectError(await biz.test.post("/v1/subscriptions", { priceId: off.price.id }), 409, "STATE_CONFLICT").field, "priceId");
   const ok = await priceOn(biz.test, { type: "usage", amount: 1 });
-  assert.equal(expectError(await biz.test.post("/v1/subscriptions", { priceId: ok.price.id, paymentMethod: { card: { number: "1234567812345678" } } }), 400, "INVALID_FIELD").field, "paymentMethod.card.number");
-  assert.equal(expectError(await biz.test.post("/v1/subscriptions", { priceId: ok.price.id, projectId: "proj_00000000000000000000000000" }), 404, "RESOURCE_NOT_FOUND").field, "projectId");
-  assert.equal(expectError(await biz.test.post("/v1/subscriptions", { priceId: ok.price.id, bogus: 1 }), 400, "INVALID_FIELD").field, "bogus");
+  assert.equal(
+    expectError(
+      await biz.test.post("/v1/subscriptions", { priceId: ok.price.id, paymentMethod: { card: { number: "1234567812345678" } } }),
+      400,
+      "INVALID_FIELD",
+    ).field,
+    "paymentMethod.card.number",
+  );
+  assert.equal(
+    expectError(
+      await biz.test.post("/v1/subscriptions", { priceId: ok.price.id, projectId: "proj_00000000000000000000000000" }),
+      404,
+      "RESOURCE_NOT_FOUND",
+    ).field,
+    "projectId",
+  );
+  assert.equal(
+    expectError(await biz.test.post("/v1/subscriptions", { priceId: ok.price.id, bogus: 1 }), 400, "INVALID_FIELD").field,
+    "bogus",
+  );
   const other = await seedBusiness();
   expectError(await other.test.post("/v1/subscriptions", { priceId: ok.price.id }), 404, "RESOURCE_NOT_FOUND");
   expectError(await biz.live.post("/v1/subscriptions", { priceId: ok.price.id }), 404, "RESOURCE_NOT_FOUND");
@@ -221,20 +332,32 @@ test("subscribing at once from many requests makes one subscription", async () =
   const biz = await seedBusiness();
   const { price } = await priceOn(biz.test, { type: "usage", amount: 0.01 });
   const results = await Promise.all(Array.from({ length: 6 }, () => biz.test.post("/v1/subscriptions", { priceId: price.id })));
-  assert.deepEqual(results.map((r) => r.status).sort(), [201, 409, 409, 409, 409, 409], results.map((r) => r.text.slice(0, 120)).join("\n"));
+  assert.deepEqual(
+    results.map((r) => r.status).sort(),
+    [201, 409, 409, 409, 409, 409],
+    results.map((r) => r.text.slice(0, 120)).join("\n"),
+  );
   for (const r of results.filter((x) => x.status === 409)) assert.equal(r.body.error.code, "ALREADY_EXISTS");
   assert.equal((await biz.test.get("/v1/subscriptions")).body.data.length, 1);
 });
 
 test("a metered price rates the bytes of each request and response, and tokens from them", async () => {
   const biz = await seedBusiness();
-  const { price } = await priceOn(biz.test, { type: "metered", metrics: [{ name: "data transfer", amount: 1, unit: "KB" }, { name: "tokens", amount: 0.004, unit: "1K tokens" }] });
+  const { price } = await priceOn(biz.test, {
+    type: "metered",
+    metrics: [
+      { name: "data transfer", amount: 1, unit: "KB" },
+      { name: "tokens", amount: 0.004, unit: "1K tokens" },
+    ],
+  });
   await subscribe(biz.test, price.id);
   const res = await biz.test.post("/v1/products", { name: "Sized", type: "API", description: "x".repeat(300) });
   assert.equal(res.status, 201);
-  const bytes = Number(res.headers.get("content-length") ?? Buffer.byteLength(res.text)) + Buffer.byteLength(JSON.stringify({ name: "Sized", type: "API", description: "x".repeat(300) }));
+  const bytes =
+    Number(res.headers.get("content-length") ?? Buffer.byteLength(res.text)) +
+    Buffer.byteLength(JSON.stringify({ name: "Sized", type: "API", description: "x".repeat(300) }));
   // 1 per KB (1000 bytes) is 0.001 a byte; a token is 4 bytes, so 0.004 per 4000 bytes is 0.000001 a byte.
-  const expected = (BigInt(bytes) * 1_000_000n + BigInt(bytes) * 1_000n);
+  const expected = BigInt(bytes) * 1_000_000n + BigInt(bytes) * 1_000n;
   const [amount, currency] = res.headers.get("x-request-cost")!.split(" ");
   assert.equal(currency, "USD");
   const [w, f = ""] = amount.split(".");

@@ -41,7 +41,10 @@ test("subscribing with a declining test card is a 402 CARD_DECLINED saying why, 
   const price = await priceOn(biz.test);
   const before = await billingState(biz.test, biz.businessId);
   for (const [number, declineCode] of DECLINING) {
-    const res = await biz.test.post("/v1/subscriptions", { priceId: price.id, paymentMethod: { card: { number, expMonth: 12, expYear: 2030, cvc: "123" } } });
+    const res = await biz.test.post("/v1/subscriptions", {
+      priceId: price.id,
+      paymentMethod: { card: { number, expMonth: 12, expYear: 2030, cvc: "123" } },
+    });
     const e = expectError(res, 402, "CARD_DECLINED");
     assert.equal(e.declineCode, declineCode, number);
     assert.match(e.message, /card/i);
@@ -65,7 +68,11 @@ test("replacing a subscription's card with a declining one is a 402 and keeps th
   const id = created.body.data.id as string;
   const before = await billingState(biz.test, biz.businessId);
   for (const [number, declineCode] of DECLINING.slice(0, 3)) {
-    const e = expectError(await biz.test.patch(`/v1/subscriptions/${id}`, { paymentMethod: { card: { number } }, metadata: { changed: "yes" } }), 402, "CARD_DECLINED");
+    const e = expectError(
+      await biz.test.patch(`/v1/subscriptions/${id}`, { paymentMethod: { card: { number } }, metadata: { changed: "yes" } }),
+      402,
+      "CARD_DECLINED",
+    );
     assert.equal(e.declineCode, declineCode);
   }
   const after = (await biz.test.get(`/v1/subscriptions/${id}`)).body.data;

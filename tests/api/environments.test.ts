@@ -11,7 +11,11 @@ async function assertInvisible(api: ApiClient, id: string) {
   expectError(await api.post(`/v1/products/${id}/activate`), 404, "RESOURCE_NOT_FOUND");
   expectError(await api.get(`/v1/products/${id}/prices`), 404, "RESOURCE_NOT_FOUND");
   expectError(await api.get(`/v1/products/${id}/features`), 404, "RESOURCE_NOT_FOUND");
-  expectError(await api.post(`/v1/products/${id}/prices`, { name: "p", type: "usage", currency: "USD", amount: 1 }), 404, "RESOURCE_NOT_FOUND");
+  expectError(
+    await api.post(`/v1/products/${id}/prices`, { name: "p", type: "usage", currency: "USD", amount: 1 }),
+    404,
+    "RESOURCE_NOT_FOUND",
+  );
   expectError(await api.post(`/v1/products/${id}/features`, { name: "f" }), 404, "RESOURCE_NOT_FOUND");
   expectError(await api.delete(`/v1/products/${id}`), 404, "RESOURCE_NOT_FOUND");
   const list = await api.get(`/v1/products?limit=100&id=${id}`);
@@ -42,7 +46,10 @@ test("a product made with the live key is invisible to the test key", async () =
   await assertInvisible(biz.test, p.id);
   assert.equal((await biz.test.get("/v1/products")).body.pagination.total, 0);
   const liveList = await biz.live.get("/v1/products");
-  assert.deepEqual(liveList.body.data.map((x: any) => x.id), [p.id]);
+  assert.deepEqual(
+    liveList.body.data.map((x: any) => x.id),
+    [p.id],
+  );
 });
 
 test("each environment lists only its own products", async () => {
@@ -50,8 +57,14 @@ test("each environment lists only its own products", async () => {
   const t1 = await createProduct(biz.test, { name: "t1" });
   const l1 = await createProduct(biz.live, { name: "l1" });
   const t2 = await createProduct(biz.test, { name: "t2" });
-  assert.deepEqual((await biz.test.get("/v1/products")).body.data.map((x: any) => x.id), [t2.id, t1.id]);
-  assert.deepEqual((await biz.live.get("/v1/products")).body.data.map((x: any) => x.id), [l1.id]);
+  assert.deepEqual(
+    (await biz.test.get("/v1/products")).body.data.map((x: any) => x.id),
+    [t2.id, t1.id],
+  );
+  assert.deepEqual(
+    (await biz.live.get("/v1/products")).body.data.map((x: any) => x.id),
+    [l1.id],
+  );
 });
 
 test("prices and features of the other environment are 404", async () => {

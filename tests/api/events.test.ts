@@ -6,7 +6,16 @@ import assert from "node:assert/strict";
 import { seedBusiness, createProduct, expectError, client, collectAll } from "../helpers/api";
 import { createEndpoint } from "../helpers/receiver";
 
-type Ev = { id: string; type: string; createdAt: string; timestamp: string; apiVersion: string; data: any; previousAttributes?: any; environment: string };
+type Ev = {
+  id: string;
+  type: string;
+  createdAt: string;
+  timestamp: string;
+  apiVersion: string;
+  data: any;
+  previousAttributes?: any;
+  environment: string;
+};
 
 async function events(api: ReturnType<typeof client>, query = ""): Promise<Ev[]> {
   const res = await api.get(`/v1/events?limit=100${query ? `&${query}` : ""}`);
@@ -24,7 +33,10 @@ test("product create, update, deactivate, activate and delete each emit one even
   assert.equal((await biz.test.delete(`/v1/products/${p.id}`)).status, 204);
 
   const list = (await events(biz.test, "type=product.created,product.updated,product.deleted")).reverse(); // oldest first
-  assert.deepEqual(list.map((e) => e.type), ["product.created", "product.updated", "product.updated", "product.updated", "product.deleted"]);
+  assert.deepEqual(
+    list.map((e) => e.type),
+    ["product.created", "product.updated", "product.updated", "product.updated", "product.deleted"],
+  );
   for (const e of list) {
     assert.match(e.id, /^evt_[0-9A-Z]{26}$/);
     assert.equal(e.apiVersion, "v1");
@@ -56,7 +68,10 @@ test("a write that fails emits nothing", async () => {
   assert.equal((await biz.test.post("/v1/webhooks", { url: "ftp://x", events: ["*"] })).status, 400);
   const p = await createProduct(biz.test);
   assert.equal((await biz.test.patch(`/v1/products/${p.id}`, { type: "Spaceship" })).status, 400);
-  assert.deepEqual((await events(biz.test)).map((e) => e.type), ["product.created"]);
+  assert.deepEqual(
+    (await events(biz.test)).map((e) => e.type),
+    ["product.created"],
+  );
 });
 
 test("webhook endpoint writes emit resource.created, resource.updated and resource.deleted without the secret", async () => {
@@ -65,7 +80,10 @@ test("webhook endpoint writes emit resource.created, resource.updated and resour
   await biz.test.patch(`/v1/webhooks/${w.id}`, { description: "now described", events: ["payment.*"] });
   await biz.test.delete(`/v1/webhooks/${w.id}`);
   const list = (await events(biz.test)).reverse();
-  assert.deepEqual(list.map((e) => e.type), ["resource.created", "resource.updated", "resource.deleted"]);
+  assert.deepEqual(
+    list.map((e) => e.type),
+    ["resource.created", "resource.updated", "resource.deleted"],
+  );
   for (const e of list) {
     assert.equal(e.data.object, "webhook");
     assert.equal(e.data.id, w.id);
@@ -104,7 +122,10 @@ test("GET /v1/events/{id} returns the event; other businesses, the other environ
   // Live writes are live events, seen by live keys only.
   await createProduct(biz.live);
   const live = await events(biz.live);
-  assert.deepEqual(live.map((x) => [x.type, x.environment]), [["product.created", "production"]]);
+  assert.deepEqual(
+    live.map((x) => [x.type, x.environment]),
+    [["product.created", "production"]],
+  );
   assert.equal((await events(biz.test)).length, 1);
 });
 
@@ -134,10 +155,19 @@ test("the list is newest first and pages with limit and cursor without gaps or r
   assert.equal(new Set(ids).size, 7);
   assert.equal(pages.length, 3);
   const all = await events(biz.test);
-  assert.deepEqual(ids, all.map((e) => e.id));
-  assert.deepEqual(all.map((e) => e.data.name), ["P6", "P5", "P4", "P3", "P2", "P1", "P0"]);
+  assert.deepEqual(
+    ids,
+    all.map((e) => e.id),
+  );
+  assert.deepEqual(
+    all.map((e) => e.data.name),
+    ["P6", "P5", "P4", "P3", "P2", "P1", "P0"],
+  );
   const asc = await events(biz.test, "sort=createdAt");
-  assert.deepEqual(asc.map((e) => e.id), [...ids].reverse());
+  assert.deepEqual(
+    asc.map((e) => e.id),
+    [...ids].reverse(),
+  );
   const slim = await biz.test.get("/v1/events?limit=1&fields=type");
   assert.deepEqual(Object.keys(slim.body.data[0]).sort(), ["id", "type"]);
   expectError(await biz.test.get("/v1/events?limit=101"), 400, "INVALID_PARAMETER");

@@ -43,15 +43,29 @@ function chunkedUpload(key: string, bytes: number): Promise<{ head: string; clos
     const socket = connect(Number(url.port), url.hostname);
     let received = "";
     let settled = false;
-    const done = (closed: boolean) => { if (!settled) { settled = true; clearTimeout(timer); socket.destroy(); resolve({ head: received.split("\r\n\r\n")[0], closed }); } };
+    const done = (closed: boolean) => {
+      if (!settled) {
+        settled = true;
+        clearTimeout(timer);
+        socket.destroy();
+        resolve({ head: received.split("\r\n\r\n")[0], closed });
+      }
+    };
     // The server must close the connection after its 413; if it keeps it open we give up after 10 s and say so.
     const timer = setTimeout(() => done(false), 10_000);
-    socket.on("data", (d) => { received += d.toString("latin1"); });
+    socket.on("data", (d) => {
+      received += d.toString("latin1");
+    });
     socket.on("end", () => done(true));
     socket.on("close", () => done(true));
-    socket.on("error", (e) => { if (received) done(true); else reject(e); });
+    socket.on("error", (e) => {
+      if (received) done(true);
+      else reject(e);
+    });
     socket.on("connect", async () => {
-      socket.write(`POST /v1/products HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: keep-alive\r\n\r\n`);
+      socket.write(
+        `POST /v1/products HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: keep-alive\r\n\r\n`,
+      );
       const chunk = Buffer.alloc(64 * 1024, "a");
       for (let sent = 0; sent < bytes && !socket.destroyed && !received; sent += chunk.length) {
         socket.write(`${chunk.length.toString(16)}\r\n`);

@@ -46,25 +46,34 @@ async function sql(url: string, statements: string[], query?: { text: string; ar
   try {
     for (const s of statements) await conn.query(s);
     let n = 0;
-    return query ? (await conn.query(query.text.replace(/\?/g, () => `$${++n}`), query.args)).rows : [];
+    return query
+      ? (
+          await conn.query(
+            query.text.replace(/\?/g, () => `$${++n}`),
+            query.args,
+          )
+        ).rows
+      : [];
   } finally {
     await conn.end();
   }
 }
 
-const holdTrigger = (url: string) => url.startsWith("file:")
-  ? [
-    "CREATE TABLE hold_rows (n INTEGER)",
-    "WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 3000) INSERT INTO hold_rows SELECT n FROM c",
-    `CREATE TRIGGER hold_product AFTER INSERT ON "Product" WHEN NEW."name" = '${HOLD_NAME}' BEGIN SELECT count(*) FROM hold_rows a, hold_rows b, hold_rows c; END`,
-  ]
-  : [
-    "CREATE FUNCTION hold_product() RETURNS trigger AS $$ BEGIN PERFORM pg_sleep(120); RETURN NEW; END $$ LANGUAGE plpgsql",
-    `CREATE TRIGGER hold_product AFTER INSERT ON "Product" FOR EACH ROW WHEN (NEW."name" = '${HOLD_NAME}') EXECUTE FUNCTION hold_product()`,
-  ];
-const dropTrigger = (url: string) => url.startsWith("file:")
-  ? ["DROP TRIGGER hold_product", "DROP TABLE hold_rows"]
-  : ["DROP TRIGGER hold_product ON \"Product\"", "DROP FUNCTION hold_product()"];
+const holdTrigger = (url: string) =>
+  url.startsWith("file:")
+    ? [
+        "CREATE TABLE hold_rows (n INTEGER)",
+        "WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 3000) INSERT INTO hold_rows SELECT n FROM c",
+        `CREATE TRIGGER hold_product AFTER INSERT ON "Product" WHEN NEW."name" = '${HOLD_NAME}' BEGIN SELECT count(*) FROM hold_rows a, hold_rows b, hold_rows c; END`,
+      ]
+    : [
+        "CREATE FUNCTION hold_product() RETURNS trigger AS $$ BEGIN PERFORM pg_sleep(120); RETURN NEW; END $$ LANGUAGE plpgsql",
+        `CREATE TRIGGER hold_product AFTER INSERT ON "Product" FOR EACH ROW WHEN (NEW."name" = '${HOLD_NAME}') EXECUTE FUNCTION hold_product()`,
+      ];
+const dropTrigger = (url: string) =>
+  url.startsWith("file:")
+    ? ["DROP TRIGGER hold_product", "DROP TABLE hold_rows"]
+    : ['DROP TRIGGER hold_product ON "Product"', "DROP FUNCTION hold_product()"];
 
 before(async () => {
   cluster = await startClockServer({ IDEMPOTENCY_LEASE_MS: String(LEASE_MS) });
@@ -83,16 +92,24 @@ test("kill -9 while a request holds its Idempotency-Key: after the lease a retry
 
   const key = `crash-${randomBytes(6).toString("hex")}`;
   const body = { name: HOLD_NAME, type: "API", description: "made once" };
-  const held = api.post("/v1/products", body, { "Idempotency-Key": key }).then((r) => r.status, (e: Error) => e);
+  const held = api.post("/v1/products", body, { "Idempotency-Key": key }).then(
+    (r) => r.status,
+    (e: Error) => e,
+  );
   // The key is claimed (a committed row) and the handler is stuck in its insert: the server answers nothing.
   const deadline = Date.now() + 20_000;
   for (;;) {
-    const rows = await sql(url, [], { text: `SELECT "state" FROM "IdempotencyRecord" WHERE "key" = ?`, args: [key] }) as { state: string }[];
+    const rows = (await sql(url, [], { text: `SELECT "state" FROM "IdempotencyRecord" WHERE "key" = ?`, args: [key] })) as {
+      state: string;
+    }[];
     if (rows[0]?.state === "processing") break;
     assert.ok(Date.now() < deadline, "the request never claimed its key");
     await sleep(50);
   }
-  const health = await fetch(`${cluster.url}/api/health`, { signal: AbortSignal.timeout(1000) }).then(() => "answered", () => "stuck");
+  const health = await fetch(`${cluster.url}/api/health`, { signal: AbortSignal.timeout(1000) }).then(
+    () => "answered",
+    () => "stuck",
+  );
   assert.equal(health, "stuck", "the server was not inside the held insert");
   await kill9(cluster.child);
   assert.ok((await held) instanceof Error, "the held request was cut by the crash");

@@ -17,8 +17,14 @@ import { seedBusiness } from "../helpers/api";
 const LEASE_MS = 200;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let saved: string | undefined;
-before(() => { saved = process.env.IDEMPOTENCY_LEASE_MS; process.env.IDEMPOTENCY_LEASE_MS = String(LEASE_MS); });
-after(() => { if (saved === undefined) delete process.env.IDEMPOTENCY_LEASE_MS; else process.env.IDEMPOTENCY_LEASE_MS = saved; });
+before(() => {
+  saved = process.env.IDEMPOTENCY_LEASE_MS;
+  process.env.IDEMPOTENCY_LEASE_MS = String(LEASE_MS);
+});
+after(() => {
+  if (saved === undefined) delete process.env.IDEMPOTENCY_LEASE_MS;
+  else process.env.IDEMPOTENCY_LEASE_MS = saved;
+});
 
 async function setup() {
   const biz = await seedBusiness();
@@ -26,21 +32,34 @@ async function setup() {
   const key = `lease-${randomBytes(6).toString("hex")}`;
   const hash = requestHash("POST", "/v1/products", '{"name":"x"}');
   const begin = () => beginIdempotent(auth, key, "POST", "/v1/products", hash);
-  const claimOf = async () => { const b = await begin(); assert.equal(b.kind, "run"); return (b as { claim: IdempotencyClaim }).claim; };
+  const claimOf = async () => {
+    const b = await begin();
+    assert.equal(b.kind, "run");
+    return (b as { claim: IdempotencyClaim }).claim;
+  };
   return { biz, key, begin, claimOf };
 }
 
 /** A handler's write (a product) in withEvents, under the claim's commit hook, as the pipeline runs it. */
 function handlerWrites(claim: IdempotencyClaim, businessId: string, name: string) {
-  return runWithCommitHook((tx) => markCommitted(claim, tx), async () => {
-    const id = newId("product");
-    const t = new Date();
-    await withEvents((tx) => tx.product.create({ data: { id, businessId, environment: "test", name, type: "API", createdAt: t, updatedAt: t } }));
-    return id;
-  });
+  return runWithCommitHook(
+    (tx) => markCommitted(claim, tx),
+    async () => {
+      const id = newId("product");
+      const t = new Date();
+      await withEvents((tx) =>
+        tx.product.create({ data: { id, businessId, environment: "test", name, type: "API", createdAt: t, updatedAt: t } }),
+      );
+      return id;
+    },
+  );
 }
 
-const errorCode = async (p: Promise<unknown>) => p.then(() => "none", (e) => (e instanceof ApiError ? e.code : String(e)));
+const errorCode = async (p: Promise<unknown>) =>
+  p.then(
+    () => "none",
+    (e) => (e instanceof ApiError ? e.code : String(e)),
+  );
 
 test("a retry takes over an expired claim; the attempt that lost it is rolled back, the retry's commits", async () => {
   const { biz, begin, claimOf } = await setup();
@@ -52,7 +71,11 @@ test("a retry takes over an expired claim; the attempt that lost it is rolled ba
 
   // The first attempt, still running after its lease, reaches its write: refused and rolled back.
   assert.equal(await errorCode(handlerWrites(first, biz.businessId, "overran")), "IDEMPOTENCY_KEY_IN_USE");
-  assert.equal(await db.product.count({ where: { businessId: biz.businessId, name: "overran" } }), 0, "the overrunning attempt's write was kept");
+  assert.equal(
+    await db.product.count({ where: { businessId: biz.businessId, name: "overran" } }),
+    0,
+    "the overrunning attempt's write was kept",
+  );
 
   const id = await handlerWrites(second, biz.businessId, "retried");
   assert.equal((await db.idempotencyRecord.findUniqueOrThrow({ where: { id: second.recordId } })).state, "committed");

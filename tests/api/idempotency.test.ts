@@ -23,7 +23,10 @@ test("a repeat with the same key and body replays the first result with 200 and 
 
   const list = await biz.test.get("/v1/products");
   assert.equal(list.body.pagination.total, 1);
-  assert.deepEqual(list.body.data.map((p: any) => p.id), [first.body.data.id]);
+  assert.deepEqual(
+    list.body.data.map((p: any) => p.id),
+    [first.body.data.id],
+  );
 });
 
 test("without a key, two identical POSTs create two products", async () => {
@@ -45,7 +48,11 @@ test("reusing a key with another body is 422 IDEMPOTENCY_KEY_REUSED and creates 
   expectError(other, 422, "IDEMPOTENCY_KEY_REUSED");
   assert.equal(other.headers.get("idempotent-replayed"), null);
   // The same key on another path is another request too.
-  const price = await biz.test.post(`/v1/products/${first.body.data.id}/prices`, { name: "p", type: "usage", currency: "USD", amount: 1 }, headers);
+  const price = await biz.test.post(
+    `/v1/products/${first.body.data.id}/prices`,
+    { name: "p", type: "usage", currency: "USD", amount: 1 },
+    headers,
+  );
   expectError(price, 422, "IDEMPOTENCY_KEY_REUSED");
   assert.equal((await biz.test.get("/v1/products")).body.pagination.total, 1);
   assert.equal((await biz.test.get(`/v1/products/${first.body.data.id}/prices`)).body.pagination.total, 0);

@@ -9,13 +9,21 @@ const DAY_MS = 86_400_000;
 
 test("create: expiresInDays below 1, fractional or absurd, and expiresAt not in the future, are field errors", async () => {
   const biz = await seedBusiness();
-  const post = (body: Record<string, unknown>) => biz.test.post("/v1/api-keys", { name: "Expiry probe", scopes: ["products:read"], ...body });
+  const post = (body: Record<string, unknown>) =>
+    biz.test.post("/v1/api-keys", { name: "Expiry probe", scopes: ["products:read"], ...body });
   const cases: [Record<string, unknown>, string][] = [
-    [{ expiresInDays: -5 }, "expiresInDays"], [{ expiresInDays: 0 }, "expiresInDays"], [{ expiresInDays: -0.5 }, "expiresInDays"],
-    [{ expiresInDays: 1.5 }, "expiresInDays"], [{ expiresInDays: -1e308 }, "expiresInDays"], [{ expiresInDays: 1e308 }, "expiresInDays"],
-    [{ expiresInDays: "-5" }, "expiresInDays"], [{ expiresInDays: null }, "expiresInDays"],
-    [{ expiresAt: new Date(Date.now() - 5 * DAY_MS).toISOString() }, "expiresAt"], [{ expiresAt: new Date(Date.now() - 1000).toISOString() }, "expiresAt"],
-    [{ expiresAt: "1970-01-01T00:00:00Z" }, "expiresAt"], [{ expiresAt: "2020-06-01T12:00:00+14:00" }, "expiresAt"],
+    [{ expiresInDays: -5 }, "expiresInDays"],
+    [{ expiresInDays: 0 }, "expiresInDays"],
+    [{ expiresInDays: -0.5 }, "expiresInDays"],
+    [{ expiresInDays: 1.5 }, "expiresInDays"],
+    [{ expiresInDays: -1e308 }, "expiresInDays"],
+    [{ expiresInDays: 1e308 }, "expiresInDays"],
+    [{ expiresInDays: "-5" }, "expiresInDays"],
+    [{ expiresInDays: null }, "expiresInDays"],
+    [{ expiresAt: new Date(Date.now() - 5 * DAY_MS).toISOString() }, "expiresAt"],
+    [{ expiresAt: new Date(Date.now() - 1000).toISOString() }, "expiresAt"],
+    [{ expiresAt: "1970-01-01T00:00:00Z" }, "expiresAt"],
+    [{ expiresAt: "2020-06-01T12:00:00+14:00" }, "expiresAt"],
     [{ expiresAt: new Date(Date.now() + DAY_MS).toISOString(), expiresInDays: 5 }, "expiresInDays"],
   ];
   for (const [body, field] of cases) {
@@ -51,7 +59,8 @@ test("update: expiresAt now or in the past is a field error and leaves the key's
 
 test("rotation settings cannot put a key's due date or grace period in the past", async () => {
   const biz = await seedBusiness();
-  const post = (body: Record<string, unknown>) => biz.test.post("/v1/api-keys", { name: "Rotation probe", scopes: ["products:read"], ...body });
+  const post = (body: Record<string, unknown>) =>
+    biz.test.post("/v1/api-keys", { name: "Rotation probe", scopes: ["products:read"], ...body });
   for (const rotation of [{ maxAge: -5 }, { maxAge: 0 }, { gracePeriod: -1 }, { notificationDays: [-3] }, { notificationDays: [0] }]) {
     const e = expectError(await post({ rotation }), 400, "INVALID_FIELD");
     assert.match(e.field ?? "", /^rotation\./, JSON.stringify(rotation));

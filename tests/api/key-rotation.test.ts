@@ -36,7 +36,10 @@ test("an expiring key gets one api_key.expiring notice per threshold, and a new 
   assert.ok(!JSON.stringify(notices[0]).includes(k.key));
 
   // Moved to 20 hours away: the 1-day threshold has passed for the new date; one notice says so.
-  assert.equal((await biz.test.patch(`/v1/api-keys/${k.id}`, { expiresAt: new Date(Date.now() + 20 * 3_600_000).toISOString() })).status, 200);
+  assert.equal(
+    (await biz.test.patch(`/v1/api-keys/${k.id}`, { expiresAt: new Date(Date.now() + 20 * 3_600_000).toISOString() })).status,
+    200,
+  );
   await processKeyRotations();
   notices = await eventsFor(biz.test, "api_key.expiring", k.id);
   assert.equal(notices.length, 2);
@@ -62,7 +65,11 @@ test("notificationDays and maxAge decide when notices go out; keys far from due 
 test("automatic strategy: the job rotates within the grace period; the new value is revealed once and works", async () => {
   const biz = await seedBusiness();
   const expiresAt = inDays(3);
-  const old = await createKey(biz.test, { expiresAt, scopes: ["products:read", "api_keys:read"], rotation: { strategy: "automatic", gracePeriod: 7 } });
+  const old = await createKey(biz.test, {
+    expiresAt,
+    scopes: ["products:read", "api_keys:read"],
+    rotation: { strategy: "automatic", gracePeriod: 7 },
+  });
   const far = await createKey(biz.test, { expiresAt: inDays(30), rotation: { strategy: "automatic", gracePeriod: 7 } });
   const result = await processKeyRotations();
   assert.ok(result.rotated >= 1);

@@ -6,7 +6,11 @@ import { expectError, seedBusiness } from "../helpers/api";
 import { auditRows, db, poll } from "../helpers/db";
 import { bearer, portalUser, registerClient, tokensFor } from "../helpers/oauth";
 
-const BODY = { name: "Acme Analytics", redirectUris: ["https://analytics.example/callback", "http://127.0.0.1:8080/cb"], scopes: ["products:read"] };
+const BODY = {
+  name: "Acme Analytics",
+  redirectUris: ["https://analytics.example/callback", "http://127.0.0.1:8080/cb"],
+  scopes: ["products:read"],
+};
 
 describe("POST /v1/oauth-clients", () => {
   it("registers a confidential client: oac_ id, secret shown once and stored as a hash", async () => {
@@ -26,11 +30,18 @@ describe("POST /v1/oauth-clients", () => {
     const read = await test.get(`/v1/oauth-clients/${c.id}`);
     assert.equal(read.body.data.clientSecret, `ocs_********${c.clientSecret.slice(-4)}`);
     const list = await test.get("/v1/oauth-clients");
-    assert.deepEqual(list.body.data.map((x: { id: string }) => x.id), [c.id]);
+    assert.deepEqual(
+      list.body.data.map((x: { id: string }) => x.id),
+      [c.id],
+    );
     assert.ok(!list.text.includes(c.clientSecret));
     await poll(async () => (await auditRows({ businessId, action: "oauth_client.created" })).length > 0, 3_000);
     const events = await test.get("/v1/events?type=resource.created");
-    assert.ok(events.body.data.some((e: any) => e.data.object === "oauth_client" && e.data.id === c.id && !JSON.stringify(e).includes(c.clientSecret)));
+    assert.ok(
+      events.body.data.some(
+        (e: any) => e.data.object === "oauth_client" && e.data.id === c.id && !JSON.stringify(e).includes(c.clientSecret),
+      ),
+    );
   });
 
   it("registers a public client without a secret", async () => {
@@ -42,7 +53,14 @@ describe("POST /v1/oauth-clients", () => {
 
   it("refuses unsafe or malformed redirect URIs, naming the field", async () => {
     const { test } = await seedBusiness();
-    for (const uri of ["http://app.example/cb", "https://app.example/cb#frag", "javascript:alert(1)", "data:text/html,x", "/relative", "not a url"]) {
+    for (const uri of [
+      "http://app.example/cb",
+      "https://app.example/cb#frag",
+      "javascript:alert(1)",
+      "data:text/html,x",
+      "/relative",
+      "not a url",
+    ]) {
       const err = expectError(await test.post("/v1/oauth-clients", { ...BODY, redirectUris: [uri] }), 400, "INVALID_FIELD");
       assert.match(err.field ?? "", /^redirectUris/, uri);
     }
@@ -54,7 +72,11 @@ describe("POST /v1/oauth-clients", () => {
     const { test } = await seedBusiness();
     expectError(await test.post("/v1/oauth-clients", { ...BODY, scopes: ["products:admin"] }), 400, "INVALID_FIELD");
     const narrow = await test.post("/v1/api-keys", { name: "narrow", scopes: ["oauth_clients:write", "products:read"] });
-    const err = expectError(await bearer(narrow.body.data.key).post("/v1/oauth-clients", { ...BODY, scopes: ["products:write"] }), 403, "INSUFFICIENT_SCOPE");
+    const err = expectError(
+      await bearer(narrow.body.data.key).post("/v1/oauth-clients", { ...BODY, scopes: ["products:write"] }),
+      403,
+      "INSUFFICIENT_SCOPE",
+    );
     assert.equal(err.requiredScope, "products:write");
   });
 

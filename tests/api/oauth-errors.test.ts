@@ -5,7 +5,17 @@ import assert from "node:assert/strict";
 import { BASE_URL } from "../helpers/api";
 import { auditRows, db, poll } from "../helpers/db";
 import {
-  authorizationUrl, authorizeCode, basic, decide, insecure, oauth, openConsent, portalUser, postForm, registerClient, REDIRECT_URI,
+  authorizationUrl,
+  authorizeCode,
+  basic,
+  decide,
+  insecure,
+  oauth,
+  openConsent,
+  portalUser,
+  postForm,
+  registerClient,
+  REDIRECT_URI,
   type RegisteredClient,
 } from "../helpers/oauth";
 
@@ -48,7 +58,12 @@ describe("GET /oauth/authorize: errors never redirected", () => {
 
   it("a redirect_uri that is not registered exactly → 400 page, no redirect, audited", async () => {
     const c = await registerClient();
-    for (const uri of ["http://127.0.0.1:9/callback/", "http://127.0.0.1:9/callback?x=1", "https://evil.example/callback", "http://127.0.0.1:9/CALLBACK"]) {
+    for (const uri of [
+      "http://127.0.0.1:9/callback/",
+      "http://127.0.0.1:9/callback?x=1",
+      "https://evil.example/callback",
+      "http://127.0.0.1:9/CALLBACK",
+    ]) {
       const { url } = await authorizationUrl(c, { redirect_uri: uri });
       const res = await fetch(url, { redirect: "manual" });
       assert.equal(res.status, 400, uri);
@@ -83,7 +98,10 @@ describe("GET /oauth/authorize: errors redirected with error and state (RFC 6749
       assert.equal(location.searchParams.get("iss"), BASE_URL);
       assert.equal(location.searchParams.get("code"), null);
       // oauth4webapi reads it as an authorization error response.
-      assert.throws(() => oauth.validateAuthResponse(c.as, c.client, location, state), (e: oauth.AuthorizationResponseError) => e.error === error);
+      assert.throws(
+        () => oauth.validateAuthResponse(c.as, c.client, location, state),
+        (e: oauth.AuthorizationResponseError) => e.error === error,
+      );
       await audited(await ownerBusinessOf(c), "oauth.authorize_denied", (d) => d.error === error);
     });
   }
@@ -172,7 +190,11 @@ describe("POST /oauth/token: bad requests issue nothing (RFC 6749 §5.2)", () =>
 
   it("the wrong redirect_uri → invalid_grant", async () => {
     const { c, user, form, auth } = await freshCode();
-    assertTokenError(await postForm("/oauth/token", { ...form, redirect_uri: "http://127.0.0.1:9/other" }, { headers: auth }), 400, "invalid_grant");
+    assertTokenError(
+      await postForm("/oauth/token", { ...form, redirect_uri: "http://127.0.0.1:9/other" }, { headers: auth }),
+      400,
+      "invalid_grant",
+    );
     assert.equal(await tokenCount(c.id), 0);
     await audited(user.businessId, "oauth.token_denied", (d) => d.reason === "redirect_uri_mismatch");
   });
@@ -181,7 +203,11 @@ describe("POST /oauth/token: bad requests issue nothing (RFC 6749 §5.2)", () =>
     const { c, user, form, auth } = await freshCode();
     const { code_verifier: _, ...noVerifier } = form;
     assertTokenError(await postForm("/oauth/token", noVerifier, { headers: auth }), 400, "invalid_grant");
-    assertTokenError(await postForm("/oauth/token", { ...form, code_verifier: oauth.generateRandomCodeVerifier() }, { headers: auth }), 400, "invalid_grant");
+    assertTokenError(
+      await postForm("/oauth/token", { ...form, code_verifier: oauth.generateRandomCodeVerifier() }, { headers: auth }),
+      400,
+      "invalid_grant",
+    );
     assert.equal(await tokenCount(c.id), 0);
     await audited(user.businessId, "oauth.token_denied", (d) => d.reason === "pkce_missing");
     await audited(user.businessId, "oauth.token_denied", (d) => d.reason === "pkce_mismatch");
@@ -205,13 +231,20 @@ describe("POST /oauth/token: bad requests issue nothing (RFC 6749 §5.2)", () =>
     const after = await fetch(`${BASE_URL}/v1/products`, { headers: { authorization: `Bearer ${first.body.access_token}` } });
     assert.equal(after.status, 401);
     assert.equal(((await after.json()) as any).error.code, "ACCESS_TOKEN_REVOKED");
-    assertTokenError(await postForm("/oauth/token", { grant_type: "refresh_token", refresh_token: first.body.refresh_token }, { headers: auth }), 400, "invalid_grant");
+    assertTokenError(
+      await postForm("/oauth/token", { grant_type: "refresh_token", refresh_token: first.body.refresh_token }, { headers: auth }),
+      400,
+      "invalid_grant",
+    );
     await audited(user.businessId, "oauth.token_denied", (d) => d.reason === "code_replayed");
   });
 
   it("two exchanges of one code at once: one token set, the other refused", async () => {
     const { form, auth } = await freshCode();
-    const results = await Promise.all([postForm("/oauth/token", form, { headers: auth }), postForm("/oauth/token", form, { headers: auth })]);
+    const results = await Promise.all([
+      postForm("/oauth/token", form, { headers: auth }),
+      postForm("/oauth/token", form, { headers: auth }),
+    ]);
     assert.deepEqual(results.map((r) => r.status).sort(), [200, 400]);
   });
 
@@ -247,7 +280,11 @@ describe("POST /oauth/token: bad requests issue nothing (RFC 6749 §5.2)", () =>
   it("grant types we do not support → unsupported_grant_type; none → invalid_request", async () => {
     const { c, auth } = await freshCode();
     for (const grant_type of ["client_credentials", "password", "implicit", "urn:ietf:params:oauth:grant-type:device_code"]) {
-      assertTokenError(await postForm("/oauth/token", { grant_type, username: "a", password: "b" }, { headers: auth }), 400, "unsupported_grant_type");
+      assertTokenError(
+        await postForm("/oauth/token", { grant_type, username: "a", password: "b" }, { headers: auth }),
+        400,
+        "unsupported_grant_type",
+      );
     }
     assertTokenError(await postForm("/oauth/token", {}, { headers: auth }), 400, "invalid_request");
     assert.equal(await tokenCount(c.id), 0);
@@ -257,14 +294,23 @@ describe("POST /oauth/token: bad requests issue nothing (RFC 6749 §5.2)", () =>
   it("malformed requests → invalid_request", async () => {
     const { form, auth } = await freshCode();
     const repeated = await fetch(`${BASE_URL}/oauth/token`, {
-      method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", ...auth },
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", ...auth },
       body: `${new URLSearchParams(form)}&code=again`,
     });
     assert.equal(repeated.status, 400);
     assert.equal(((await repeated.json()) as any).error, "invalid_request");
-    const text = await fetch(`${BASE_URL}/oauth/token`, { method: "POST", headers: { "content-type": "text/plain", ...auth }, body: "grant_type=authorization_code" });
+    const text = await fetch(`${BASE_URL}/oauth/token`, {
+      method: "POST",
+      headers: { "content-type": "text/plain", ...auth },
+      body: "grant_type=authorization_code",
+    });
     assert.equal(((await text.json()) as any).error, "invalid_request");
-    assertTokenError(await postForm("/oauth/token", { grant_type: "authorization_code", redirect_uri: REDIRECT_URI }, { headers: auth }), 400, "invalid_request");
+    assertTokenError(
+      await postForm("/oauth/token", { grant_type: "authorization_code", redirect_uri: REDIRECT_URI }, { headers: auth }),
+      400,
+      "invalid_request",
+    );
   });
 
   it("JSON bodies work as well as form-encoded ones", async () => {
@@ -278,7 +324,15 @@ describe("POST /oauth/token: bad requests issue nothing (RFC 6749 §5.2)", () =>
   it("a refresh scope wider than the grant → invalid_scope", async () => {
     const { form, auth } = await freshCode({}, { scope: "products:read" });
     const t = await postForm("/oauth/token", form, { headers: auth });
-    assertTokenError(await postForm("/oauth/token", { grant_type: "refresh_token", refresh_token: t.body.refresh_token, scope: "products:write" }, { headers: auth }), 400, "invalid_scope");
+    assertTokenError(
+      await postForm(
+        "/oauth/token",
+        { grant_type: "refresh_token", refresh_token: t.body.refresh_token, scope: "products:write" },
+        { headers: auth },
+      ),
+      400,
+      "invalid_scope",
+    );
   });
 
   it("oauth4webapi surfaces the errors as ResponseBodyError", async () => {
@@ -286,7 +340,10 @@ describe("POST /oauth/token: bad requests issue nothing (RFC 6749 §5.2)", () =>
     const { callback, verifier, state } = await authorizeCode(c, await portalUser());
     const params = oauth.validateAuthResponse(c.as, c.client, callback, state);
     const res = await oauth.authorizationCodeGrantRequest(c.as, c.client, c.auth, params, REDIRECT_URI, `${verifier}x`, insecure);
-    await assert.rejects(oauth.processAuthorizationCodeResponse(c.as, c.client, res), (e: oauth.ResponseBodyError) => e.error === "invalid_grant" && e.status === 400);
+    await assert.rejects(
+      oauth.processAuthorizationCodeResponse(c.as, c.client, res),
+      (e: oauth.ResponseBodyError) => e.error === "invalid_grant" && e.status === 400,
+    );
   });
 });
 
@@ -300,7 +357,12 @@ describe("POST /oauth/revoke", () => {
   it("a client cannot revoke another client's tokens", async () => {
     const c = await registerClient();
     const { callback, verifier } = await authorizeCode(c, await portalUser());
-    const form = { grant_type: "authorization_code", code: callback.searchParams.get("code")!, redirect_uri: REDIRECT_URI, code_verifier: verifier };
+    const form = {
+      grant_type: "authorization_code",
+      code: callback.searchParams.get("code")!,
+      redirect_uri: REDIRECT_URI,
+      code_verifier: verifier,
+    };
     const t = await postForm("/oauth/token", form, { headers: basic(c.id, c.secret!) });
     assert.equal(t.status, 200, t.text);
     const other = await registerClient();

@@ -5,7 +5,19 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { BASE_URL, createProduct, expectError, seedBusiness } from "../helpers/api";
 import { auditRows, db, poll } from "../helpers/db";
-import { authorizationServer, authorizationUrl, bearer, insecure, oauth, openConsent, portalUser, registerClient, REDIRECT_URI, tokensFor, authorizeCode } from "../helpers/oauth";
+import {
+  authorizationServer,
+  authorizationUrl,
+  bearer,
+  insecure,
+  oauth,
+  openConsent,
+  portalUser,
+  registerClient,
+  REDIRECT_URI,
+  tokensFor,
+  authorizeCode,
+} from "../helpers/oauth";
 
 describe("authorization server metadata", () => {
   it("is served at /.well-known/oauth-authorization-server and accepted by oauth4webapi", async () => {
@@ -48,7 +60,10 @@ describe("authorization-code flow (confidential client, client_secret_basic, PKC
     assert.equal(row?.environment, "test");
     const list = await api.get("/v1/products");
     assert.equal(list.status, 200);
-    assert.deepEqual(list.body.data.map((p: { id: string }) => p.id), [created.body.data.id]);
+    assert.deepEqual(
+      list.body.data.map((p: { id: string }) => p.id),
+      [created.body.data.id],
+    );
     assert.ok(list.headers.get("x-ratelimit-limit"), "rate-limit headers are sent");
     // A scope the grant lacks is refused like a key's.
     expectError(await api.get("/v1/webhooks"), 403, "INSUFFICIENT_SCOPE");
@@ -77,24 +92,43 @@ describe("authorization-code flow (confidential client, client_secret_basic, PKC
     const c = await registerClient();
     const user = await portalUser();
     const { tokens } = await tokensFor(c, user);
-    const r1 = await oauth.processRefreshTokenResponse(c.as, c.client, await oauth.refreshTokenGrantRequest(c.as, c.client, c.auth, tokens.refresh_token!, insecure));
+    const r1 = await oauth.processRefreshTokenResponse(
+      c.as,
+      c.client,
+      await oauth.refreshTokenGrantRequest(c.as, c.client, c.auth, tokens.refresh_token!, insecure),
+    );
     assert.notEqual(r1.refresh_token, tokens.refresh_token);
     assert.notEqual(r1.access_token, tokens.access_token);
     assert.equal((await bearer(r1.access_token).get("/v1/products")).status, 200);
     // The first refresh token again: refused, and every token of the grant stops working.
     const replay = await oauth.refreshTokenGrantRequest(c.as, c.client, c.auth, tokens.refresh_token!, insecure);
-    await assert.rejects(oauth.processRefreshTokenResponse(c.as, c.client, replay), (e: oauth.ResponseBodyError) => e.error === "invalid_grant");
+    await assert.rejects(
+      oauth.processRefreshTokenResponse(c.as, c.client, replay),
+      (e: oauth.ResponseBodyError) => e.error === "invalid_grant",
+    );
     expectError(await bearer(r1.access_token).get("/v1/products"), 401, "ACCESS_TOKEN_REVOKED");
     const again = await oauth.refreshTokenGrantRequest(c.as, c.client, c.auth, r1.refresh_token!, insecure);
-    await assert.rejects(oauth.processRefreshTokenResponse(c.as, c.client, again), (e: oauth.ResponseBodyError) => e.error === "invalid_grant");
-    const audits = await poll(async () => (await auditRows({ businessId: user.businessId, action: "oauth.token_denied" })).length >= 2 ? auditRows({ businessId: user.businessId, action: "oauth.token_denied" }) : null, 3_000);
+    await assert.rejects(
+      oauth.processRefreshTokenResponse(c.as, c.client, again),
+      (e: oauth.ResponseBodyError) => e.error === "invalid_grant",
+    );
+    const audits = await poll(
+      async () =>
+        (await auditRows({ businessId: user.businessId, action: "oauth.token_denied" })).length >= 2
+          ? auditRows({ businessId: user.businessId, action: "oauth.token_denied" })
+          : null,
+      3_000,
+    );
     assert.ok(audits?.some((a) => (a.details as { reason?: string }).reason === "refresh_token_replayed"));
   });
 
   it("refresh with a narrower scope narrows the new access token only", async () => {
     const c = await registerClient();
     const { tokens } = await tokensFor(c, await portalUser());
-    const res = await oauth.refreshTokenGrantRequest(c.as, c.client, c.auth, tokens.refresh_token!, { ...insecure, additionalParameters: { scope: "products:read" } });
+    const res = await oauth.refreshTokenGrantRequest(c.as, c.client, c.auth, tokens.refresh_token!, {
+      ...insecure,
+      additionalParameters: { scope: "products:read" },
+    });
     const r = await oauth.processRefreshTokenResponse(c.as, c.client, res);
     assert.equal(r.scope, "products:read");
     const api = bearer(r.access_token);
@@ -109,7 +143,11 @@ describe("authorization-code flow (confidential client, client_secret_basic, PKC
     await oauth.processRevocationResponse(await oauth.revocationRequest(c.as, c.client, c.auth, tokens.access_token, insecure));
     expectError(await bearer(tokens.access_token).get("/v1/products"), 401, "ACCESS_TOKEN_REVOKED");
     // The refresh token still works, and gives a working access token.
-    const r = await oauth.processRefreshTokenResponse(c.as, c.client, await oauth.refreshTokenGrantRequest(c.as, c.client, c.auth, tokens.refresh_token!, insecure));
+    const r = await oauth.processRefreshTokenResponse(
+      c.as,
+      c.client,
+      await oauth.refreshTokenGrantRequest(c.as, c.client, c.auth, tokens.refresh_token!, insecure),
+    );
     assert.equal((await bearer(r.access_token).get("/v1/products")).status, 200);
     await oauth.processRevocationResponse(await oauth.revocationRequest(c.as, c.client, c.auth, r.refresh_token!, insecure));
     expectError(await bearer(r.access_token).get("/v1/products"), 401, "ACCESS_TOKEN_REVOKED");
@@ -176,7 +214,10 @@ describe("housekeeping and browser clients", () => {
   });
 
   it("the token endpoint answers CORS preflights, for browser apps", async () => {
-    const res = await fetch(`${BASE_URL}/oauth/token`, { method: "OPTIONS", headers: { origin: "https://spa.example", "access-control-request-method": "POST" } });
+    const res = await fetch(`${BASE_URL}/oauth/token`, {
+      method: "OPTIONS",
+      headers: { origin: "https://spa.example", "access-control-request-method": "POST" },
+    });
     assert.equal(res.status, 204);
     assert.equal(res.headers.get("access-control-allow-origin"), "*");
     assert.match(res.headers.get("access-control-allow-headers") ?? "", /Authorization/);
@@ -209,7 +250,11 @@ describe("consent by a user whose role is narrower than the request", () => {
     const c = await registerClient();
     const { callback, verifier, state } = await authorizeCode(c, viewer);
     const params = oauth.validateAuthResponse(c.as, c.client, callback, state);
-    const t = await oauth.processAuthorizationCodeResponse(c.as, c.client, await oauth.authorizationCodeGrantRequest(c.as, c.client, c.auth, params, REDIRECT_URI, verifier, insecure));
+    const t = await oauth.processAuthorizationCodeResponse(
+      c.as,
+      c.client,
+      await oauth.authorizationCodeGrantRequest(c.as, c.client, c.auth, params, REDIRECT_URI, verifier, insecure),
+    );
     assert.equal(t.scope, "products:read");
   });
 });

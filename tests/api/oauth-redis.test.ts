@@ -27,7 +27,11 @@ after(async () => {
 });
 
 async function revokeOn(server: ServerWithLogs, c: { id: string; secret: string | null }, token: string) {
-  const res = await fetch(`${server.url}/oauth/revoke`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", ...basic(c.id, c.secret!) }, body: new URLSearchParams({ token }) });
+  const res = await fetch(`${server.url}/oauth/revoke`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", ...basic(c.id, c.secret!) },
+    body: new URLSearchParams({ token }),
+  });
   assert.equal(res.status, 200);
 }
 
@@ -48,6 +52,13 @@ test("a refresh token revoked through A ends the grant's access tokens on B", as
   const onB = client(tokens.access_token, B.url);
   assert.equal((await onB.get("/v1/products")).status, 200);
   await revokeOn(A, c, tokens.refresh_token!);
-  const res = await poll(async () => { const r = await onB.get("/v1/products"); return r.status === 401 ? r : null; }, 2_000, 50);
+  const res = await poll(
+    async () => {
+      const r = await onB.get("/v1/products");
+      return r.status === 401 ? r : null;
+    },
+    2_000,
+    50,
+  );
   assert.equal(res?.body.error.code, "ACCESS_TOKEN_REVOKED");
 });

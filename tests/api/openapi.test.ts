@@ -10,7 +10,8 @@ import { request, expectError, BASE_URL } from "../helpers/api";
 function lint(file: string): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
     execFile(
-      "node_modules/.bin/redocly", ["lint", file],
+      "node_modules/.bin/redocly",
+      ["lint", file],
       { timeout: 120_000, env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true", NO_COLOR: "1" } },
       (err, stdout, stderr) => {
         const code = err ? (typeof err.code === "number" ? err.code : 1) : 0;

@@ -17,7 +17,12 @@ const PASSWORD = "correct horse battery staple";
 let email: string;
 
 before(async () => {
-  const base = { DATABASE_URL: process.env.DATABASE_URL!, KEY_HASH_SECRET: process.env.KEY_HASH_SECRET!, WEBHOOK_WORKER: "false", JOBS_IN_SERVER: "false" };
+  const base = {
+    DATABASE_URL: process.env.DATABASE_URL!,
+    KEY_HASH_SECRET: process.env.KEY_HASH_SECRET!,
+    WEBHOOK_WORKER: "false",
+    JOBS_IN_SERVER: "false",
+  };
   email = `origin-${process.pid}-${Date.now()}@example.com`;
   [wildcard, behindProxy] = await Promise.all([
     // Listening on every interface, as `npm start` does by default.
@@ -56,8 +61,11 @@ test("signed in at http://localhost, the browser stays on localhost", async () =
 
 test("a forged Host or X-Forwarded-Host never steers a redirect or a link; the server's own address is used instead", async () => {
   const cases: Record<string, string>[] = [
-    { host: "evil.example" }, { host: `evil.example:${port}` }, { host: `127.0.0.1:${port + 1}` },
-    { host: `127.0.0.1:${port}`, "x-forwarded-host": "evil.example" }, { host: `127.0.0.1:${port}`, "x-forwarded-host": "evil.example", "x-forwarded-proto": "https" },
+    { host: "evil.example" },
+    { host: `evil.example:${port}` },
+    { host: `127.0.0.1:${port + 1}` },
+    { host: `127.0.0.1:${port}`, "x-forwarded-host": "evil.example" },
+    { host: `127.0.0.1:${port}`, "x-forwarded-host": "evil.example", "x-forwarded-proto": "https" },
   ];
   for (const headers of cases) {
     const label = JSON.stringify(headers);

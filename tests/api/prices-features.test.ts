@@ -12,8 +12,14 @@ test("a usage price per request with included quantity and minimum volume", asyn
   const biz = await seedBusiness("enterprise");
   const p = await productWith(biz.test);
   const res = await biz.test.post(`/v1/products/${p.id}/prices`, {
-    name: "Pay per call", type: "usage", currency: "usd", amount: 0.001, interval: "request",
-    includedQuantity: 1000, minVolume: 100, description: "First 1000 free",
+    name: "Pay per call",
+    type: "usage",
+    currency: "usd",
+    amount: 0.001,
+    interval: "request",
+    includedQuantity: 1000,
+    minVolume: 100,
+    description: "First 1000 free",
   });
   assert.equal(res.status, 201);
   const price = res.body.data;
@@ -32,7 +38,13 @@ test("a usage price per request with included quantity and minimum volume", asyn
   const read = await biz.test.get(`/v1/prices/${price.id}`);
   assert.equal(read.status, 200);
   assert.deepEqual(read.body.data, price);
-  const perCall = await biz.test.post(`/v1/products/${p.id}/prices`, { name: "Per call", type: "usage", currency: "EUR", amount: 2, interval: "call" });
+  const perCall = await biz.test.post(`/v1/products/${p.id}/prices`, {
+    name: "Per call",
+    type: "usage",
+    currency: "EUR",
+    amount: 2,
+    interval: "call",
+  });
   assert.equal(perCall.body.data.interval, "call");
   // With no interval a usage price is per request.
   const dflt = await biz.test.post(`/v1/products/${p.id}/prices`, { name: "Default", type: "usage", currency: "GBP", amount: 0 });
@@ -56,21 +68,43 @@ test("a tiered usage price keeps its tiers, the last one unbounded", async () =>
   assert.equal(res.body.data.amount, null);
   assert.deepEqual((await biz.test.get(`/v1/prices/${res.body.data.id}`)).body.data.tiers, tiers);
   // "inf" is another way to write the unbounded tier; it reads back as null.
-  const inf = await biz.test.post(`/v1/products/${p.id}/prices`, { name: "Inf", type: "usage", currency: "USD", tiers: [{ upTo: 10, amount: 1 }, { upTo: "inf", amount: 0.5 }] });
+  const inf = await biz.test.post(`/v1/products/${p.id}/prices`, {
+    name: "Inf",
+    type: "usage",
+    currency: "USD",
+    tiers: [
+      { upTo: 10, amount: 1 },
+      { upTo: "inf", amount: 0.5 },
+    ],
+  });
   assert.equal(inf.status, 201);
-  assert.deepEqual(inf.body.data.tiers, [{ upTo: 10, amount: 1 }, { upTo: null, amount: 0.5 }]);
+  assert.deepEqual(inf.body.data.tiers, [
+    { upTo: 10, amount: 1 },
+    { upTo: null, amount: 0.5 },
+  ]);
 });
 
 test("a subscription price with base subscription and overage rate", async () => {
   const biz = await seedBusiness("enterprise");
   const p = await productWith(biz.test);
   const baseSubscription = { amount: 49, interval: "month", includedQuota: 100000 };
-  const res = await biz.test.post(`/v1/products/${p.id}/prices`, { name: "Pro", type: "subscription", currency: "USD", baseSubscription, overageRate: 0.0005 });
+  const res = await biz.test.post(`/v1/products/${p.id}/prices`, {
+    name: "Pro",
+    type: "subscription",
+    currency: "USD",
+    baseSubscription,
+    overageRate: 0.0005,
+  });
   assert.equal(res.status, 201);
   assert.deepEqual(res.body.data.baseSubscription, baseSubscription);
   assert.equal(res.body.data.overageRate, 0.0005);
   assert.equal(res.body.data.interval, "month");
-  const yearly = await biz.test.post(`/v1/products/${p.id}/prices`, { name: "Pro yearly", type: "subscription", currency: "USD", baseSubscription: { ...baseSubscription, interval: "year" } });
+  const yearly = await biz.test.post(`/v1/products/${p.id}/prices`, {
+    name: "Pro yearly",
+    type: "subscription",
+    currency: "USD",
+    baseSubscription: { ...baseSubscription, interval: "year" },
+  });
   assert.equal(yearly.status, 201);
   assert.equal(yearly.body.data.interval, "year");
   assert.equal(yearly.body.data.overageRate, null);
@@ -99,36 +133,104 @@ test("invalid prices are 400 with the field named", async () => {
   assert.equal(noAmount.field, "amount");
   assert.equal(noAmount.type, "validation_error");
 
-  const outOfOrder = expectError(await post({ type: "usage", tiers: [{ upTo: 1000, amount: 1 }, { upTo: 500, amount: 0.5 }, { upTo: null, amount: 0.1 }] }), 400, "INVALID_FIELD");
+  const outOfOrder = expectError(
+    await post({
+      type: "usage",
+      tiers: [
+        { upTo: 1000, amount: 1 },
+        { upTo: 500, amount: 0.5 },
+        { upTo: null, amount: 0.1 },
+      ],
+    }),
+    400,
+    "INVALID_FIELD",
+  );
   assert.equal(outOfOrder.field, "tiers[1].upTo");
-  const equalTiers = expectError(await post({ type: "usage", tiers: [{ upTo: 1000, amount: 1 }, { upTo: 1000, amount: 0.5 }] }), 400, "INVALID_FIELD");
+  const equalTiers = expectError(
+    await post({
+      type: "usage",
+      tiers: [
+        { upTo: 1000, amount: 1 },
+        { upTo: 1000, amount: 0.5 },
+      ],
+    }),
+    400,
+    "INVALID_FIELD",
+  );
   assert.equal(equalTiers.field, "tiers[1].upTo");
-  const openMiddle = expectError(await post({ type: "usage", tiers: [{ upTo: null, amount: 1 }, { upTo: 500, amount: 0.5 }] }), 400, "INVALID_FIELD");
+  const openMiddle = expectError(
+    await post({
+      type: "usage",
+      tiers: [
+        { upTo: null, amount: 1 },
+        { upTo: 500, amount: 0.5 },
+      ],
+    }),
+    400,
+    "INVALID_FIELD",
+  );
   assert.equal(openMiddle.field, "tiers[0].upTo");
   assert.equal(expectError(await post({ type: "usage", tiers: [] }), 400, "INVALID_FIELD").field, "tiers");
 
   assert.equal(expectError(await post({ type: "usage", amount: -1 }), 400, "INVALID_FIELD").field, "amount");
-  assert.equal(expectError(await post({ type: "usage", tiers: [{ upTo: 10, amount: -0.5 }] }), 400, "INVALID_FIELD").field, "tiers[0].amount");
+  assert.equal(
+    expectError(await post({ type: "usage", tiers: [{ upTo: 10, amount: -0.5 }] }), 400, "INVALID_FIELD").field,
+    "tiers[0].amount",
+  );
   assert.equal(expectError(await post({ type: "usage", amount: "1.00" }), 400, "INVALID_FIELD").field, "amount");
 
   const currency = expectError(await post({ type: "usage", amount: 1, currency: "XYZ" }), 400, "INVALID_FIELD");
   assert.equal(currency.field, "currency");
   assert.ok(currency.suggestion?.includes("USD"), currency.suggestion);
-  assert.equal(expectError(await biz.test.post(`/v1/products/${p.id}/prices`, { name: "x", type: "usage", amount: 1 }), 400, "MISSING_REQUIRED_FIELD").field, "currency");
+  assert.equal(
+    expectError(await biz.test.post(`/v1/products/${p.id}/prices`, { name: "x", type: "usage", amount: 1 }), 400, "MISSING_REQUIRED_FIELD")
+      .field,
+    "currency",
+  );
 
   const noBase = expectError(await post({ type: "subscription", overageRate: 0.1 }), 400, "MISSING_REQUIRED_FIELD");
   assert.equal(noBase.field, "baseSubscription");
-  assert.equal(expectError(await post({ type: "subscription", baseSubscription: { amount: 10, interval: "week", includedQuota: 1 } }), 400, "INVALID_FIELD").field, "baseSubscription.interval");
-  assert.equal(expectError(await post({ type: "subscription", baseSubscription: { amount: 10, interval: "month" } }), 400, "MISSING_REQUIRED_FIELD").field, "baseSubscription.includedQuota");
+  assert.equal(
+    expectError(
+      await post({ type: "subscription", baseSubscription: { amount: 10, interval: "week", includedQuota: 1 } }),
+      400,
+      "INVALID_FIELD",
+    ).field,
+    "baseSubscription.interval",
+  );
+  assert.equal(
+    expectError(await post({ type: "subscription", baseSubscription: { amount: 10, interval: "month" } }), 400, "MISSING_REQUIRED_FIELD")
+      .field,
+    "baseSubscription.includedQuota",
+  );
 
   assert.equal(expectError(await post({ type: "metered" }), 400, "MISSING_REQUIRED_FIELD").field, "metrics");
-  assert.equal(expectError(await post({ type: "metered", metrics: [{ name: "a", amount: 1, unit: "u" }, { name: "a", amount: 2, unit: "u" }] }), 400, "INVALID_FIELD").field, "metrics[1].name");
+  assert.equal(
+    expectError(
+      await post({
+        type: "metered",
+        metrics: [
+          { name: "a", amount: 1, unit: "u" },
+          { name: "a", amount: 2, unit: "u" },
+        ],
+      }),
+      400,
+      "INVALID_FIELD",
+    ).field,
+    "metrics[1].name",
+  );
 
   assert.equal(expectError(await post({ type: "usage", amount: 1, interval: "month" }), 400, "INVALID_FIELD").field, "interval");
   assert.equal(expectError(await post({ type: "donation", amount: 1 }), 400, "INVALID_TYPE").field, "type");
-  assert.equal(expectError(await post({ type: "usage", amount: 1, includedQuantity: 1.5 }), 400, "INVALID_FIELD").field, "includedQuantity");
+  assert.equal(
+    expectError(await post({ type: "usage", amount: 1, includedQuantity: 1.5 }), 400, "INVALID_FIELD").field,
+    "includedQuantity",
+  );
   // Counts beyond what the database column holds are refused, not a server error.
-  assert.equal(expectError(await post({ type: "usage", amount: 1, includedQuantity: 3_000_000_000 }), 400, "INVALID_FIELD").field, "includedQuantity");
+  assert.equal(
+    expectError(await post({ type: "usage", amount: 1, includedQuantity: 3_000_000_000 }), 400, "INVALID_FIELD").field,
+    "includedQuantity",
+  );
   assert.equal(expectError(await post({ type: "usage", amount: 1, minVolume: 1e15 }), 400, "INVALID_FIELD").field, "minVolume");
   assert.equal(expectError(await post({ type: "usage", amount: 1, colour: "red" }), 400, "INVALID_FIELD").field, "colour");
 
@@ -140,18 +242,35 @@ test("prices are listed per product, newest first, and can be filtered", async (
   const p = await productWith(biz.test);
   const other = await createProduct(biz.test, { name: "Other" });
   const a = await biz.test.post(`/v1/products/${p.id}/prices`, { name: "A", type: "usage", currency: "USD", amount: 1 });
-  const b = await biz.test.post(`/v1/products/${p.id}/prices`, { name: "B", type: "metered", currency: "USD", metrics: [{ name: "gb", amount: 1, unit: "GB" }] });
+  const b = await biz.test.post(`/v1/products/${p.id}/prices`, {
+    name: "B",
+    type: "metered",
+    currency: "USD",
+    metrics: [{ name: "gb", amount: 1, unit: "GB" }],
+  });
   await biz.test.post(`/v1/products/${other.id}/prices`, { name: "C", type: "usage", currency: "USD", amount: 3 });
   const list = await biz.test.get(`/v1/products/${p.id}/prices`);
   assert.equal(list.status, 200);
-  assert.deepEqual(list.body.data.map((x: any) => x.id), [b.body.data.id, a.body.data.id]);
+  assert.deepEqual(
+    list.body.data.map((x: any) => x.id),
+    [b.body.data.id, a.body.data.id],
+  );
   assert.equal(list.body.pagination.total, 2);
-  assert.deepEqual((await biz.test.get(`/v1/products/${p.id}/prices?type=metered`)).body.data.map((x: any) => x.id), [b.body.data.id]);
-  assert.deepEqual((await biz.test.get(`/v1/products/${p.id}/prices?amount[gte]=1`)).body.data.map((x: any) => x.id), [a.body.data.id]);
+  assert.deepEqual(
+    (await biz.test.get(`/v1/products/${p.id}/prices?type=metered`)).body.data.map((x: any) => x.id),
+    [b.body.data.id],
+  );
+  assert.deepEqual(
+    (await biz.test.get(`/v1/products/${p.id}/prices?amount[gte]=1`)).body.data.map((x: any) => x.id),
+    [a.body.data.id],
+  );
   const one = await biz.test.get(`/v1/products/${p.id}/prices?limit=1`);
   assert.equal(one.body.pagination.hasMore, true);
   const next = await biz.test.get(`/v1/products/${p.id}/prices?limit=1&cursor=${encodeURIComponent(one.body.pagination.nextCursor)}`);
-  assert.deepEqual(next.body.data.map((x: any) => x.id), [a.body.data.id]);
+  assert.deepEqual(
+    next.body.data.map((x: any) => x.id),
+    [a.body.data.id],
+  );
   assert.equal(next.body.pagination.hasMore, false);
   expectError(await biz.test.get(`/v1/products/${p.id}/prices?colour=red`), 400, "INVALID_FILTER");
 });
@@ -189,21 +308,33 @@ test("DELETE /v1/prices/{id} answers 204 and the price is gone", async () => {
   expectError(await biz.test.get(`/v1/prices/${price.id}`), 404, "RESOURCE_NOT_FOUND");
   expectError(await biz.test.patch(`/v1/prices/${price.id}`, { name: "x" }), 404, "RESOURCE_NOT_FOUND");
   expectError(await biz.test.delete(`/v1/prices/${price.id}`), 404, "RESOURCE_NOT_FOUND");
-  assert.deepEqual((await biz.test.get(`/v1/products/${p.id}/prices`)).body.data.map((x: any) => x.id), [keep.id]);
+  assert.deepEqual(
+    (await biz.test.get(`/v1/products/${p.id}/prices`)).body.data.map((x: any) => x.id),
+    [keep.id],
+  );
   assert.equal((await biz.test.get(`/v1/products/${p.id}`)).status, 200);
   expectError(await biz.test.get(`/v1/prices/${p.id}`), 404, "RESOURCE_NOT_FOUND");
 });
 
 test("prices on a product that does not exist are 404", async () => {
   const biz = await seedBusiness("enterprise");
-  expectError(await biz.test.post("/v1/products/prod_01ZZZZZZZZZZZZZZZZZZZZZZZZ/prices", { name: "x", type: "usage", currency: "USD", amount: 1 }), 404, "RESOURCE_NOT_FOUND");
+  expectError(
+    await biz.test.post("/v1/products/prod_01ZZZZZZZZZZZZZZZZZZZZZZZZ/prices", { name: "x", type: "usage", currency: "USD", amount: 1 }),
+    404,
+    "RESOURCE_NOT_FOUND",
+  );
   expectError(await biz.test.get("/v1/products/nope/prices"), 404, "RESOURCE_NOT_FOUND");
 });
 
 test("features: create, list, read, update and delete", async () => {
   const biz = await seedBusiness("enterprise");
   const p = await productWith(biz.test);
-  const created = await biz.test.post(`/v1/products/${p.id}/features`, { name: "Radar maps", description: "Live radar", key: "radar_maps", value: true });
+  const created = await biz.test.post(`/v1/products/${p.id}/features`, {
+    name: "Radar maps",
+    description: "Live radar",
+    key: "radar_maps",
+    value: true,
+  });
   assert.equal(created.status, 201);
   const f = created.body.data;
   assert.match(f.id, /^feat_[0-9A-Z]{26}$/);
@@ -222,10 +353,19 @@ test("features: create, list, read, update and delete", async () => {
 
   const list = await biz.test.get(`/v1/products/${p.id}/features`);
   assert.equal(list.status, 200);
-  assert.deepEqual(list.body.data.map((x: any) => x.id), [bare.id, limit.id, f.id]);
+  assert.deepEqual(
+    list.body.data.map((x: any) => x.id),
+    [bare.id, limit.id, f.id],
+  );
   assert.equal(list.body.pagination.total, 3);
-  assert.deepEqual((await biz.test.get(`/v1/products/${p.id}/features?q=radar`)).body.data.map((x: any) => x.id), [f.id]);
-  assert.deepEqual((await biz.test.get(`/v1/products/${p.id}/features?key=rps`)).body.data.map((x: any) => x.id), [limit.id]);
+  assert.deepEqual(
+    (await biz.test.get(`/v1/products/${p.id}/features?q=radar`)).body.data.map((x: any) => x.id),
+    [f.id],
+  );
+  assert.deepEqual(
+    (await biz.test.get(`/v1/products/${p.id}/features?key=rps`)).body.data.map((x: any) => x.id),
+    [limit.id],
+  );
 
   const read = await biz.test.get(`/v1/features/${f.id}`);
   assert.equal(read.status, 200);

@@ -83,7 +83,10 @@ test("following nextCursor visits every product once, in order", async () => {
   const walk = await collectAll(biz.test, "/v1/products?limit=5");
   assert.deepEqual(walk.ids, created.slice().reverse());
   assert.equal(walk.pages.length, 5);
-  assert.deepEqual(walk.pages.map((p) => p.data.length), [5, 5, 5, 5, 3]);
+  assert.deepEqual(
+    walk.pages.map((p) => p.data.length),
+    [5, 5, 5, 5, 3],
+  );
   for (const page of walk.pages) {
     assert.equal(page.pagination.total, 23);
     assert.equal(page.pagination.offset, 0);
@@ -119,7 +122,10 @@ test("a cursor with sort=name walks every product once when rows are added mid-w
   const byName = new Map<string, string>();
   for (const n of names) byName.set(n, (await createProduct(biz.test, { name: n })).id);
   const first = await biz.test.get("/v1/products?sort=name&limit=4");
-  assert.deepEqual(first.body.data.map((p: any) => p.name), ["alpha", "bravo", "charlie", "delta"]);
+  assert.deepEqual(
+    first.body.data.map((p: any) => p.name),
+    ["alpha", "bravo", "charlie", "delta"],
+  );
   // One row sorts before the cursor (must not appear), one after it.
   await createProduct(biz.test, { name: "aardvark" });
   await createProduct(biz.test, { name: "zulu" });
@@ -149,7 +155,10 @@ test("a malformed cursor is 400 INVALID_CURSOR", async () => {
   await createMany(biz.test, 3);
   const forged = (o: unknown) => Buffer.from(JSON.stringify(o)).toString("base64url");
   const bad = [
-    "garbage!!", "abc", "%00", "x".repeat(3000),
+    "garbage!!",
+    "abc",
+    "%00",
+    "x".repeat(3000),
     forged({ hello: "world" }),
     forged({ s: "-createdAt,-id", v: "nope", i: "x" }),
     // Forged cursors of the right sort but with values that do not fit it.
@@ -181,7 +190,11 @@ test("cursor together with offset is 400 INVALID_PARAMETER", async () => {
   const biz = await seedBusiness("enterprise");
   await createMany(biz.test, 3);
   const first = await biz.test.get("/v1/products?limit=1");
-  const err = expectError(await biz.test.get(`/v1/products?offset=1&cursor=${encodeURIComponent(first.body.pagination.nextCursor)}`), 400, "INVALID_PARAMETER");
+  const err = expectError(
+    await biz.test.get(`/v1/products?offset=1&cursor=${encodeURIComponent(first.body.pagination.nextCursor)}`),
+    400,
+    "INVALID_PARAMETER",
+  );
   assert.equal(err.type, "validation_error");
 });
 
@@ -214,7 +227,10 @@ test("isActive filter", async () => {
 test("createdAt[gte] and createdAt[lt] split the products at a moment", async () => {
   const biz = await seedBusiness("enterprise");
   const early: string[] = [];
-  for (let i = 0; i < 2; i++) { early.push((await createProduct(biz.test, { name: `early ${i}` })).id); await sleep(15); }
+  for (let i = 0; i < 2; i++) {
+    early.push((await createProduct(biz.test, { name: `early ${i}` })).id);
+    await sleep(15);
+  }
   const pivot = await createProduct(biz.test, { name: "pivot" });
   await sleep(15);
   const late = (await createProduct(biz.test, { name: "late" })).id;
@@ -223,7 +239,9 @@ test("createdAt[gte] and createdAt[lt] split the products at a moment", async ()
   assert.deepEqual(ids(gte), [late, pivot.id]);
   const lt = await biz.test.get(`/v1/products?createdAt[lt]=${at}`);
   assert.deepEqual(ids(lt), early.slice().reverse());
-  const both = await biz.test.get(`/v1/products?createdAt[gte]=${encodeURIComponent(pivot.createdAt)}&createdAt[lt]=${encodeURIComponent(new Date(Date.parse(pivot.createdAt) + 1).toISOString())}`);
+  const both = await biz.test.get(
+    `/v1/products?createdAt[gte]=${encodeURIComponent(pivot.createdAt)}&createdAt[lt]=${encodeURIComponent(new Date(Date.parse(pivot.createdAt) + 1).toISOString())}`,
+  );
   assert.deepEqual(ids(both), [pivot.id]);
   assert.equal((await biz.test.get("/v1/products?createdAt[gte]=2000-01-01")).body.pagination.total, 4);
   assert.equal((await biz.test.get("/v1/products?createdAt[lt]=2000-01-01")).body.pagination.total, 0);
@@ -256,8 +274,15 @@ test("price[lt]=N lists products with a price whose amount is below N, each once
   const dear = await createProduct(biz.test, { name: "dear" });
   const mixed = await createProduct(biz.test, { name: "mixed" });
   const free = await createProduct(biz.test, { name: "no prices" });
-  const price = (id: string, amount: number) => biz.test.post(`/v1/products/${id}/prices`, { name: `at ${amount}`, type: "usage", currency: "USD", amount });
-  for (const [id, amount] of [[cheap.id, 5], [dear.id, 50], [mixed.id, 1], [mixed.id, 2], [mixed.id, 100]] as const) {
+  const price = (id: string, amount: number) =>
+    biz.test.post(`/v1/products/${id}/prices`, { name: `at ${amount}`, type: "usage", currency: "USD", amount });
+  for (const [id, amount] of [
+    [cheap.id, 5],
+    [dear.id, 50],
+    [mixed.id, 1],
+    [mixed.id, 2],
+    [mixed.id, 100],
+  ] as const) {
     assert.equal((await price(id, amount)).status, 201);
   }
   const under10 = await biz.test.get("/v1/products?price[lt]=10");
@@ -323,9 +348,15 @@ test("sort=name and sort=-name order by name", async () => {
   const biz = await seedBusiness("enterprise");
   for (const n of ["charlie", "alpha", "echo", "bravo", "delta"]) await createProduct(biz.test, { name: n });
   const asc = await biz.test.get("/v1/products?sort=name");
-  assert.deepEqual(asc.body.data.map((p: any) => p.name), ["alpha", "bravo", "charlie", "delta", "echo"]);
+  assert.deepEqual(
+    asc.body.data.map((p: any) => p.name),
+    ["alpha", "bravo", "charlie", "delta", "echo"],
+  );
   const desc = await biz.test.get("/v1/products?sort=-name");
-  assert.deepEqual(desc.body.data.map((p: any) => p.name), ["echo", "delta", "charlie", "bravo", "alpha"]);
+  assert.deepEqual(
+    desc.body.data.map((p: any) => p.name),
+    ["echo", "delta", "charlie", "bravo", "alpha"],
+  );
   const oldest = await biz.test.get("/v1/products?sort=createdAt&limit=1");
   assert.equal(oldest.body.data[0].name, "charlie");
 });
@@ -384,6 +415,12 @@ test("total counts the filtered set and cursor pages keep the filter", async () 
   }
   const walk = await collectAll(biz.test, "/v1/products?type=API&limit=3");
   assert.deepEqual(walk.ids, apis.slice().reverse());
-  assert.deepEqual(walk.pages.map((p) => p.pagination.total), [7, 7, 7]);
-  assert.deepEqual(walk.pages.map((p) => p.pagination.hasMore), [true, true, false]);
+  assert.deepEqual(
+    walk.pages.map((p) => p.pagination.total),
+    [7, 7, 7],
+  );
+  assert.deepEqual(
+    walk.pages.map((p) => p.pagination.hasMore),
+    [true, true, false],
+  );
 });

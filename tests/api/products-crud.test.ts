@@ -98,7 +98,13 @@ test("PATCH changes only the fields sent and answers 200", async () => {
   assert.ok(Date.parse(u.updatedAt) >= Date.parse(p.updatedAt));
 
   const more = await biz.test.patch(`/v1/products/${p.id}`, {
-    name: "Weather API v2", type: "Data", isActive: true, industries: ["Energy"], productCategories: [], interfaces: { hasCLI: true }, description: null,
+    name: "Weather API v2",
+    type: "Data",
+    isActive: true,
+    industries: ["Energy"],
+    productCategories: [],
+    interfaces: { hasCLI: true },
+    description: null,
   });
   assert.equal(more.status, 200);
   assert.equal(more.body.data.name, "Weather API v2");
@@ -127,7 +133,10 @@ test("a renamed product is found by its new name with q, not its old one", async
   const biz = await seedBusiness("enterprise");
   const p = await createProduct(biz.test, { name: "Oldname widget" });
   await biz.test.patch(`/v1/products/${p.id}`, { name: "Freshname widget" });
-  assert.deepEqual((await biz.test.get("/v1/products?q=freshname")).body.data.map((x: any) => x.id), [p.id]);
+  assert.deepEqual(
+    (await biz.test.get("/v1/products?q=freshname")).body.data.map((x: any) => x.id),
+    [p.id],
+  );
   assert.equal((await biz.test.get("/v1/products?q=oldname")).body.pagination.total, 0);
 });
 
@@ -142,7 +151,10 @@ test("DELETE answers 204 with an empty body; the product is then gone", async ()
   expectError(await biz.test.patch(`/v1/products/${p.id}`, { name: "x" }), 404, "RESOURCE_NOT_FOUND");
   expectError(await biz.test.delete(`/v1/products/${p.id}`), 404, "RESOURCE_NOT_FOUND");
   const list = await biz.test.get("/v1/products");
-  assert.deepEqual(list.body.data.map((x: any) => x.id), [keep.id]);
+  assert.deepEqual(
+    list.body.data.map((x: any) => x.id),
+    [keep.id],
+  );
   assert.equal(list.body.pagination.total, 1);
 });
 
@@ -152,7 +164,12 @@ test("deleting a product deletes its features and prices", async () => {
   const other = await createProduct(biz.test, { name: "Other" });
   const price = await biz.test.post(`/v1/products/${p.id}/prices`, { name: "Per call", type: "usage", currency: "USD", amount: 0.01 });
   const feature = await biz.test.post(`/v1/products/${p.id}/features`, { name: "Radar", key: "radar", value: true });
-  const otherPrice = await biz.test.post(`/v1/products/${other.id}/prices`, { name: "Per call", type: "usage", currency: "USD", amount: 0.02 });
+  const otherPrice = await biz.test.post(`/v1/products/${other.id}/prices`, {
+    name: "Per call",
+    type: "usage",
+    currency: "USD",
+    amount: 0.02,
+  });
   assert.equal(price.status, 201);
   assert.equal(feature.status, 201);
   assert.equal(otherPrice.status, 201);

@@ -13,24 +13,40 @@ function postChunked(path: string, key: string, chunks: number, size: number): P
   const url = new URL(path, BASE_URL);
   return new Promise((resolve, reject) => {
     let answered = false;
-    const req = http.request({
-      host: url.hostname, port: url.port, path: url.pathname, method: "POST",
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "transfer-encoding": "chunked" },
-    }, (res) => {
-      answered = true;
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (d) => { body += d; });
-      res.on("end", () => { resolve({ status: res.statusCode ?? 0, body }); req.destroy(); });
+    const req = http.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "transfer-encoding": "chunked" },
+      },
+      (res) => {
+        answered = true;
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (d) => {
+          body += d;
+        });
+        res.on("end", () => {
+          resolve({ status: res.statusCode ?? 0, body });
+          req.destroy();
+        });
+      },
+    );
+    req.on("error", (e) => {
+      if (!answered) reject(e);
     });
-    req.on("error", (e) => { if (!answered) reject(e); });
     const filler = "a".repeat(size);
     let sent = 0;
     const write = () => {
       if (sent === 0) req.write('{"name":"x","type":"API","description":"');
       while (sent < chunks && !answered) {
         sent++;
-        if (!req.write(filler)) { req.once("drain", write); return; }
+        if (!req.write(filler)) {
+          req.once("drain", write);
+          return;
+        }
       }
       if (!answered) req.end('"}');
     };
@@ -75,7 +91,11 @@ test("malformed JSON is 400 INVALID_JSON", async () => {
     assert.equal(err.type, "validation_error");
   }
   const p = await createProduct(biz.test);
-  const patch = await request("PATCH", `/v1/products/${p.id}`, { key: biz.testKey, rawBody: "{", headers: { "content-type": "application/json" } });
+  const patch = await request("PATCH", `/v1/products/${p.id}`, {
+    key: biz.testKey,
+    rawBody: "{",
+    headers: { "content-type": "application/json" },
+  });
   expectError(patch, 400, "INVALID_JSON");
 });
 
@@ -87,7 +107,11 @@ test("a body sent as another content type is 400 INVALID_JSON", async () => {
     expectError(res, 400, "INVALID_JSON");
   }
   // A JSON-suffixed media type is JSON.
-  const vendor = await request("POST", "/v1/products", { key: biz.testKey, rawBody: body, headers: { "content-type": "application/merge-patch+json" } });
+  const vendor = await request("POST", "/v1/products", {
+    key: biz.testKey,
+    rawBody: body,
+    headers: { "content-type": "application/merge-patch+json" },
+  });
   assert.equal(vendor.status, 201);
   assert.equal((await biz.test.get("/v1/products")).body.pagination.total, 1);
 });
@@ -108,7 +132,10 @@ test("a body over 1 MB is 413 PAYLOAD_TOO_LARGE, declared or streamed", async ()
 
   // Just under the limit is fine.
   const fits = JSON.stringify({ name: "x", type: "API", description: "a".repeat(4000) });
-  assert.equal((await request("POST", "/v1/products", { key: biz.testKey, rawBody: fits, headers: { "content-type": "application/json" } })).status, 201);
+  assert.equal(
+    (await request("POST", "/v1/products", { key: biz.testKey, rawBody: fits, headers: { "content-type": "application/json" } })).status,
+    201,
+  );
 });
 
 test("an unknown field is 400 INVALID_FIELD naming it", async () => {
@@ -180,7 +207,12 @@ test("ids that name no product are 404 RESOURCE_NOT_FOUND", async () => {
   ];
   for (const id of bad) {
     const path = `/v1/products/${encodeURIComponent(id)}`;
-    for (const res of [await biz.test.get(path), await biz.test.patch(path, { name: "x" }), await biz.test.delete(path), await biz.test.get(`${path}/prices`)]) {
+    for (const res of [
+      await biz.test.get(path),
+      await biz.test.patch(path, { name: "x" }),
+      await biz.test.delete(path),
+      await biz.test.get(`${path}/prices`),
+    ]) {
       const err = expectError(res, 404, "RESOURCE_NOT_FOUND");
       assert.equal(err.type, "not_found_error");
       assertErrorEnvelope(res);
@@ -220,7 +252,11 @@ test("a method the path does not serve is 405 METHOD_NOT_ALLOWED with Allow", as
     const res = await request(method, path, { key: biz.testKey });
     expectError(res, 405, "METHOD_NOT_ALLOWED");
     assertErrorEnvelope(res);
-    const allow = (res.headers.get("allow") ?? "").split(",").map((s) => s.trim()).filter(Boolean).sort();
+    const allow = (res.headers.get("allow") ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean)
+      .sort();
     assert.deepEqual(allow, allowed, `${method} ${path}`);
   }
   assert.equal((await biz.test.get(`/v1/products/${p.id}`)).status, 200);
@@ -229,7 +265,12 @@ test("a method the path does not serve is 405 METHOD_NOT_ALLOWED with Allow", as
 test("no key, or a key that does not exist, is 401 INVALID_API_KEY", async () => {
   const biz = await seedBusiness("enterprise");
   const p = await createProduct(biz.test);
-  for (const [method, path] of [["GET", "/v1/products"], ["POST", "/v1/products"], ["GET", `/v1/products/${p.id}`], ["DELETE", `/v1/products/${p.id}`]]) {
+  for (const [method, path] of [
+    ["GET", "/v1/products"],
+    ["POST", "/v1/products"],
+    ["GET", `/v1/products/${p.id}`],
+    ["DELETE", `/v1/products/${p.id}`],
+  ]) {
     const res = await request(method, path);
     const err = expectError(res, 401, "INVALID_API_KEY");
     assert.equal(err.type, "authentication_error");
@@ -251,45 +292,144 @@ test("hostile input never produces a 500, and every error uses the envelope", as
   const json = { "content-type": "application/json" };
   const probes: { method: string; path: string; rawBody?: string; headers?: Record<string, string> }[] = [];
   const bodies = [
-    "null", "[]", "[[[[[[[[[[]]]]]]]]]]", '"text"', "123", "true", "{}", '{"__proto__":{"isActive":false},"name":"x","type":"API"}',
-    '{"constructor":{"prototype":{}},"name":"x","type":"API"}', `${"[".repeat(50000)}${"]".repeat(50000)}`,
-    '{"name":"\\u0000","type":"API"}', '{"name":"a\\u0000b","type":"API","description":"\\u0000"}', '{"name":"\\ud800","type":"API"}',
-    '{"name":"x","type":"API","industries":["\\u0000"]}', '{"name":"x","type":"API","description":"' + "é".repeat(3000) + '"}',
-    '{"name":"x","type":"API","isActive":1e999}', '{"name":"x","type":"API","interfaces":[]}', '{"name":"x","type":"API","interfaces":null}',
+    "null",
+    "[]",
+    "[[[[[[[[[[]]]]]]]]]]",
+    '"text"',
+    "123",
+    "true",
+    "{}",
+    '{"__proto__":{"isActive":false},"name":"x","type":"API"}',
+    '{"constructor":{"prototype":{}},"name":"x","type":"API"}',
+    `${"[".repeat(50000)}${"]".repeat(50000)}`,
+    '{"name":"\\u0000","type":"API"}',
+    '{"name":"a\\u0000b","type":"API","description":"\\u0000"}',
+    '{"name":"\\ud800","type":"API"}',
+    '{"name":"x","type":"API","industries":["\\u0000"]}',
+    '{"name":"x","type":"API","description":"' + "é".repeat(3000) + '"}',
+    '{"name":"x","type":"API","isActive":1e999}',
+    '{"name":"x","type":"API","interfaces":[]}',
+    '{"name":"x","type":"API","interfaces":null}',
     '{"name":"x","type":"API","industries":' + JSON.stringify(Array.from({ length: 60 }, (_, i) => `i${i}`)) + "}",
-    '{"name":"x","type":"API","name":"dup"}', "\uFEFF{}", "{\"name\":\"x\",\"type\":\"API\"}garbage",
+    '{"name":"x","type":"API","name":"dup"}',
+    "\uFEFF{}",
+    '{"name":"x","type":"API"}garbage',
   ];
   for (const raw of bodies) {
     probes.push({ method: "POST", path: "/v1/products", rawBody: raw, headers: json });
     probes.push({ method: "PATCH", path: `/v1/products/${p.id}`, rawBody: raw, headers: json });
   }
   const queries = [
-    "limit=99999999999999999999", "offset=99999999999999999999", "limit=1&limit=2", "sort=-", "sort=--name", "sort=%00",
-    "fields=", "fields=-", "fields=%00", "expand=%00", "q=%00", `q=${"x".repeat(5000)}`, "q=%25%25%25", "q=%5C", "q=%27%3B%20DROP%20TABLE%20Product%3B",
-    "name=%00", "name[gte]=%00", "description=%00", "business.name=%00", "id=%00", `name=${"x".repeat(5000)}`,
-    "createdAt[gte]=0000-01-01", "createdAt[gte]=0000-12-31T23:59:59Z", "createdAt[lt]=9999-12-31", "createdAt[gte]=275760-09-13", "createdAt[gte]=2026-02-31",
-    "createdAt[gte]=2026-01-01T25:00:00Z", "updatedAt[lt]=1970-01-01", "price[lt]=1e999", "price[lt]=-1e308", "price[lt]=NaN", "price[lt]=0x10", "price=1,2,3",
-    "isActive=true,false", "type=API,API,API", `type=${Array(200).fill("API").join(",")}`, "price[gte]=", "name[ne]=", "name[gt]=a&name[lt]=z",
-    "hasOwnProperty=1", "valueOf=1", "constructor[gte]=1", "business.constructor=1", "__defineGetter__=1", "name[__proto__]=1",
-    "cursor=", "cursor=%00", "cursor=eyJzIjoiLWNyZWF0ZWRBdCwtaWQiLCJ2IjpbbnVsbCxudWxsXSwiaSI6IngifQ", "api_key=sk_test_x",
-    "version=v9", "api-version=%00", "sort=name&cursor=eyJzIjoibmFtZSxpZCIsInYiOlt7fSxbXV0sImkiOiJ4In0",
+    "limit=99999999999999999999",
+    "offset=99999999999999999999",
+    "limit=1&limit=2",
+    "sort=-",
+    "sort=--name",
+    "sort=%00",
+    "fields=",
+    "fields=-",
+    "fields=%00",
+    "expand=%00",
+    "q=%00",
+    `q=${"x".repeat(5000)}`,
+    "q=%25%25%25",
+    "q=%5C",
+    "q=%27%3B%20DROP%20TABLE%20Product%3B",
+    "name=%00",
+    "name[gte]=%00",
+    "description=%00",
+    "business.name=%00",
+    "id=%00",
+    `name=${"x".repeat(5000)}`,
+    "createdAt[gte]=0000-01-01",
+    "createdAt[gte]=0000-12-31T23:59:59Z",
+    "createdAt[lt]=9999-12-31",
+    "createdAt[gte]=275760-09-13",
+    "createdAt[gte]=2026-02-31",
+    "createdAt[gte]=2026-01-01T25:00:00Z",
+    "updatedAt[lt]=1970-01-01",
+    "price[lt]=1e999",
+    "price[lt]=-1e308",
+    "price[lt]=NaN",
+    "price[lt]=0x10",
+    "price=1,2,3",
+    "isActive=true,false",
+    "type=API,API,API",
+    `type=${Array(200).fill("API").join(",")}`,
+    "price[gte]=",
+    "name[ne]=",
+    "name[gt]=a&name[lt]=z",
+    "hasOwnProperty=1",
+    "valueOf=1",
+    "constructor[gte]=1",
+    "business.constructor=1",
+    "__defineGetter__=1",
+    "name[__proto__]=1",
+    "cursor=",
+    "cursor=%00",
+    "cursor=eyJzIjoiLWNyZWF0ZWRBdCwtaWQiLCJ2IjpbbnVsbCxudWxsXSwiaSI6IngifQ",
+    "api_key=sk_test_x",
+    "version=v9",
+    "api-version=%00",
+    "sort=name&cursor=eyJzIjoibmFtZSxpZCIsInYiOlt7fSxbXV0sImkiOiJ4In0",
   ];
   for (const q of queries) probes.push({ method: "GET", path: `/v1/products?${q}` });
-  for (const q of ["fields=%00", "expand=%00", "fields=-", "unknown=1", "fields=name&fields=type"]) probes.push({ method: "GET", path: `/v1/products/${p.id}?${q}` });
+  for (const q of ["fields=%00", "expand=%00", "fields=-", "unknown=1", "fields=name&fields=type"])
+    probes.push({ method: "GET", path: `/v1/products/${p.id}?${q}` });
   // Not probed: path segments that are not valid UTF-8 once decoded (%FF, %ED%A0%80). Next.js's router fails on
   // them with its own plain-text 500 before any route code runs (vercel/next.js#92557).
   for (const id of ["%00", "%E2%82%AC", "prod_%00", "%2e%2e%2f%2e%2e%2fetc%2fpasswd", "a".repeat(8000), "${7*7}", "{{7*7}}"]) {
     probes.push({ method: "GET", path: `/v1/products/${id}` });
-    probes.push({ method: "POST", path: `/v1/products/${id}/prices`, rawBody: '{"name":"x","type":"usage","currency":"USD","amount":1}', headers: json });
+    probes.push({
+      method: "POST",
+      path: `/v1/products/${id}/prices`,
+      rawBody: '{"name":"x","type":"usage","currency":"USD","amount":1}',
+      headers: json,
+    });
     probes.push({ method: "GET", path: `/v1/prices/${id}` });
   }
-  probes.push({ method: "POST", path: "/v1/products", rawBody: '{"name":"x","type":"API"}', headers: { "content-type": "application/json; charset=utf-16" } });
-  probes.push({ method: "POST", path: "/v1/products", rawBody: '{"name":"x","type":"API"}', headers: { "content-type": "application/json", "idempotency-key": "k".repeat(300) } });
-  probes.push({ method: "POST", path: "/v1/products", rawBody: '{"name":"x","type":"API"}', headers: { "content-type": "application/json", "idempotency-key": "key with spaces" } });
-  probes.push({ method: "POST", path: `/v1/products/${p.id}/prices`, rawBody: '{"name":"x","type":"usage","currency":"USD","amount":1,"includedQuantity":3000000000}', headers: json });
-  probes.push({ method: "POST", path: `/v1/products/${p.id}/prices`, rawBody: '{"name":"x","type":"usage","currency":"USD","amount":1,"minVolume":1e15}', headers: json });
-  probes.push({ method: "POST", path: `/v1/products/${p.id}/prices`, rawBody: '{"name":"x","type":"usage","currency":"USD","amount":1e308}', headers: json });
-  probes.push({ method: "POST", path: `/v1/products/${p.id}/prices`, rawBody: '{"name":"x","type":"usage","currency":"\\u0000","amount":1}', headers: json });
+  probes.push({
+    method: "POST",
+    path: "/v1/products",
+    rawBody: '{"name":"x","type":"API"}',
+    headers: { "content-type": "application/json; charset=utf-16" },
+  });
+  probes.push({
+    method: "POST",
+    path: "/v1/products",
+    rawBody: '{"name":"x","type":"API"}',
+    headers: { "content-type": "application/json", "idempotency-key": "k".repeat(300) },
+  });
+  probes.push({
+    method: "POST",
+    path: "/v1/products",
+    rawBody: '{"name":"x","type":"API"}',
+    headers: { "content-type": "application/json", "idempotency-key": "key with spaces" },
+  });
+  probes.push({
+    method: "POST",
+    path: `/v1/products/${p.id}/prices`,
+    rawBody: '{"name":"x","type":"usage","currency":"USD","amount":1,"includedQuantity":3000000000}',
+    headers: json,
+  });
+  probes.push({
+    method: "POST",
+    path: `/v1/products/${p.id}/prices`,
+    rawBody: '{"name":"x","type":"usage","currency":"USD","amount":1,"minVolume":1e15}',
+    headers: json,
+  });
+  probes.push({
+    method: "POST",
+    path: `/v1/products/${p.id}/prices`,
+    rawBody: '{"name":"x","type":"usage","currency":"USD","amount":1e308}',
+    headers: json,
+  });
+  probes.push({
+    method: "POST",
+    path: `/v1/products/${p.id}/prices`,
+    rawBody: '{"name":"x","type":"usage","currency":"\\u0000","amount":1}',
+    headers: json,
+  });
   probes.push({ method: "POST", path: `/v1/products/${p.id}/features`, rawBody: '{"name":"x","value":"\\u0000"}', headers: json });
 
   const failures: string[] = [];
@@ -298,7 +438,11 @@ test("hostile input never produces a 500, and every error uses the envelope", as
     const label = `${probe.method} ${probe.path.slice(0, 80)} ${(probe.rawBody ?? "").slice(0, 60)}`;
     if (res.status >= 500) failures.push(`${label} → ${res.status} ${res.text.slice(0, 200)}`);
     if (res.status >= 400) {
-      try { assertErrorEnvelope(res); } catch (e) { failures.push(`${label} → ${(e as Error).message}`); }
+      try {
+        assertErrorEnvelope(res);
+      } catch (e) {
+        failures.push(`${label} → ${(e as Error).message}`);
+      }
       if (/at \w+ \(|prisma|SELECT |sqlite|postgres/i.test(res.text)) failures.push(`${label} leaks internals: ${res.text.slice(0, 200)}`);
     }
   }

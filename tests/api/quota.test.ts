@@ -39,7 +39,11 @@ test("a free project's quota: 1000 a month, counted from its first request, rese
 });
 
 test("plans: starter 100,000, pro 5,000,000, enterprise unlimited", async () => {
-  for (const [plan, limit] of [["starter", 100_000], ["pro", 5_000_000], ["enterprise", null]] as const) {
+  for (const [plan, limit] of [
+    ["starter", 100_000],
+    ["pro", 5_000_000],
+    ["enterprise", null],
+  ] as const) {
     const biz = await seedBusiness(plan);
     const q = (await biz.test.get("/v1/usage/quota")).body.data;
     assert.equal(q.limit, limit, plan);
@@ -87,7 +91,10 @@ test("free plan: request 1000 succeeds, 1001 is 429 QUOTA_EXCEEDED; 429s and the
   assert.equal((event.data as Record<string, unknown>).projectId, p);
   assert.equal((event.data as Record<string, unknown>).limit, 1000);
   // Request 1000 reached 100%: that threshold fired; 80 and 95 were passed before this process counted.
-  assert.deepEqual((await alerts(p)).map((a) => [a.threshold, a.used, a.limit]), [[100, 1000, 1000]]);
+  assert.deepEqual(
+    (await alerts(p)).map((a) => [a.threshold, a.used, a.limit]),
+    [[100, 1000, 1000]],
+  );
 });
 
 test("paid plans are not blocked past 100%", async () => {
@@ -111,17 +118,33 @@ test("crossing 80% records one QuotaAlert and one usage.threshold_reached event;
   const count = await settledCount(async () => (await eventRows(biz.businessId, "usage.threshold_reached")).length, 1);
   assert.equal(count, 1);
   for (let i = 0; i < 5; i++) assert.equal((await biz.test.get("/v1/products")).status, 200);
-  assert.equal(await settledCount(async () => (await eventRows(biz.businessId, "usage.threshold_reached")).length, 1), 1, "no duplicate event");
+  assert.equal(
+    await settledCount(async () => (await eventRows(biz.businessId, "usage.threshold_reached")).length, 1),
+    1,
+    "no duplicate event",
+  );
 
   const rows = await alerts(biz.projectId);
-  assert.deepEqual(rows.map((a) => ({ threshold: a.threshold, used: a.used, limit: a.limit, period: a.period, environment: a.environment })),
-    [{ threshold: 80, used: 800, limit: 1000, period: monthBounds().key, environment: "test" }]);
+  assert.deepEqual(
+    rows.map((a) => ({ threshold: a.threshold, used: a.used, limit: a.limit, period: a.period, environment: a.environment })),
+    [{ threshold: 80, used: 800, limit: 1000, period: monthBounds().key, environment: "test" }],
+  );
   const [event] = await eventRows(biz.businessId, "usage.threshold_reached");
-  assert.deepEqual(event.data, { projectId: biz.projectId, period: monthBounds().key, threshold: 80, used: 800, limit: 1000, percentage: 80 });
+  assert.deepEqual(event.data, {
+    projectId: biz.projectId,
+    period: monthBounds().key,
+    threshold: 80,
+    used: 800,
+    limit: 1000,
+    percentage: 80,
+  });
   assert.equal(event.environment, "test");
 
   const q = (await biz.test.get("/v1/usage/quota")).body.data;
-  assert.deepEqual(q.alerts.map((a: { threshold: number; used: number }) => [a.threshold, a.used]), [[80, 800]]);
+  assert.deepEqual(
+    q.alerts.map((a: { threshold: number; used: number }) => [a.threshold, a.used]),
+    [[80, 800]],
+  );
   assert.ok(!Number.isNaN(Date.parse(q.alerts[0].reachedAt)), "reachedAt is a date");
 });
 
@@ -131,7 +154,10 @@ test("a project's own notifyAt thresholds are the ones that fire", async () => {
   await seedRollups([{ projectId: biz.projectId, count: 499 }]);
   assert.equal((await biz.test.get("/v1/products")).status, 200);
   assert.equal(await settledCount(async () => (await alerts(biz.projectId)).length, 1), 1);
-  assert.deepEqual((await alerts(biz.projectId)).map((a) => a.threshold), [50]);
+  assert.deepEqual(
+    (await alerts(biz.projectId)).map((a) => a.threshold),
+    [50],
+  );
   const q = (await biz.test.get("/v1/usage/quota")).body.data;
   assert.deepEqual(q.notifyAt, [50, 75]);
 });

@@ -7,7 +7,10 @@ import assert from "node:assert/strict";
 import { seedBusiness, client, expectError, type ApiResponse } from "../helpers/api";
 import { createKey } from "../helpers/usage-db";
 
-interface Item { name: string; params: Record<string, string> }
+interface Item {
+  name: string;
+  params: Record<string, string>;
+}
 
 /** A Structured Fields list of string items with parameters, as the draft's two fields are (RFC 9651 §3.1). */
 function sfList(value: string | null): Item[] {
@@ -23,8 +26,13 @@ function sfList(value: string | null): Item[] {
 function headers(res: ApiResponse) {
   const h = (n: string) => res.headers.get(n);
   return {
-    limit: Number(h("x-ratelimit-limit")), remaining: Number(h("x-ratelimit-remaining")), window: Number(h("x-ratelimit-window")),
-    reset: Number(h("x-ratelimit-reset")), policy: sfList(h("ratelimit-policy")), state: sfList(h("ratelimit")), retryAfter: h("retry-after"),
+    limit: Number(h("x-ratelimit-limit")),
+    remaining: Number(h("x-ratelimit-remaining")),
+    window: Number(h("x-ratelimit-window")),
+    reset: Number(h("x-ratelimit-reset")),
+    policy: sfList(h("ratelimit-policy")),
+    state: sfList(h("ratelimit")),
+    retryAfter: h("retry-after"),
   };
 }
 
@@ -46,8 +54,10 @@ test("free plan: the policy lists the burst, the sustained rate, the windows and
   const biz = await seedBusiness("free");
   const res = await biz.test.get("/v1/products");
   assert.equal(res.status, 200);
-  assert.equal(res.headers.get("ratelimit-policy"),
-    '"burst";q=20;w=120, "sustained";q=10;w=60, "hour";q=100;w=3600, "day";q=1000;w=86400, "concurrent";q=1;qu="concurrent-requests"');
+  assert.equal(
+    res.headers.get("ratelimit-policy"),
+    '"burst";q=20;w=120, "sustained";q=10;w=60, "hour";q=100;w=3600, "day";q=1000;w=86400, "concurrent";q=1;qu="concurrent-requests"',
+  );
   const r = assertConsistent(res, "first request");
   assert.equal(r.item.name, "burst");
   assert.equal(r.limit, 20);
@@ -55,7 +65,7 @@ test("free plan: the policy lists the burst, the sustained rate, the windows and
   assert.equal(r.window, 120);
   assert.equal(r.remaining, 19);
   assert.equal(r.item.params.t, "6", "the next token comes in 6 s: until then, 19 is all there is");
-  assert.ok(r.limit * 60 / r.window <= 10, `X-RateLimit-* promise ${r.limit} per ${r.window} s, more than 10 a minute`);
+  assert.ok((r.limit * 60) / r.window <= 10, `X-RateLimit-* promise ${r.limit} per ${r.window} s, more than 10 a minute`);
 });
 
 test("draining the burst: every response consistent, and the 429 describes the policy that refused it", async () => {
@@ -74,7 +84,10 @@ test("draining the burst: every response consistent, and the 429 describes the p
   assert.equal(e.limit, r.limit, "the body's limit is the refusing policy's quota");
   assert.equal(e.window, r.window, "the body's window is the refusing policy's window");
   assert.equal(e.policy, "burst");
-  assert.ok(Number(r.retryAfter) >= Number(r.item.params.t), `Retry-After ${r.retryAfter} ends before the effective window t=${r.item.params.t}`);
+  assert.ok(
+    Number(r.retryAfter) >= Number(r.item.params.t),
+    `Retry-After ${r.retryAfter} ends before the effective window t=${r.item.params.t}`,
+  );
   assert.ok(Number(r.retryAfter) >= 1 && Number(r.retryAfter) <= 6);
   assert.match(e.message, /20 .*10 (a|per) minute/);
 });
@@ -85,8 +98,10 @@ test("a key's own rateLimit shows in the policy it lowers", async () => {
   const res = await client(k.key).get("/v1/products");
   assert.equal(res.status, 200);
   const r = assertConsistent(res, "rateLimit 4");
-  assert.equal(res.headers.get("ratelimit-policy"),
-    '"burst";q=4;w=60, "sustained";q=4;w=60, "hour";q=100;w=3600, "day";q=1000;w=86400, "concurrent";q=1;qu="concurrent-requests"');
+  assert.equal(
+    res.headers.get("ratelimit-policy"),
+    '"burst";q=4;w=60, "sustained";q=4;w=60, "hour";q=100;w=3600, "day";q=1000;w=86400, "concurrent";q=1;qu="concurrent-requests"',
+  );
   assert.equal(r.limit, 4);
   assert.equal(r.window, 60);
   assert.equal(r.remaining, 3);

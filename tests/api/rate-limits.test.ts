@@ -9,8 +9,13 @@ import { createKey, eventRows, poll, settledCount, sleep, slowPost } from "../he
 function rateHeaders(res: ApiResponse) {
   const h = (name: string) => res.headers.get(name);
   return {
-    limit: h("x-ratelimit-limit"), remaining: h("x-ratelimit-remaining"), reset: h("x-ratelimit-reset"), window: h("x-ratelimit-window"),
-    policy: h("ratelimit-policy"), state: h("ratelimit"), retryAfter: h("retry-after"),
+    limit: h("x-ratelimit-limit"),
+    remaining: h("x-ratelimit-remaining"),
+    reset: h("x-ratelimit-reset"),
+    window: h("x-ratelimit-window"),
+    policy: h("ratelimit-policy"),
+    state: h("ratelimit"),
+    retryAfter: h("retry-after"),
   };
 }
 
@@ -21,7 +26,10 @@ function assertRateHeaders(res: ApiResponse, where: string) {
     assert.match(v ?? "", /^\d+$/, `${where}: X-RateLimit-${k} is ${v}`);
   }
   const nowS = Date.now() / 1000;
-  assert.ok(Number(r.reset) >= Math.floor(nowS) - 1 && Number(r.reset) <= nowS + 86_400 + 60, `${where}: X-RateLimit-Reset ${r.reset} is not Unix seconds near now`);
+  assert.ok(
+    Number(r.reset) >= Math.floor(nowS) - 1 && Number(r.reset) <= nowS + 86_400 + 60,
+    `${where}: X-RateLimit-Reset ${r.reset} is not Unix seconds near now`,
+  );
   assert.ok(r.policy && r.state, `${where}: RateLimit-Policy and RateLimit missing`);
   return r;
 }
@@ -35,11 +43,17 @@ test("free plan: 20 requests at once, X-RateLimit-Remaining 19..0, then 429 with
     const r = assertRateHeaders(res, `request ${i + 1}`);
     assert.equal(r.limit, "20", "the burst is the binding limit");
     assert.equal(r.window, "120", "20 per 120 s: the burst over the time it takes to refill at 10 a minute");
-    assert.equal(r.policy, '"burst";q=20;w=120, "sustained";q=10;w=60, "hour";q=100;w=3600, "day";q=1000;w=86400, "concurrent";q=1;qu="concurrent-requests"');
+    assert.equal(
+      r.policy,
+      '"burst";q=20;w=120, "sustained";q=10;w=60, "hour";q=100;w=3600, "day";q=1000;w=86400, "concurrent";q=1;qu="concurrent-requests"',
+    );
     assert.match(r.state!, new RegExp(`^"burst";r=${r.remaining};t=\\d+$`));
     remaining.push(Number(r.remaining));
   }
-  assert.deepEqual(remaining, Array.from({ length: 20 }, (_, i) => 19 - i));
+  assert.deepEqual(
+    remaining,
+    Array.from({ length: 20 }, (_, i) => 19 - i),
+  );
 
   const refused = await biz.test.get("/v1/products");
   const e = expectError(refused, 429, "RATE_LIMIT_EXCEEDED");
@@ -129,10 +143,14 @@ test("free plan: one request in flight per key; another meanwhile gets 429 with 
   const slow = slowPost(BASE_URL, biz.testKey, "/v1/products", { name: "Slow upload", type: "API" });
   // The POST is admitted before its body is read: give it time to get there (before our probe could take the slot).
   await sleep(300);
-  const refused = await poll(async () => {
-    const r = await biz.test.get("/v1/products");
-    return r.status === 429 ? r : null;
-  }, 3_000, 50);
+  const refused = await poll(
+    async () => {
+      const r = await biz.test.get("/v1/products");
+      return r.status === 429 ? r : null;
+    },
+    3_000,
+    50,
+  );
   assert.ok(refused, "a second request while one is in flight was not refused");
   const e = expectError(refused, 429, "RATE_LIMIT_EXCEEDED");
   assert.equal(e.type, "rate_limit_error");
@@ -155,14 +173,21 @@ test("a key with a higher concurrency cap admits that many in flight at once", a
   assert.equal((await biz.test.get("/v1/products")).status, 200);
   const slow = Array.from({ length: 5 }, (_, i) => slowPost(BASE_URL, biz.testKey, "/v1/products", { name: `Slow ${i}`, type: "API" }));
   await sleep(300);
-  const sixth = await poll(async () => {
-    const r = await biz.test.get("/v1/products");
-    return r.status === 429 ? r : null;
-  }, 3_000, 50);
+  const sixth = await poll(
+    async () => {
+      const r = await biz.test.get("/v1/products");
+      return r.status === 429 ? r : null;
+    },
+    3_000,
+    50,
+  );
   assert.ok(sixth, "a sixth request with five in flight was not refused");
   assert.equal(expectError(sixth, 429, "RATE_LIMIT_EXCEEDED").limit, 5);
   const done = await Promise.all(slow.map((s) => s.finish()));
-  assert.deepEqual(done.map((d) => d.status), [201, 201, 201, 201, 201]);
+  assert.deepEqual(
+    done.map((d) => d.status),
+    [201, 201, 201, 201, 201],
+  );
 });
 
 test("429s emit one api.rate_limited event per key and window, not one per refusal", async () => {

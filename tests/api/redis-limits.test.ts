@@ -7,7 +7,15 @@ import assert from "node:assert/strict";
 import Redis from "ioredis";
 import { seedBusiness, client, expectError, type ApiResponse } from "../helpers/api";
 import {
-  createKey, deleteRedisPrefix, eventRows, poll, seedRollups, settledCount, startOwnRedis, startSecondServer, uniquePrefix,
+  createKey,
+  deleteRedisPrefix,
+  eventRows,
+  poll,
+  seedRollups,
+  settledCount,
+  startOwnRedis,
+  startSecondServer,
+  uniquePrefix,
   type ServerWithLogs,
 } from "../helpers/usage-db";
 
@@ -116,11 +124,15 @@ test("Redis going away mid-run: requests keep being served under per-process lim
     // Redis comes back: the server reconnects and uses it again.
     const revived = await startOwnRedis(own.port);
     try {
-      const back = await poll(async () => {
-        const res = await timedGet(server.url, biz.testKey);
-        assert.equal(res.status, 200, "served while reconnecting");
-        return (await keysUnder(revived.url, prefix)).length > 0;
-      }, 10_000, 250);
+      const back = await poll(
+        async () => {
+          const res = await timedGet(server.url, biz.testKey);
+          assert.equal(res.status, 200, "served while reconnecting");
+          return (await keysUnder(revived.url, prefix)).length > 0;
+        },
+        10_000,
+        250,
+      );
       assert.ok(back, "the server did not return to Redis within 10 s of it coming back");
     } finally {
       await revived.kill();
@@ -140,7 +152,10 @@ test("a server started while Redis is down serves requests from the start", asyn
     // The very first request also loads the route (slow on a busy machine): it gets longer.
     assert.equal((await timedGet(server.url, biz.testKey, "/v1/products", 20_000)).status, 200);
     const results = await Promise.all(Array.from({ length: 5 }, () => timedGet(server.url, biz.testKey)));
-    assert.deepEqual(results.map((r) => r.status), [200, 200, 200, 200, 200]);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      [200, 200, 200, 200, 200],
+    );
     assert.match(server.stderr(), /\[limits\] Redis unavailable, using per-process limits/);
   } finally {
     await server.stop();

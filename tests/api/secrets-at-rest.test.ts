@@ -18,10 +18,14 @@ async function placesHolding(needles: string[]): Promise<string[]> {
   const found: string[] = [];
   if (isPostgres) {
     const tables = await db.$queryRawUnsafe<{ name: string }[]>(
-      "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'");
+      "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'",
+    );
     for (const { name } of tables) {
       for (const needle of needles) {
-        const [{ n }] = await db.$queryRawUnsafe<{ n: bigint }[]>(`SELECT count(*) AS n FROM "${name}" t WHERE strpos(t::text, $1) > 0`, needle);
+        const [{ n }] = await db.$queryRawUnsafe<{ n: bigint }[]>(
+          `SELECT count(*) AS n FROM "${name}" t WHERE strpos(t::text, $1) > 0`,
+          needle,
+        );
         if (Number(n) > 0) found.push(name);
       }
     }
@@ -32,7 +36,10 @@ async function placesHolding(needles: string[]): Promise<string[]> {
     const columns = await db.$queryRawUnsafe<{ name: string }[]>(`SELECT name FROM pragma_table_info('${name}')`);
     for (const c of columns) {
       for (const needle of needles) {
-        const [{ n }] = await db.$queryRawUnsafe<{ n: bigint }[]>(`SELECT count(*) AS n FROM "${name}" WHERE instr(CAST("${c.name}" AS TEXT), ?) > 0`, needle);
+        const [{ n }] = await db.$queryRawUnsafe<{ n: bigint }[]>(
+          `SELECT count(*) AS n FROM "${name}" WHERE instr(CAST("${c.name}" AS TEXT), ?) > 0`,
+          needle,
+        );
         if (Number(n) > 0) found.push(`${name}.${c.name}`);
       }
     }
@@ -87,7 +94,11 @@ test("a key in the User-Agent, another header or a JSON body (raw or percent-enc
   const headers = { "User-Agent": `leaky-cli/2.0 (${leaked})`, "X-Debug": `token=${pct(token)}` };
   const listed = await biz.test.get("/v1/products?limit=1", headers);
   assert.equal(listed.status, 200, listed.text);
-  const made = await biz.test.post("/v1/products", { name: "Leak", type: "API", description: `see ${pct(leaked)} and ${leaked.replace(/_/g, "%5F")} and ${token}` }, headers);
+  const made = await biz.test.post(
+    "/v1/products",
+    { name: "Leak", type: "API", description: `see ${pct(leaked)} and ${leaked.replace(/_/g, "%5F")} and ${token}` },
+    headers,
+  );
   assert.equal(made.status, 201, made.text);
 
   assert.equal(await settledCount(() => db.requestLog.count({ where: { projectId: biz.projectId } }), 2), 2);
@@ -99,6 +110,9 @@ test("a key in the User-Agent, another header or a JSON body (raw or percent-enc
     assert.ok(!stored.includes(secret.slice(0, 20)), `a credential reached the log: ${stored.slice(0, 2000)}`);
     assert.ok(!stored.includes(pct(secret).slice(0, 60)), `a percent-encoded credential reached the log: ${stored.slice(0, 2000)}`);
   }
-  assert.ok(logs.every((l) => l.userAgent?.startsWith("leaky-cli/2.0 (")), "the rest of the User-Agent is kept");
+  assert.ok(
+    logs.every((l) => l.userAgent?.startsWith("leaky-cli/2.0 (")),
+    "the rest of the User-Agent is kept",
+  );
   assert.ok(usage.every((u) => u.userAgent?.startsWith("leaky-cli/2.0 (")));
 });

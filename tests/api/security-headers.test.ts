@@ -16,7 +16,10 @@ before(async () => {
   const email = `headers-${process.pid}-${Date.now()}@example.com`;
   [https] = await Promise.all([
     startServer({
-      DATABASE_URL: process.env.DATABASE_URL!, KEY_HASH_SECRET: process.env.KEY_HASH_SECRET!, WEBHOOK_WORKER: "false", JOBS_IN_SERVER: "false",
+      DATABASE_URL: process.env.DATABASE_URL!,
+      KEY_HASH_SECRET: process.env.KEY_HASH_SECRET!,
+      WEBHOOK_WORKER: "false",
+      JOBS_IN_SERVER: "false",
       PUBLIC_BASE_URL: "https://platform.example",
     }),
     createUserWithBusiness({ email, password: PASSWORD, name: "Headers Test" }),
@@ -33,7 +36,16 @@ const header = (res: RawResponse, name: string) => String(res.headers[name] ?? "
 function directives(res: RawResponse): Map<string, string[]> {
   const csp = header(res, "content-security-policy");
   assert.ok(csp, "a Content-Security-Policy header");
-  return new Map(csp.split(";").map((d) => d.trim()).filter(Boolean).map((d) => { const [name, ...values] = d.split(/\s+/); return [name, values] as [string, string[]]; }));
+  return new Map(
+    csp
+      .split(";")
+      .map((d) => d.trim())
+      .filter(Boolean)
+      .map((d) => {
+        const [name, ...values] = d.split(/\s+/);
+        return [name, values] as [string, string[]];
+      }),
+  );
 }
 
 /** Checks one HTML answer and returns its nonce. */

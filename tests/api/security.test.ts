@@ -20,7 +20,9 @@ const feature = async (api: ApiClient): Promise<Params> => {
 };
 const price = async (api: ApiClient): Promise<Params> => {
   const p = await createProduct(api);
-  return { id: (await created(api, `/v1/products/${p.id}/prices`, { name: "Fixture price", type: "usage", currency: "USD", amount: 1 })).id };
+  return {
+    id: (await created(api, `/v1/products/${p.id}/prices`, { name: "Fixture price", type: "usage", currency: "USD", amount: 1 })).id,
+  };
 };
 /** A request log of tenant A: logs are written off the request's path, so wait for one to appear. */
 const requestLog = async (api: ApiClient): Promise<Params> => {
@@ -38,7 +40,7 @@ const WEBHOOK_BODY = { url: "http://127.0.0.1:9/hook", events: ["product.created
 const webhook = async (api: ApiClient): Promise<Params> => ({ id: (await created(api, "/v1/webhooks", WEBHOOK_BODY)).id });
 const delivery = async (api: ApiClient): Promise<Params> => {
   const { id } = await webhook(api);
-  const d = await created(api, `/v1/webhooks/${id}/test`, {}) as { id: string; eventId: string };
+  const d = (await created(api, `/v1/webhooks/${id}/test`, {})) as { id: string; eventId: string };
   return { id, deliveryId: d.id, eventId: d.eventId };
 };
 /** A delivery that has failed an attempt, so that it may be retried. */
@@ -54,7 +56,8 @@ const failedDelivery = async (api: ApiClient): Promise<Params> => {
 const event = async (api: ApiClient): Promise<Params> => ({ id: (await delivery(api)).eventId });
 /** A price and a new subscription of tenant A's project to it; a project has one current subscription, so any is canceled first. */
 const subscription = async (api: ApiClient): Promise<Params> => {
-  for (const s of (await api.get("/v1/subscriptions?status=active,past_due")).body.data) await api.post(`/v1/subscriptions/${s.id}/cancel`, {});
+  for (const s of (await api.get("/v1/subscriptions?status=active,past_due")).body.data)
+    await api.post(`/v1/subscriptions/${s.id}/cancel`, {});
   const { id } = await price(api);
   return { id: (await created(api, "/v1/subscriptions", { priceId: id })).id };
 };
@@ -66,7 +69,9 @@ const invoice = async (api: ApiClient): Promise<Params> => {
   if (!inv) throw new Error("no final invoice after canceling");
   return { id: inv.id, lineId: "requests" };
 };
-const apiKey = async (api: ApiClient): Promise<Params> => ({ id: (await created(api, "/v1/api-keys", { name: "Fixture key", scopes: ["products:read"] })).id });
+const apiKey = async (api: ApiClient): Promise<Params> => ({
+  id: (await created(api, "/v1/api-keys", { name: "Fixture key", scopes: ["products:read"] })).id,
+});
 /** A key made by automatic rotation, its value still sealed: rotated here as the scheduled job would. */
 const autoRotatedKey = async (api: ApiClient): Promise<Params> => {
   const { id } = await apiKey(api);
@@ -76,15 +81,38 @@ const autoRotatedKey = async (api: ApiClient): Promise<Params> => {
 
 const OAUTH_CLIENT_BODY = { name: "Security app", redirectUris: ["https://app.example/callback"], scopes: ["products:read"] };
 
-const AGENT_BODY = { name: "Security agent", role: "Checks access", systemPrompt: "Be careful.", model: { provider: "openai", model: "gpt-4o" } };
+const AGENT_BODY = {
+  name: "Security agent",
+  role: "Checks access",
+  systemPrompt: "Be careful.",
+  model: { provider: "openai", model: "gpt-4o" },
+};
 const WORKFLOW_BODY = { name: "Security workflow", description: "", steps: [{ id: "a", name: "A", type: "agent", config: {} }] };
-const FUNCTION_BODY = { name: "security", description: "", runtime: "nodejs20", entrypoint: "index.handler", source: { type: "inline", value: "export default () => 1" } };
+const FUNCTION_BODY = {
+  name: "security",
+  description: "",
+  runtime: "nodejs20",
+  entrypoint: "index.handler",
+  source: { type: "inline", value: "export default () => 1" },
+};
 const TOOL_BODY = { name: "security", description: "", parameters: [] };
 const TASK_BODY = { title: "Security task", priority: 2 };
 const EXECUTION_BODY = { input: {} };
-const teamBody = async (api: ApiClient) => ({ name: "Security team", purpose: "p", agents: [(await created(api, "/v1/agents", AGENT_BODY)).id], orchestration: "sequential", communication: "broadcast" });
-const triggerBody = async (api: ApiClient) => ({ name: "Security trigger", type: "manual", config: {}, target: { type: "workflow", id: (await created(api, "/v1/workflows", WORKFLOW_BODY)).id } });
-const made = (path: string, body: Record<string, unknown> | ((api: ApiClient) => Promise<Record<string, unknown>>)) =>
+const teamBody = async (api: ApiClient) => ({
+  name: "Security team",
+  purpose: "p",
+  agents: [(await created(api, "/v1/agents", AGENT_BODY)).id],
+  orchestration: "sequential",
+  communication: "broadcast",
+});
+const triggerBody = async (api: ApiClient) => ({
+  name: "Security trigger",
+  type: "manual",
+  config: {},
+  target: { type: "workflow", id: (await created(api, "/v1/workflows", WORKFLOW_BODY)).id },
+});
+const made =
+  (path: string, body: Record<string, unknown> | ((api: ApiClient) => Promise<Record<string, unknown>>)) =>
   async (api: ApiClient): Promise<Params> => ({ id: (await created(api, path, typeof body === "function" ? await body(api) : body)).id });
 
 runCommonRouteTests(ROUTES, {
@@ -133,18 +161,28 @@ runCommonRouteTests(ROUTES, {
     "POST /v1/api-keys/{id}/rotate": {},
     "POST /v1/webhooks": WEBHOOK_BODY,
     "PATCH /v1/webhooks/{id}": { description: "patched" },
-    "POST /v1/oauth-clients": OAUTH_CLIENT_BODY, "PATCH /v1/oauth-clients/{id}": { name: "Renamed app" },
-    "POST /v1/agents": AGENT_BODY, "PATCH /v1/agents/{id}": { timeout: 60 },
-    "POST /v1/agent-teams": (_: Params, api: ApiClient) => teamBody(api), "PATCH /v1/agent-teams/{id}": { maxIterations: 3 },
-    "POST /v1/workflows": WORKFLOW_BODY, "PATCH /v1/workflows/{id}": { active: false },
-    "POST /v1/functions": FUNCTION_BODY, "PATCH /v1/functions/{id}": { memory: 256 },
-    "POST /v1/triggers": (_: Params, api: ApiClient) => triggerBody(api), "PATCH /v1/triggers/{id}": { enabled: false },
-    "POST /v1/tools": TOOL_BODY, "PATCH /v1/tools/{id}": { dangerous: true },
-    "POST /v1/tasks": TASK_BODY, "PATCH /v1/tasks/{id}": { status: "in_progress" },
-    "POST /v1/executions": EXECUTION_BODY, "PATCH /v1/executions/{id}": { status: "running" },
+    "POST /v1/oauth-clients": OAUTH_CLIENT_BODY,
+    "PATCH /v1/oauth-clients/{id}": { name: "Renamed app" },
+    "POST /v1/agents": AGENT_BODY,
+    "PATCH /v1/agents/{id}": { timeout: 60 },
+    "POST /v1/agent-teams": (_: Params, api: ApiClient) => teamBody(api),
+    "PATCH /v1/agent-teams/{id}": { maxIterations: 3 },
+    "POST /v1/workflows": WORKFLOW_BODY,
+    "PATCH /v1/workflows/{id}": { active: false },
+    "POST /v1/functions": FUNCTION_BODY,
+    "PATCH /v1/functions/{id}": { memory: 256 },
+    "POST /v1/triggers": (_: Params, api: ApiClient) => triggerBody(api),
+    "PATCH /v1/triggers/{id}": { enabled: false },
+    "POST /v1/tools": TOOL_BODY,
+    "PATCH /v1/tools/{id}": { dangerous: true },
+    "POST /v1/tasks": TASK_BODY,
+    "PATCH /v1/tasks/{id}": { status: "in_progress" },
+    "POST /v1/executions": EXECUTION_BODY,
+    "PATCH /v1/executions/{id}": { status: "running" },
     // A project has one current subscription: the fixture cancels tenant A's before subscribing again.
     "POST /v1/subscriptions": async (_: Params, api: ApiClient) => {
-      for (const s of (await api.get("/v1/subscriptions?status=active,past_due")).body.data) await api.post(`/v1/subscriptions/${s.id}/cancel`, {});
+      for (const s of (await api.get("/v1/subscriptions?status=active,past_due")).body.data)
+        await api.post(`/v1/subscriptions/${s.id}/cancel`, {});
       return { priceId: (await price(api)).id };
     },
     "PATCH /v1/subscriptions/{id}": { metadata: { patched: "yes" } },

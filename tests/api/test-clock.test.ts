@@ -12,7 +12,12 @@ const HOUR = 3_600_000;
 let both: TestServer, clockOnly: TestServer, tokenOnly: TestServer;
 
 before(async () => {
-  const base = { DATABASE_URL: process.env.DATABASE_URL!, KEY_HASH_SECRET: process.env.KEY_HASH_SECRET!, WEBHOOK_WORKER: "false", JOBS_IN_SERVER: "false" };
+  const base = {
+    DATABASE_URL: process.env.DATABASE_URL!,
+    KEY_HASH_SECRET: process.env.KEY_HASH_SECRET!,
+    WEBHOOK_WORKER: "false",
+    JOBS_IN_SERVER: "false",
+  };
   [both, clockOnly, tokenOnly] = await Promise.all([
     startServer({ ...base, PLATFORM_TEST_CLOCK: "true", PLATFORM_ADMIN_TOKEN: TEST_ADMIN_TOKEN }),
     startServer({ ...base, PLATFORM_TEST_CLOCK: "true", PLATFORM_ADMIN_TOKEN: "" }),
@@ -33,12 +38,22 @@ const offsetOf = async (server: TestServer) => {
 
 test("without the administrator's token every call is a 401 and the clock does not move", async () => {
   const refused: Record<string, string>[] = [
-    {}, bearer(""), bearer("wrong"), bearer(`${TEST_ADMIN_TOKEN}x`), bearer(TEST_ADMIN_TOKEN.slice(0, -1)),
-    { authorization: TEST_ADMIN_TOKEN }, { authorization: `Basic ${TEST_ADMIN_TOKEN}` }, { "x-admin-token": TEST_ADMIN_TOKEN },
+    {},
+    bearer(""),
+    bearer("wrong"),
+    bearer(`${TEST_ADMIN_TOKEN}x`),
+    bearer(TEST_ADMIN_TOKEN.slice(0, -1)),
+    { authorization: TEST_ADMIN_TOKEN },
+    { authorization: `Basic ${TEST_ADMIN_TOKEN}` },
+    { "x-admin-token": TEST_ADMIN_TOKEN },
   ];
   for (const headers of refused) {
     for (const method of ["GET", "POST"]) {
-      const res = await request(method, "/api/test-clock", { base: both.url, headers, body: method === "POST" ? { advanceMs: 24 * HOUR } : undefined });
+      const res = await request(method, "/api/test-clock", {
+        base: both.url,
+        headers,
+        body: method === "POST" ? { advanceMs: 24 * HOUR } : undefined,
+      });
       const e = expectError(res, 401, "INVALID_ADMIN_TOKEN");
       assert.equal(e.type, "authentication_error");
       assert.match(res.headers.get("www-authenticate") ?? "", /^Bearer/);
@@ -49,7 +64,11 @@ test("without the administrator's token every call is a 401 and the clock does n
 });
 
 test("with the token the clock reads and moves", async () => {
-  const moved = await request("POST", "/api/test-clock", { base: both.url, headers: bearer(TEST_ADMIN_TOKEN), body: { advanceMs: 2 * HOUR } });
+  const moved = await request("POST", "/api/test-clock", {
+    base: both.url,
+    headers: bearer(TEST_ADMIN_TOKEN),
+    body: { advanceMs: 2 * HOUR },
+  });
   assert.equal(moved.status, 200, moved.text);
   assert.equal(moved.body.offsetMs, 2 * HOUR);
   assert.ok(Math.abs(new Date(moved.body.now).getTime() - (Date.now() + 2 * HOUR)) < 60_000);
@@ -61,13 +80,21 @@ test("with the token the clock reads and moves", async () => {
 test("PLATFORM_TEST_CLOCK=true without PLATFORM_ADMIN_TOKEN: the endpoint does not exist, whatever is sent", async () => {
   for (const headers of [{}, bearer(""), bearer("undefined"), bearer(TEST_ADMIN_TOKEN)]) {
     expectError(await request("GET", "/api/test-clock", { base: clockOnly.url, headers }), 404, "ROUTE_NOT_FOUND");
-    expectError(await request("POST", "/api/test-clock", { base: clockOnly.url, headers, body: { advanceMs: HOUR } }), 404, "ROUTE_NOT_FOUND");
+    expectError(
+      await request("POST", "/api/test-clock", { base: clockOnly.url, headers, body: { advanceMs: HOUR } }),
+      404,
+      "ROUTE_NOT_FOUND",
+    );
   }
 });
 
 test("PLATFORM_ADMIN_TOKEN without PLATFORM_TEST_CLOCK=true, or neither (the suite's server): 404", async () => {
   for (const base of [tokenOnly.url, undefined]) {
     expectError(await request("GET", "/api/test-clock", { base, headers: bearer(TEST_ADMIN_TOKEN) }), 404, "ROUTE_NOT_FOUND");
-    expectError(await request("POST", "/api/test-clock", { base, headers: bearer(TEST_ADMIN_TOKEN), body: { advanceMs: HOUR } }), 404, "ROUTE_NOT_FOUND");
+    expectError(
+      await request("POST", "/api/test-clock", { base, headers: bearer(TEST_ADMIN_TOKEN), body: { advanceMs: HOUR } }),
+      404,
+      "ROUTE_NOT_FOUND",
+    );
   }
 });

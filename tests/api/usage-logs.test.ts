@@ -31,7 +31,10 @@ test("every authenticated request, failed ones included, yields exactly one usag
     await biz.test.post("/v1/products", undefined, { "content-type": "application/json" }),
     await biz.test.delete(`/v1/products/${created.body.data.id}`),
   ];
-  assert.deepEqual(responses.map((r) => r.status), [201, 200, 404, 400, 400, 204]);
+  assert.deepEqual(
+    responses.map((r) => r.status),
+    [201, 200, 404, 400, 400, 204],
+  );
   assert.equal(await settledCount(() => usageCount(biz.projectId), 6), 6);
   assert.equal(await settledCount(() => logCount(biz.projectId), 6), 6);
 
@@ -55,8 +58,15 @@ test("rate-limited requests (429) are metered too, and do not count as billable"
   const count = () => db.usageEvent.count({ where: { projectId: biz.projectId, apiKey: k.id } });
   assert.equal(await settledCount(count, 3), 3);
   const rows = await db.usageEvent.findMany({ where: { projectId: biz.projectId, apiKey: k.id }, orderBy: { timestamp: "asc" } });
-  assert.deepEqual(rows.map((r) => [r.statusCode, r.billable]).sort(), [[200, true], [429, false], [429, false]]);
-  assert.ok(rows.filter((r) => r.statusCode === 429).every((r) => r.errorType === "rate_limit_error"), "errorType of a 429");
+  assert.deepEqual(rows.map((r) => [r.statusCode, r.billable]).sort(), [
+    [200, true],
+    [429, false],
+    [429, false],
+  ]);
+  assert.ok(
+    rows.filter((r) => r.statusCode === 429).every((r) => r.errorType === "rate_limit_error"),
+    "errorType of a 429",
+  );
   assert.equal(await settledCount(() => db.requestLog.count({ where: { projectId: biz.projectId, apiKey: k.id } }), 3), 3);
 });
 
@@ -72,7 +82,13 @@ test("billable: live key and status < 400 only; test traffic never", async () =>
   const live = await biz.live.get(`/v1/usage?apiKey=${ids.live}&sort=timestamp`);
   assert.equal(live.status, 200, live.text.slice(0, 300));
   const liveRows = live.body.data.filter((u: { endpoint: string }) => u.endpoint.startsWith("/v1/products"));
-  assert.deepEqual(liveRows.map((u: { statusCode: number; billable: boolean }) => [u.statusCode, u.billable]), [[200, true], [404, false]]);
+  assert.deepEqual(
+    liveRows.map((u: { statusCode: number; billable: boolean }) => [u.statusCode, u.billable]),
+    [
+      [200, true],
+      [404, false],
+    ],
+  );
   const ok = liveRows[0];
   assert.equal(ok.apiKey, ids.live);
   assert.equal(ok.method, "GET");
@@ -89,7 +105,10 @@ test("billable: live key and status < 400 only; test traffic never", async () =>
   const testRows = test_.body.data.filter((u: { endpoint: string }) => u.endpoint === "/v1/products");
   assert.equal(testRows.length, 1);
   assert.equal(testRows[0].billable, false);
-  assert.ok(test_.body.data.every((u: { environment: string }) => u.environment === "test"), "no live usage through a test key");
+  assert.ok(
+    test_.body.data.every((u: { environment: string }) => u.environment === "test"),
+    "no live usage through a test key",
+  );
 });
 
 test("a log holds the portal's fields, bodies on the single log, with Authorization redacted", async () => {
@@ -200,7 +219,10 @@ test("filters on method, statusCode, apiKey, endpoint and a timestamp range", as
   const t1 = new Date().toISOString();
   await sleep(30);
   const afterwards = await biz.test.get("/v1/products");
-  assert.deepEqual([before, ...inRange, afterwards].map((r) => r.status), [200, 201, 404, 200, 200]);
+  assert.deepEqual(
+    [before, ...inRange, afterwards].map((r) => r.status),
+    [200, 201, 404, 200, 200],
+  );
   // Five requests, plus the key creation.
   await settledCount(() => logCount(biz.projectId), 6);
 
@@ -208,7 +230,15 @@ test("filters on method, statusCode, apiKey, endpoint and a timestamp range", as
     const get = async (query: string) => {
       const res = await biz.test.get(`${path}?limit=100&${query}`);
       assert.equal(res.status, 200, `${path}?${query}: ${res.text.slice(0, 300)}`);
-      return res.body.data as { id: string; method: string; statusCode: number; apiKey: string; endpoint: string; timestamp: string; path: string }[];
+      return res.body.data as {
+        id: string;
+        method: string;
+        statusCode: number;
+        apiKey: string;
+        endpoint: string;
+        timestamp: string;
+        path: string;
+      }[];
     };
     const idOf = (r: { id: string; path: string; statusCode: number }) => r.id;
 
@@ -221,15 +251,24 @@ test("filters on method, statusCode, apiKey, endpoint and a timestamp range", as
     assert.ok(errors.every((r) => r.statusCode >= 400) && errors.length >= 1, `${path} statusCode[gte]=400`);
     const byKey = await get(`apiKey=${second.id}`);
     assert.equal(byKey.length, 2, `${path} apiKey`);
-    assert.ok(byKey.every((r) => r.apiKey === second.id), `${path} apiKey`);
+    assert.ok(
+      byKey.every((r) => r.apiKey === second.id),
+      `${path} apiKey`,
+    );
     const mine = await get(`apiKey=${ids.test}&method=GET&endpoint=/v1/products`);
-    assert.ok(mine.length >= 2 && mine.every((r) => r.apiKey === ids.test && r.method === "GET" && r.endpoint === "/v1/products"), `${path} combined`);
+    assert.ok(
+      mine.length >= 2 && mine.every((r) => r.apiKey === ids.test && r.method === "GET" && r.endpoint === "/v1/products"),
+      `${path} combined`,
+    );
     const either = await get(`statusCode=201,404`);
     assert.deepEqual(either.map((r) => r.statusCode).sort(), [201, 201, 404], `${path} statusCode list (key and product created, one 404)`);
 
     const ranged = await get(`timestamp[gte]=${t0}&timestamp[lt]=${t1}`);
     assert.equal(ranged.length, 3, `${path} timestamp range: ${ranged.map((r) => `${r.method} ${r.path}`).join(", ")}`);
-    assert.ok(ranged.every((r) => r.timestamp >= t0 && r.timestamp < t1), `${path} range bounds`);
+    assert.ok(
+      ranged.every((r) => r.timestamp >= t0 && r.timestamp < t1),
+      `${path} range bounds`,
+    );
     if (path === "/v1/logs") assert.deepEqual(ranged.map(idOf).sort(), inRange.map(requestId).sort());
     const newestFirst = ranged.map((r) => r.timestamp);
     assert.deepEqual(newestFirst, [...newestFirst].sort().reverse(), `${path} newest first by default`);
@@ -296,7 +335,8 @@ test("a graceful stop writes every queued usage event, log and rollup before the
   try {
     const api = client(biz.testKey, server.url);
     const statuses = [];
-    for (let i = 0; i < 12; i++) statuses.push((await api.get(i % 3 === 2 ? "/v1/products/prod_00000000000000000000000000" : "/v1/products")).status);
+    for (let i = 0; i < 12; i++)
+      statuses.push((await api.get(i % 3 === 2 ? "/v1/products/prod_00000000000000000000000000" : "/v1/products")).status);
     assert.equal(statuses.filter((s) => s === 200).length, 8);
     await sleep(300);
     assert.equal(await usageCount(biz.projectId), 0, "nothing written before the stop (the timers are long)");
@@ -337,20 +377,39 @@ test("retention: `npm run jobs` purges logs older than the project's retention a
   await db.project.update({ where: { id: short.projectId }, data: { retentionDays: 7 } });
   const DAY = 86_400_000;
   const row = (projectId: string, businessId: string, daysAgo: number) => ({
-    id: newId("request"), timestamp: new Date(Date.now() - daysAgo * DAY), businessId, projectId, environment: "test", apiKey: "key_x",
-    method: "GET", endpoint: "/v1/products", path: "/v1/products", statusCode: 200, latency: 1, requestHeaders: {}, responseHeaders: {},
+    id: newId("request"),
+    timestamp: new Date(Date.now() - daysAgo * DAY),
+    businessId,
+    projectId,
+    environment: "test",
+    apiKey: "key_x",
+    method: "GET",
+    endpoint: "/v1/products",
+    path: "/v1/products",
+    statusCode: 200,
+    latency: 1,
+    requestHeaders: {},
+    responseHeaders: {},
   });
   const rows = {
-    shortOld: row(short.projectId, short.businessId, 8), shortNew: row(short.projectId, short.businessId, 6),
-    normalMid: row(normal.projectId, normal.businessId, 8), normalOld: row(normal.projectId, normal.businessId, 31),
+    shortOld: row(short.projectId, short.businessId, 8),
+    shortNew: row(short.projectId, short.businessId, 6),
+    normalMid: row(normal.projectId, normal.businessId, 8),
+    normalOld: row(normal.projectId, normal.businessId, 31),
   };
   await db.requestLog.createMany({ data: Object.values(rows) });
 
-  const run = spawnSync("node_modules/.bin/tsx", ["--conditions=react-server", "scripts/jobs.ts"], { env: process.env, encoding: "utf8", timeout: 60_000 });
+  const run = spawnSync("node_modules/.bin/tsx", ["--conditions=react-server", "scripts/jobs.ts"], {
+    env: process.env,
+    encoding: "utf8",
+    timeout: 60_000,
+  });
   assert.equal(run.status, 0, `npm run jobs failed: ${run.stderr}`);
   assert.match(run.stdout, /purge-logs/);
 
-  const left = new Set((await db.requestLog.findMany({ where: { id: { in: Object.values(rows).map((r) => r.id) } }, select: { id: true } })).map((r) => r.id));
+  const left = new Set(
+    (await db.requestLog.findMany({ where: { id: { in: Object.values(rows).map((r) => r.id) } }, select: { id: true } })).map((r) => r.id),
+  );
   assert.equal(left.has(rows.shortOld.id), false, "8 days old, retention 7: purged");
   assert.equal(left.has(rows.shortNew.id), true, "6 days old, retention 7: kept");
   assert.equal(left.has(rows.normalMid.id), true, "8 days old, default retention 30: kept");

@@ -115,7 +115,11 @@ test("GET /v1/versions on the deprecated server shows the deprecated lifecycle",
   assert.equal(v1.effectiveStatus, "deprecated");
   assert.equal(v1.sunsetDate, "2099-01-01");
   assert.deepEqual(
-    { announcedDate: v1.lifecycle.deprecated.announcedDate, sunsetDate: v1.lifecycle.deprecated.sunsetDate, replacement: v1.lifecycle.deprecated.replacement },
+    {
+      announcedDate: v1.lifecycle.deprecated.announcedDate,
+      sunsetDate: v1.lifecycle.deprecated.sunsetDate,
+      replacement: v1.lifecycle.deprecated.replacement,
+    },
     { announcedDate: "2026-01-01", sunsetDate: "2099-01-01", replacement: "v2" },
   );
   assert.ok(v1.lifecycle.deprecated.migrationGuide);
@@ -135,6 +139,10 @@ test("after its sunset date v1 answers 410 version_sunset with migration and cur
 test("a sunset version is refused before anything else, with or without a key and on every route", async () => {
   assert.ok(sunsetServer, "the sunset-v1 server did not start");
   expectError(await request("GET", "/v1/products", { base: sunsetServer.url }), 410, "VERSION_SUNSET");
-  expectError(await request("POST", "/v1/products", { base: sunsetServer.url, key, body: { name: "Late", type: "API" } }), 410, "VERSION_SUNSET");
+  expectError(
+    await request("POST", "/v1/products", { base: sunsetServer.url, key, body: { name: "Late", type: "API" } }),
+    410,
+    "VERSION_SUNSET",
+  );
   expectError(await request("GET", "/v1/versions", { base: sunsetServer.url, key }), 410, "VERSION_SUNSET");
 });

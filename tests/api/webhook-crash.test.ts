@@ -12,7 +12,17 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import type { ChildProcess } from "node:child_process";
 import { client } from "../helpers/api";
-import { startClockServer, startReceiver, createEndpoint, deliveriesOf, waitForDeliveries, sleep, type ClockServer, type PlatformProcess, type Receiver } from "../helpers/receiver";
+import {
+  startClockServer,
+  startReceiver,
+  createEndpoint,
+  deliveriesOf,
+  waitForDeliveries,
+  sleep,
+  type ClockServer,
+  type PlatformProcess,
+  type Receiver,
+} from "../helpers/receiver";
 
 const BASE = 3_600_000; // every server's clock runs an hour ahead of real time, then further
 const ENDPOINTS = 3;
@@ -32,7 +42,8 @@ function kill9(child: ChildProcess): Promise<void> {
 /** Answered (2xx) requests per webhook-id. */
 function answeredCounts(r: Receiver) {
   const counts = new Map<string, number>();
-  for (const q of r.requests) if (q.answered !== null && q.answered < 300) counts.set(q.headers["webhook-id"], (counts.get(q.headers["webhook-id"]) ?? 0) + 1);
+  for (const q of r.requests)
+    if (q.answered !== null && q.answered < 300) counts.set(q.headers["webhook-id"], (counts.get(q.headers["webhook-id"]) ?? 0) + 1);
   return counts;
 }
 
@@ -65,7 +76,10 @@ test("kill -9 while the receiver is down, restart two workers, bring the receive
   for (const w of endpoints) {
     const list = await deliveriesOf(api2, w.id);
     assert.equal(list.length, PRODUCTS, `${w.id}: ${list.length} deliveries after the crash`);
-    assert.ok(list.every((d) => d.status === "pending" || d.status === "retrying"), JSON.stringify(list.map((d) => d.status)));
+    assert.ok(
+      list.every((d) => d.status === "pending" || d.status === "retrying"),
+      JSON.stringify(list.map((d) => d.status)),
+    );
     total += list.length;
   }
   assert.equal(total, ENDPOINTS * PRODUCTS);
@@ -74,7 +88,8 @@ test("kill -9 while the receiver is down, restart two workers, bring the receive
   // The receiver comes up; both new workers move past every retry wait and lease (60 s) and deliver.
   await rx.up();
   await Promise.all([a.setOffset(BASE + 2 * 60_000), b.setOffset(BASE + 2 * 60_000)]);
-  for (const w of endpoints) await waitForDeliveries(api2, w.id, (l) => l.length === PRODUCTS && l.every((d) => d.status === "success"), 60_000);
+  for (const w of endpoints)
+    await waitForDeliveries(api2, w.id, (l) => l.length === PRODUCTS && l.every((d) => d.status === "success"), 60_000);
   await sleep(1500); // room for a duplicate to show up
 
   const counts = answeredCounts(rx);
@@ -101,7 +116,10 @@ test("kill -9 with attempts in flight: the leases end, a new server sends each d
   // All at once, so that every attempt is in flight (the receiver holding all eight unanswered) well within the
   // 10 s an attempt may take.
   const made = await Promise.all(Array.from({ length: 8 }, (_, i) => api.post("/v1/products", { name: `Hang ${i}`, type: "API" })));
-  assert.deepEqual(made.map((r) => r.status), Array(8).fill(201));
+  assert.deepEqual(
+    made.map((r) => r.status),
+    Array(8).fill(201),
+  );
   await rx.waitFor(8, (r) => r.path === "/hang", 20_000);
   await kill9(first.child);
 
@@ -111,7 +129,10 @@ test("kill -9 with attempts in flight: the leases end, a new server sends each d
   // The crash lost none and recorded none of the cut attempts.
   const atCrash = await deliveriesOf(api2, w.id);
   assert.equal(atCrash.length, 8);
-  assert.ok(atCrash.every((d) => d.status === "pending" && d.attempts === 0), `state after the crash: ${JSON.stringify(atCrash.map((d) => [d.status, d.attempts, d.error]))}`);
+  assert.ok(
+    atCrash.every((d) => d.status === "pending" && d.attempts === 0),
+    `state after the crash: ${JSON.stringify(atCrash.map((d) => [d.status, d.attempts, d.error]))}`,
+  );
   // The killed worker claimed them just before they arrived, for 60 s of its clock. Before that lease ends nobody
   // touches them...
   const leaseEnd = Math.min(...rx.at("/hang").map((r) => r.receivedAt)) + BASE + 10 * 60_000 + 60_000;
@@ -122,7 +143,10 @@ test("kill -9 with attempts in flight: the leases end, a new server sends each d
   await next.setOffset(leaseEnd + 5_000 - Date.now());
   const done = await waitForDeliveries(api2, w.id, (l) => l.length === 8 && l.every((d) => d.status === "success"), 60_000);
   await sleep(1000);
-  assert.ok(done.every((d) => d.attempts === 1), "the killed attempts were never recorded, the new ones were");
+  assert.ok(
+    done.every((d) => d.attempts === 1),
+    "the killed attempts were never recorded, the new ones were",
+  );
   const answered = rx.at("/hang").filter((r) => r.answered !== null);
   assert.equal(answered.length, 8);
   assert.equal(new Set(answered.map((r) => r.headers["webhook-id"])).size, 8, "a delivery was answered twice");

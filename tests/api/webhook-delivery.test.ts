@@ -9,7 +9,16 @@ import assert from "node:assert/strict";
 import { Webhook } from "standardwebhooks";
 import { verifyPlatformSignature } from "@/lib/webhooks/signing";
 import { seedBusiness, createProduct, expectError } from "../helpers/api";
-import { startReceiver, standardHeaders, createEndpoint, deliveriesOf, waitForDeliveries, sleep, type Receiver, type ReceivedRequest } from "../helpers/receiver";
+import {
+  startReceiver,
+  standardHeaders,
+  createEndpoint,
+  deliveriesOf,
+  waitForDeliveries,
+  sleep,
+  type Receiver,
+  type ReceivedRequest,
+} from "../helpers/receiver";
 
 const receivers: Receiver[] = [];
 async function receiver(...args: Parameters<typeof startReceiver>) {
@@ -17,18 +26,27 @@ async function receiver(...args: Parameters<typeof startReceiver>) {
   receivers.push(r);
   return r;
 }
-after(async () => { await Promise.all(receivers.map((r) => r.close())); });
+after(async () => {
+  await Promise.all(receivers.map((r) => r.close()));
+});
 
 /** Both signatures of a received request, checked with `secret` as receivers check them. */
 function assertSigned(r: ReceivedRequest, secret: string) {
-  assert.ok(verifyPlatformSignature(secret, r.headers["x-webhook-signature"], r.body), `X-Webhook-Signature does not verify: ${r.headers["x-webhook-signature"]}`);
+  assert.ok(
+    verifyPlatformSignature(secret, r.headers["x-webhook-signature"], r.body),
+    `X-Webhook-Signature does not verify: ${r.headers["x-webhook-signature"]}`,
+  );
   assert.doesNotThrow(() => new Webhook(secret).verify(r.body, standardHeaders(r)), "standardwebhooks rejects the delivery");
 }
 
 test("a product write is delivered as a signed POST that the standardwebhooks package and our check both verify", async () => {
   const rx = await receiver();
   const biz = await seedBusiness();
-  const w = await createEndpoint(biz.test, { url: rx.url("/hooks"), events: ["product.created"], headers: { Authorization: "Bearer receiver-token" } });
+  const w = await createEndpoint(biz.test, {
+    url: rx.url("/hooks"),
+    events: ["product.created"],
+    headers: { Authorization: "Bearer receiver-token" },
+  });
   const product = await createProduct(biz.test, { name: "Signed product" });
   const [req] = await rx.waitFor(1);
   assert.equal(req.method, "POST");
@@ -126,15 +144,28 @@ test("each event reaches exactly the active endpoints subscribed to it, once eac
   await rx.waitFor(2, (r) => r.path === "/pattern");
   await sleep(1000); // time for anything that should not arrive
 
-  const types = (path: string) => rx.at(path).map((r) => r.headers["x-event-type"]).sort();
+  const types = (path: string) =>
+    rx
+      .at(path)
+      .map((r) => r.headers["x-event-type"])
+      .sort();
   assert.deepEqual(types("/exact"), ["product.updated"]);
   assert.deepEqual(types("/pattern"), ["product.created", "product.updated"]);
   // '*' also hears the endpoints created after it (resource.created), but no endpoint hears itself paused etc.
-  assert.deepEqual(types("/all").filter((t) => t.startsWith("product.")), ["product.created", "product.updated"]);
+  assert.deepEqual(
+    types("/all").filter((t) => t.startsWith("product.")),
+    ["product.created", "product.updated"],
+  );
   assert.deepEqual(types("/other"), []);
   assert.deepEqual(types("/paused"), []);
-  assert.deepEqual(types("/stranger").filter((t) => t.startsWith("product.")), []);
-  assert.deepEqual(types("/live").filter((t) => t.startsWith("product.")), []);
+  assert.deepEqual(
+    types("/stranger").filter((t) => t.startsWith("product.")),
+    [],
+  );
+  assert.deepEqual(
+    types("/live").filter((t) => t.startsWith("product.")),
+    [],
+  );
   assert.equal((await deliveriesOf(biz.test, paused.id)).length, 0);
   assert.equal((await deliveriesOf(biz.test, other.id)).length, 0);
   assert.equal((await deliveriesOf(biz.test, exact.id)).length, 1);
@@ -229,10 +260,17 @@ test("manual retry sends a retrying delivery now; a successful one cannot be ret
   assert.equal(res.body.data.id, d.id);
   const [done] = await waitForDeliveries(biz.test, w.id, (l) => l[0]?.status === "success");
   assert.equal(done.attempts, 2);
-  assert.deepEqual(done.deliveries.map((a: { status: number }) => a.status), [503, 200]);
+  assert.deepEqual(
+    done.deliveries.map((a: { status: number }) => a.status),
+    [503, 200],
+  );
   assert.equal(rx.requests.length, 2);
   assert.equal(new Set(rx.requests.map((r) => r.headers["webhook-id"])).size, 1, "a retry keeps the delivery's webhook-id");
-  assert.notEqual(rx.requests[0].headers["x-webhook-signature"], rx.requests[1].headers["x-webhook-signature"], "each attempt is signed afresh");
+  assert.notEqual(
+    rx.requests[0].headers["x-webhook-signature"],
+    rx.requests[1].headers["x-webhook-signature"],
+    "each attempt is signed afresh",
+  );
   const again = expectError(await biz.test.post(`/v1/webhooks/${w.id}/deliveries/${d.id}/retry`), 409, "STATE_CONFLICT");
   assert.match(again.message, /success/);
   expectError(await biz.test.post(`/v1/webhooks/${w.id}/deliveries/whd_00000000000000000000000000/retry`), 404, "RESOURCE_NOT_FOUND");
@@ -304,12 +342,16 @@ test("Retry-After lengthens the wait (never shortens it) and counts for at most 
   rx.route("/date", { kind: "status", status: 503, headers: { "Retry-After": new Date(Date.now() + 3 * 3_600_000).toUTCString() } });
   rx.route("/absurd", { kind: "status", status: 503, headers: { "Retry-After": "99999999999999999999" } });
   const biz = await seedBusiness();
-  const ws = await Promise.all(["/long", "/short", "/date", "/absurd"].map((path) => createEndpoint(biz.test, { url: rx.url(path), events: ["product.created"] })));
+  const ws = await Promise.all(
+    ["/long", "/short", "/date", "/absurd"].map((path) => createEndpoint(biz.test, { url: rx.url(path), events: ["product.created"] })),
+  );
   await createProduct(biz.test);
-  const waits = await Promise.all(ws.map(async (w) => {
-    const [d] = await waitForDeliveries(biz.test, w.id, (l) => l[0]?.status === "retrying");
-    return (Date.parse(d.nextRetry) - Date.parse(d.lastAttempt)) / 1000;
-  }));
+  const waits = await Promise.all(
+    ws.map(async (w) => {
+      const [d] = await waitForDeliveries(biz.test, w.id, (l) => l[0]?.status === "retrying");
+      return (Date.parse(d.nextRetry) - Date.parse(d.lastAttempt)) / 1000;
+    }),
+  );
   assert.equal(waits[0], 900);
   assert.equal(waits[1], 60);
   assert.ok(waits[2] > 3 * 3600 - 120 && waits[2] <= 3 * 3600 + 5, `HTTP-date Retry-After gave ${waits[2]} s`);
@@ -341,7 +383,11 @@ test("misbehaving receivers each end as a recorded failed attempt with a retry, 
   rx.route("/huge-ok", { kind: "huge", status: 200 });
   const biz = await seedBusiness();
   const paths = ["/hang", "/slow", "/trickle", "/redirect", "/huge-error", "/destroy", "/huge-ok"];
-  const ws = Object.fromEntries(await Promise.all(paths.map(async (p) => [p, await createEndpoint(biz.test, { url: rx.url(p), events: ["product.created"] })] as const)));
+  const ws = Object.fromEntries(
+    await Promise.all(
+      paths.map(async (p) => [p, await createEndpoint(biz.test, { url: rx.url(p), events: ["product.created"] })] as const),
+    ),
+  );
   const started = Date.now();
   await createProduct(biz.test);
   // The slow ones are all in flight...
@@ -366,7 +412,10 @@ test("misbehaving receivers each end as a recorded failed attempt with a retry, 
   }
   for (const p of ["/hang", "/slow", "/trickle"]) {
     assert.match(results[p].error, /timed out after 10 s/, p);
-    assert.ok(results[p].deliveries[0].durationMs >= 9_900 && results[p].deliveries[0].durationMs < 11_500, `${p}: ${results[p].deliveries[0].durationMs} ms`);
+    assert.ok(
+      results[p].deliveries[0].durationMs >= 9_900 && results[p].deliveries[0].durationMs < 11_500,
+      `${p}: ${results[p].deliveries[0].durationMs} ms`,
+    );
   }
   assert.equal(results["/redirect"].response.statusCode, 302);
   assert.match(results["/redirect"].error, /redirect .* not followed/);

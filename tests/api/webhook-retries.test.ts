@@ -6,7 +6,16 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { verifyPlatformSignature } from "@/lib/webhooks/signing";
 import { client, type ApiClient } from "../helpers/api";
-import { startClockServer, startReceiver, createEndpoint, deliveriesOf, waitForDeliveries, sleep, type ClockServer, type Receiver } from "../helpers/receiver";
+import {
+  startClockServer,
+  startReceiver,
+  createEndpoint,
+  deliveriesOf,
+  waitForDeliveries,
+  sleep,
+  type ClockServer,
+  type Receiver,
+} from "../helpers/receiver";
 
 const S = 1000;
 const DAY = 86_400 * S;
@@ -68,10 +77,16 @@ test("a failing delivery is tried 5 times, 60, 300, 1500 and 7200 s apart, then 
   assert.equal(d.status, "failed");
   assert.equal(d.nextRetry, null);
   assert.equal(d.attempts, 5);
-  assert.deepEqual(d.deliveries.map((a: { attempt: number }) => a.attempt), [1, 2, 3, 4, 5]);
+  assert.deepEqual(
+    d.deliveries.map((a: { attempt: number }) => a.attempt),
+    [1, 2, 3, 4, 5],
+  );
   assert.ok(d.deliveries.every((a: { status: number }) => a.status === 500));
-  const gaps = d.deliveries.slice(1).map((a: { timestamp: string }, i: number) => (Date.parse(a.timestamp) - Date.parse(d.deliveries[i].timestamp)) / S);
-  for (const [i, delay] of [60, 300, 1500, 7200].entries()) assert.ok(gaps[i] >= delay && gaps[i] < delay + 30, `gap ${i + 1}: ${gaps[i]} s`);
+  const gaps = d.deliveries
+    .slice(1)
+    .map((a: { timestamp: string }, i: number) => (Date.parse(a.timestamp) - Date.parse(d.deliveries[i].timestamp)) / S);
+  for (const [i, delay] of [60, 300, 1500, 7200].entries())
+    assert.ok(gaps[i] >= delay && gaps[i] < delay + 30, `gap ${i + 1}: ${gaps[i]} s`);
 
   // The spec's 36,000 s after a 5th attempt never comes: 5 attempts is the budget.
   await moveTo(serverNow() + 11 * 3600 * S);
@@ -81,7 +96,12 @@ test("a failing delivery is tried 5 times, 60, 300, 1500 and 7200 s apart, then 
   // One delivery, so one webhook-id; each attempt signed afresh at its own (server) time.
   assert.equal(new Set(got.map((r) => r.headers["webhook-id"])).size, 1);
   assert.equal(new Set(got.map((r) => r.headers["webhook-timestamp"])).size, 5);
-  got.forEach((r, i) => assert.ok(verifyPlatformSignature(w.secret, r.headers["x-webhook-signature"], r.body, r.receivedAt + offsetsAtAttempt[i]), `attempt ${i + 1}`));
+  got.forEach((r, i) =>
+    assert.ok(
+      verifyPlatformSignature(w.secret, r.headers["x-webhook-signature"], r.body, r.receivedAt + offsetsAtAttempt[i]),
+      `attempt ${i + 1}`,
+    ),
+  );
   // 2.5 hours of failures do not disable an endpoint.
   assert.equal((await api.get(`/v1/webhooks/${w.id}`)).body.data.isActive, true);
 
@@ -105,7 +125,10 @@ test("a delivery that fails twice and then succeeds stops there", async () => {
   [d] = await waitForDeliveries(api, w.id, (l) => l[0]?.status === "success");
   assert.equal(d.attempts, 3);
   assert.equal(d.nextRetry, null);
-  assert.deepEqual(d.deliveries.map((a: { status: number }) => a.status), [502, 502, 200]);
+  assert.deepEqual(
+    d.deliveries.map((a: { status: number }) => a.status),
+    [502, 502, 200],
+  );
   await moveTo(serverNow() + 3 * 3600 * S);
   await quiet("/flaky");
   assert.equal(rx.at("/flaky").length, 3);
@@ -164,7 +187,10 @@ test("an endpoint whose deliveries all fail for 5 days is disabled, and a resour
   assert.deepEqual(event.previousAttributes, { isActive: true });
   assert.ok(verifyPlatformSignature(watcher.secret, note.headers["x-webhook-signature"], note.body, note.receivedAt + offset));
   const listed = await api.get("/v1/events?type=resource.updated");
-  assert.ok(listed.body.data.some((e: { id: string }) => e.id === event.id), listed.text);
+  assert.ok(
+    listed.body.data.some((e: { id: string }) => e.id === event.id),
+    listed.text,
+  );
 
   // Disabled: a new event makes no delivery for it, and nothing more is sent to it.
   const sent = rx.at("/dead").length;
@@ -176,7 +202,10 @@ test("an endpoint whose deliveries all fail for 5 days is disabled, and a resour
   assert.equal((await deliveriesOf(api, dead.id)).length, count);
   // Its retries that came due meanwhile were not sent but closed as failed.
   const closed = await waitForDeliveries(api, dead.id, (l) => l.every((d) => d.status === "failed"));
-  assert.ok(closed.some((d) => d.error === "endpoint disabled"), JSON.stringify(closed.map((d) => d.error)));
+  assert.ok(
+    closed.some((d) => d.error === "endpoint disabled"),
+    JSON.stringify(closed.map((d) => d.error)),
+  );
   await api.delete(`/v1/webhooks/${dead.id}`);
   await api.delete(`/v1/webhooks/${watcher.id}`);
 });

@@ -40,9 +40,19 @@ const webhookId = `wh_store_${randomUUID()}`;
 
 async function insert(n: number, status = "pending", dueMs = (i: number) => i * 1000) {
   const rows = Array.from({ length: n }, (_, i) => ({
-    id: newId("delivery"), webhookId, eventId: `evt_${randomUUID()}`, eventType: "product.created", businessId: "biz_store",
-    environment: "test", url: "http://127.0.0.1:9/", status, attempts: status === "retrying" ? 2 : 0, nextRetry: at(dueMs(i)),
-    requestBody: `{"n":${i}}`, attemptLog: status === "retrying" ? [{ attempt: 1 }, { attempt: 2 }] : undefined, updatedAt: at(0),
+    id: newId("delivery"),
+    webhookId,
+    eventId: `evt_${randomUUID()}`,
+    eventType: "product.created",
+    businessId: "biz_store",
+    environment: "test",
+    url: "http://127.0.0.1:9/",
+    status,
+    attempts: status === "retrying" ? 2 : 0,
+    nextRetry: at(dueMs(i)),
+    requestBody: `{"n":${i}}`,
+    attemptLog: status === "retrying" ? [{ attempt: 1 }, { attempt: 2 }] : undefined,
+    updatedAt: at(0),
   }));
   await db.webhookDelivery.createMany({ data: rows });
   return rows.map((r) => r.id);
@@ -96,11 +106,21 @@ test("records are written in one batch, only under the lease that sent them, and
   const [a, b, c] = ids.map((id) => claimed.find((d) => d.id === id)!);
   const lastAttempt = new Date(T + 200_123);
   const rec = (d: typeof a, over: Partial<AttemptRecord>): AttemptRecord => ({
-    id: d.id, lockedBy: d.lockedBy, status: "retrying", attempts: d.attempts + 1, lastAttempt,
-    responseStatus: 500, responseHeaders: { "content-type": "text/plain", "x-odd": "quote \" and 'single' and \\" },
-    responseBody: "Oops — ünïcode ✓", responseDuration: 12, lastError: null,
-    attemptLog: [...(d.attemptLog ?? []), { attempt: d.attempts + 1, status: 500 }], requestHeaders: { "X-Delivery-ID": d.id },
-    nextRetry: new Date(T + 200_123 + 1_500_000), updatedAt: new Date(T + 200_124), ...over,
+    id: d.id,
+    lockedBy: d.lockedBy,
+    status: "retrying",
+    attempts: d.attempts + 1,
+    lastAttempt,
+    responseStatus: 500,
+    responseHeaders: { "content-type": "text/plain", "x-odd": "quote \" and 'single' and \\" },
+    responseBody: "Oops — ünïcode ✓",
+    responseDuration: 12,
+    lastError: null,
+    attemptLog: [...(d.attemptLog ?? []), { attempt: d.attempts + 1, status: 500 }],
+    requestHeaders: { "X-Delivery-ID": d.id },
+    nextRetry: new Date(T + 200_123 + 1_500_000),
+    updatedAt: new Date(T + 200_124),
+    ...over,
   });
   const written = await recordAttempts([
     rec(a, {}),
@@ -134,8 +154,13 @@ test("records are written in one batch, only under the lease that sent them, and
   assert.equal(rc.lockedBy, c.lockedBy);
 
   // Prisma's own date filters find the rows by the dates written in raw SQL, to the millisecond.
-  const byDate = await db.webhookDelivery.findMany({ where: { id: { in: ids }, nextRetry: { gte: new Date(T + 200_123 + 1_500_000), lte: new Date(T + 200_123 + 1_500_000) } } });
-  assert.deepEqual(byDate.map((r) => r.id), [a.id]);
+  const byDate = await db.webhookDelivery.findMany({
+    where: { id: { in: ids }, nextRetry: { gte: new Date(T + 200_123 + 1_500_000), lte: new Date(T + 200_123 + 1_500_000) } },
+  });
+  assert.deepEqual(
+    byDate.map((r) => r.id),
+    [a.id],
+  );
   const byAttempt = await db.webhookDelivery.count({ where: { id: { in: ids }, lastAttempt: { equals: lastAttempt } } });
   assert.equal(byAttempt, 2);
 
@@ -144,7 +169,8 @@ test("records are written in one batch, only under the lease that sent them, and
     const fresh = await insert(1);
     const texts = await db.$queryRawUnsafe<{ id: string; lastAttempt: string | null; nextRetry: string | null; updatedAt: string }[]>(
       `SELECT "id", CAST("lastAttempt" AS TEXT) AS "lastAttempt", CAST("nextRetry" AS TEXT) AS "nextRetry", CAST("updatedAt" AS TEXT) AS "updatedAt" FROM "WebhookDelivery" WHERE "id" IN (?, ?)`,
-      a.id, fresh[0],
+      a.id,
+      fresh[0],
     );
     const prismaWritten = texts.find((t) => t.id === fresh[0])!.updatedAt;
     const rawWritten = texts.find((t) => t.id === a.id)!;
@@ -157,9 +183,25 @@ test("records are written in one batch, only under the lease that sent them, and
 });
 
 test("endpoints read in raw SQL carry what Prisma reads: booleans, dates, JSON headers, nulls", async () => {
-  const base = { businessId: "biz_store", projectId: "proj_store", environment: "test", events: ["product.*"], createdAt: at(0), updatedAt: at(0) };
-  const full = { ...base, id: newId("webhook"), url: "https://example.com/a", secret: "whsec_new", previousSecret: "whsec_old",
-    previousSecretExpiresAt: new Date(T + 86_400_123), isActive: false, headers: { "X-Team": "payments", "X-Quote": "a\"b" }, failingSince: new Date(T - 3_600_007) };
+  const base = {
+    businessId: "biz_store",
+    projectId: "proj_store",
+    environment: "test",
+    events: ["product.*"],
+    createdAt: at(0),
+    updatedAt: at(0),
+  };
+  const full = {
+    ...base,
+    id: newId("webhook"),
+    url: "https://example.com/a",
+    secret: "whsec_new",
+    previousSecret: "whsec_old",
+    previousSecretExpiresAt: new Date(T + 86_400_123),
+    isActive: false,
+    headers: { "X-Team": "payments", "X-Quote": 'a"b' },
+    failingSince: new Date(T - 3_600_007),
+  };
   const bare = { ...base, id: newId("webhook"), url: "https://example.com/b", secret: "whsec_only" };
   await db.webhook.createMany({ data: [full, bare] });
   const got = await readEndpoints([full.id, bare.id, "wh_missing"]);
@@ -168,14 +210,20 @@ test("endpoints read in raw SQL carry what Prisma reads: booleans, dates, JSON h
     const viaPrisma = await db.webhook.findUniqueOrThrow({ where: { id } });
     const raw = got.get(id)!;
     assert.deepEqual(raw, {
-      id, url: viaPrisma.url, secret: viaPrisma.secret, previousSecret: viaPrisma.previousSecret, previousSecretExpiresAt: viaPrisma.previousSecretExpiresAt,
-      isActive: viaPrisma.isActive, headers: viaPrisma.headers, failingSince: viaPrisma.failingSince,
+      id,
+      url: viaPrisma.url,
+      secret: viaPrisma.secret,
+      previousSecret: viaPrisma.previousSecret,
+      previousSecretExpiresAt: viaPrisma.previousSecretExpiresAt,
+      isActive: viaPrisma.isActive,
+      headers: viaPrisma.headers,
+      failingSince: viaPrisma.failingSince,
     });
   }
   assert.equal(got.get(full.id)!.isActive, false);
   assert.equal(got.get(bare.id)!.isActive, true);
   assert.equal(got.get(full.id)!.previousSecretExpiresAt!.getTime(), T + 86_400_123);
-  assert.deepEqual(got.get(full.id)!.headers, { "X-Team": "payments", "X-Quote": "a\"b" });
+  assert.deepEqual(got.get(full.id)!.headers, { "X-Team": "payments", "X-Quote": 'a"b' });
   assert.equal(got.get(bare.id)!.headers, null);
   assert.equal(got.get(bare.id)!.failingSince, null);
 });
@@ -188,7 +236,7 @@ test("an event and its deliveries, written in raw SQL by emitEvent, read back th
   const other = { ...base, id: newId("webhook"), url: "https://example.com/o", events: ["payment.failed"] };
   const paused = { ...base, id: newId("webhook"), url: "https://example.com/x", events: ["*"], isActive: false };
   await db.webhook.createMany({ data: [subscribed, other, paused] });
-  const data = { object: "product", id: "prod_1", name: "Quote \" and ünïcode", tags: ["a", "b"], nested: { n: 1.5, none: null } };
+  const data = { object: "product", id: "prod_1", name: 'Quote " and ünïcode', tags: ["a", "b"], nested: { n: 1.5, none: null } };
   const row = await emitEvent({ businessId, environment: "live", type: "product.updated", data, previousAttributes: { name: "Old" } });
 
   const stored = await db.event.findUniqueOrThrow({ where: { id: row.id } });
@@ -197,20 +245,33 @@ test("an event and its deliveries, written in raw SQL by emitEvent, read back th
   assert.deepEqual(stored.previousAttributes, { name: "Old" });
   assert.equal(await db.event.count({ where: { id: row.id, createdAt: { equals: row.createdAt } } }), 1);
   const deliveries = await db.webhookDelivery.findMany({ where: { eventId: row.id } });
-  assert.deepEqual(deliveries.map((d) => d.webhookId), [subscribed.id], "only the active endpoint subscribed to product.*");
+  assert.deepEqual(
+    deliveries.map((d) => d.webhookId),
+    [subscribed.id],
+    "only the active endpoint subscribed to product.*",
+  );
   const [d] = deliveries;
   assert.equal(d.status, "pending");
   assert.equal(d.attempts, 0);
   assert.equal(d.nextRetry!.getTime(), row.createdAt.getTime());
   assert.equal(d.createdAt.getTime(), row.createdAt.getTime());
   assert.equal(d.url, subscribed.url);
-  assert.deepEqual(JSON.parse(d.requestBody), { id: row.id, type: "product.updated", createdAt: row.createdAt.toISOString(), timestamp: row.createdAt.toISOString(), apiVersion: "v1", data, previousAttributes: { name: "Old" } });
+  assert.deepEqual(JSON.parse(d.requestBody), {
+    id: row.id,
+    type: "product.updated",
+    createdAt: row.createdAt.toISOString(),
+    timestamp: row.createdAt.toISOString(),
+    apiVersion: "v1",
+    data,
+    previousAttributes: { name: "Old" },
+  });
   // Due now by Prisma's own date filter, as the worker's claim will see it.
   assert.equal(await db.webhookDelivery.count({ where: { eventId: row.id, status: "pending", nextRetry: { lte: row.createdAt } } }), 1);
 
   if (databaseProvider() === "sqlite") {
     const [texts] = await db.$queryRawUnsafe<{ e: string; n: string; c: string }[]>(
-      `SELECT CAST(e."createdAt" AS TEXT) AS "e", CAST(d."nextRetry" AS TEXT) AS "n", CAST(d."createdAt" AS TEXT) AS "c" FROM "Event" e JOIN "WebhookDelivery" d ON d."eventId" = e."id" WHERE e."id" = ?`, row.id,
+      `SELECT CAST(e."createdAt" AS TEXT) AS "e", CAST(d."nextRetry" AS TEXT) AS "n", CAST(d."createdAt" AS TEXT) AS "c" FROM "Event" e JOIN "WebhookDelivery" d ON d."eventId" = e."id" WHERE e."id" = ?`,
+      row.id,
     );
     const iso = row.createdAt.toISOString().replace("Z", "+00:00");
     assert.deepEqual(texts, { e: iso, n: iso, c: iso });

@@ -17,8 +17,10 @@ before(async () => {
   // Private targets refused, as in production. Its worker stays off: it shares the suite's database and would
   // otherwise refuse (and record as failed) other tests' deliveries to their 127.0.0.1 receivers.
   strict = await startServer({
-    DATABASE_URL: process.env.DATABASE_URL!, KEY_HASH_SECRET: process.env.KEY_HASH_SECRET!,
-    ALLOW_PRIVATE_URLS: "false", WEBHOOK_WORKER: "false",
+    DATABASE_URL: process.env.DATABASE_URL!,
+    KEY_HASH_SECRET: process.env.KEY_HASH_SECRET!,
+    ALLOW_PRIVATE_URLS: "false",
+    WEBHOOK_WORKER: "false",
   });
 });
 
@@ -28,7 +30,13 @@ after(async () => {
 
 test("POST /v1/webhooks answers 201 with the full secret once; later reads show only its last four characters", async () => {
   const biz = await seedBusiness();
-  const res = await biz.test.post("/v1/webhooks", { url: URL_A, events: ["product.created"], description: "Orders", headers: { "X-Team": "billing" }, metadata: { owner: "ops" } });
+  const res = await biz.test.post("/v1/webhooks", {
+    url: URL_A,
+    events: ["product.created"],
+    description: "Orders",
+    headers: { "X-Team": "billing" },
+    metadata: { owner: "ops" },
+  });
   assert.equal(res.status, 201, res.text);
   const w = res.body.data;
   assert.match(w.id, /^wh_[0-9A-Z]{26}$/);
@@ -54,7 +62,10 @@ test("POST /v1/webhooks answers 201 with the full secret once; later reads show 
 
   const list = await biz.test.get("/v1/webhooks");
   assert.equal(list.status, 200);
-  assert.deepEqual(list.body.data.map((x: { id: string }) => x.id), [w.id]);
+  assert.deepEqual(
+    list.body.data.map((x: { id: string }) => x.id),
+    [w.id],
+  );
   assert.equal(list.body.data[0].secret, `whsec_…${w.secret.slice(-4)}`);
   assert.ok(!list.text.includes(w.secret.slice(6, 30)));
 });
@@ -94,7 +105,13 @@ test("an unknown event name or pattern is a 400 on events whose suggestion lists
 
 test("missing or empty events, a missing url and unknown fields are 400s", async () => {
   const biz = await seedBusiness();
-  for (const body of [{ url: URL_A }, { url: URL_A, events: [] }, { events: ["*"] }, { url: URL_A, events: "product.created" }, { url: URL_A, events: ["*"], secret: "whsec_mine" }]) {
+  for (const body of [
+    { url: URL_A },
+    { url: URL_A, events: [] },
+    { events: ["*"] },
+    { url: URL_A, events: "product.created" },
+    { url: URL_A, events: ["*"], secret: "whsec_mine" },
+  ]) {
     const res = await biz.test.post("/v1/webhooks", body);
     assert.equal(res.status, 400, `${JSON.stringify(body)}: ${res.text}`);
     assert.equal(res.body.error.type, "validation_error");
@@ -104,7 +121,15 @@ test("missing or empty events, a missing url and unknown fields are 400s", async
 
 test("URLs that are not valid or not http(s) are refused with a 400 on url", async () => {
   const biz = await seedBusiness();
-  for (const url of ["not a url", "example.com/hook", "ftp://example.com/hook", "file:///etc/passwd", "javascript:alert(1)", "gopher://example.com/", "https://user:secret@example.com/hook"]) {
+  for (const url of [
+    "not a url",
+    "example.com/hook",
+    "ftp://example.com/hook",
+    "file:///etc/passwd",
+    "javascript:alert(1)",
+    "gopher://example.com/",
+    "https://user:secret@example.com/hook",
+  ]) {
     const e = expectError(await biz.test.post("/v1/webhooks", { url, events: ["*"] }), 400, "INVALID_FIELD");
     assert.equal(e.field, "url", url);
     assert.ok(e.suggestion, url);
@@ -119,12 +144,24 @@ test("without ALLOW_PRIVATE_URLS, loopback, private and link-local targets are r
   const biz = await seedBusiness();
   const api = client(biz.testKey, strict.url);
   for (const url of [
-    "http://127.0.0.1:3000/hook", "http://localhost/hook", "http://[::1]/hook", "http://169.254.169.254/latest/meta-data/",
-    "http://10.0.0.5/hook", "http://172.16.3.4/hook", "http://192.168.1.20:8080/hook", "http://0.0.0.0/hook", "http://2130706433/hook",
-    "http://[::ffff:127.0.0.1]/hook", "http://[fd00::1]/hook",
+    "http://127.0.0.1:3000/hook",
+    "http://localhost/hook",
+    "http://[::1]/hook",
+    "http://169.254.169.254/latest/meta-data/",
+    "http://10.0.0.5/hook",
+    "http://172.16.3.4/hook",
+    "http://192.168.1.20:8080/hook",
+    "http://0.0.0.0/hook",
+    "http://2130706433/hook",
+    "http://[::ffff:127.0.0.1]/hook",
+    "http://[fd00::1]/hook",
     // IPv6 forms carrying a private IPv4 address: NAT64, local-use NAT64, 6to4, Teredo (client 127.0.0.1), IPv4-compatible.
-    "http://[64:ff9b::7f00:1]/hook", "http://[64:ff9b::10.0.0.1]/hook", "http://[64:ff9b:1::c0a8:101]/hook", "http://[2002:c0a8:101::1]/hook",
-    "http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/hook", "http://[::127.0.0.1]/hook",
+    "http://[64:ff9b::7f00:1]/hook",
+    "http://[64:ff9b::10.0.0.1]/hook",
+    "http://[64:ff9b:1::c0a8:101]/hook",
+    "http://[2002:c0a8:101::1]/hook",
+    "http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/hook",
+    "http://[::127.0.0.1]/hook",
   ]) {
     const e = expectError(await api.post("/v1/webhooks", { url, events: ["*"] }), 400, "INVALID_FIELD");
     assert.equal(e.field, "url", url);
@@ -141,8 +178,13 @@ test("without ALLOW_PRIVATE_URLS, loopback, private and link-local targets are r
 test("with ALLOW_PRIVATE_URLS=true (the suite's server), link-local and cloud metadata targets are still refused", async () => {
   const biz = await seedBusiness();
   for (const url of [
-    "http://169.254.169.254/latest/meta-data/", "http://[fd00:ec2::254]/latest/meta-data/", "http://[fe80::1]/hook",
-    "http://[64:ff9b::a9fe:a9fe]/hook", "http://[2002:a9fe:a9fe::1]/hook", "http://[::ffff:169.254.169.254]/hook", "http://0.0.0.0/hook",
+    "http://169.254.169.254/latest/meta-data/",
+    "http://[fd00:ec2::254]/latest/meta-data/",
+    "http://[fe80::1]/hook",
+    "http://[64:ff9b::a9fe:a9fe]/hook",
+    "http://[2002:a9fe:a9fe::1]/hook",
+    "http://[::ffff:169.254.169.254]/hook",
+    "http://0.0.0.0/hook",
   ]) {
     const e = expectError(await biz.test.post("/v1/webhooks", { url, events: ["*"] }), 400, "INVALID_FIELD");
     assert.equal(e.field, "url", url);
@@ -156,11 +198,21 @@ test("with ALLOW_PRIVATE_URLS=true (the suite's server), link-local and cloud me
 
 test("custom headers are kept, but platform headers, bad names and multi-line values are refused", async () => {
   const biz = await seedBusiness();
-  const w = await createEndpoint(biz.test, { url: URL_A, events: ["*"], headers: { Authorization: "Bearer receiver-token", "X-Tenant": "42" } });
+  const w = await createEndpoint(biz.test, {
+    url: URL_A,
+    events: ["*"],
+    headers: { Authorization: "Bearer receiver-token", "X-Tenant": "42" },
+  });
   assert.deepEqual(w.headers, { Authorization: "Bearer receiver-token", "X-Tenant": "42" });
   for (const headers of [
-    { "X-Webhook-Signature": "forged" }, { "webhook-signature": "v1,forged" }, { "Content-Type": "text/plain" }, { "X-Event-Type": "x" },
-    { "X-Delivery-ID": "x" }, { Host: "evil.example" }, { "Bad Header": "x" }, { "X-Ok": "line1\r\nInjected: yes" },
+    { "X-Webhook-Signature": "forged" },
+    { "webhook-signature": "v1,forged" },
+    { "Content-Type": "text/plain" },
+    { "X-Event-Type": "x" },
+    { "X-Delivery-ID": "x" },
+    { Host: "evil.example" },
+    { "Bad Header": "x" },
+    { "X-Ok": "line1\r\nInjected: yes" },
   ]) {
     const res = await biz.test.post("/v1/webhooks", { url: URL_A, events: ["*"], headers });
     assert.equal(res.status, 400, `${JSON.stringify(headers)}: ${res.text}`);
@@ -173,7 +225,12 @@ test("custom headers are kept, but platform headers, bad names and multi-line va
 test("PATCH changes url, events, description and isActive; the secret stays and stays hidden", async () => {
   const biz = await seedBusiness();
   const w = await createEndpoint(biz.test, { url: URL_A, events: ["product.created"] });
-  const res = await biz.test.patch(`/v1/webhooks/${w.id}`, { url: "http://127.0.0.1:9/hooks/b", events: ["product.*"], description: "moved", isActive: false });
+  const res = await biz.test.patch(`/v1/webhooks/${w.id}`, {
+    url: "http://127.0.0.1:9/hooks/b",
+    events: ["product.*"],
+    description: "moved",
+    isActive: false,
+  });
   assert.equal(res.status, 200, res.text);
   const u = res.body.data;
   assert.equal(u.url, "http://127.0.0.1:9/hooks/b");
@@ -262,9 +319,15 @@ test("the list pages with limit and cursor, newest first", async () => {
   for (let i = 0; i < 5; i++) ids.push((await createEndpoint(biz.test, { url: `${URL_A}/${i}`, events: ["*"] })).id);
   const first = await biz.test.get("/v1/webhooks?limit=2");
   assert.equal(first.status, 200);
-  assert.deepEqual(first.body.data.map((w: { id: string }) => w.id), [ids[4], ids[3]]);
+  assert.deepEqual(
+    first.body.data.map((w: { id: string }) => w.id),
+    [ids[4], ids[3]],
+  );
   assert.equal(first.body.pagination.hasMore, true);
   const second = await biz.test.get(`/v1/webhooks?limit=2&cursor=${encodeURIComponent(first.body.pagination.nextCursor)}`);
-  assert.deepEqual(second.body.data.map((w: { id: string }) => w.id), [ids[2], ids[1]]);
+  assert.deepEqual(
+    second.body.data.map((w: { id: string }) => w.id),
+    [ids[2], ids[1]],
+  );
   expectError(await biz.test.get("/v1/webhooks?limit=0"), 400, "INVALID_PARAMETER");
 });

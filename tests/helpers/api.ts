@@ -11,15 +11,26 @@ export interface ApiResponse<T = any> {
   text: string;
 }
 
-export async function request<T = any>(method: string, path: string, opts: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string>; base?: string } = {}): Promise<ApiResponse<T>> {
+export async function request<T = any>(
+  method: string,
+  path: string,
+  opts: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string>; base?: string } = {},
+): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
   if (opts.key) headers.authorization = `Bearer ${opts.key}`;
   let body: string | undefined = opts.rawBody;
-  if (opts.body !== undefined) { body = JSON.stringify(opts.body); headers["content-type"] ??= "application/json"; }
+  if (opts.body !== undefined) {
+    body = JSON.stringify(opts.body);
+    headers["content-type"] ??= "application/json";
+  }
   const res = await fetch(`${opts.base ?? BASE_URL}${path}`, { method, headers, body, redirect: "manual" });
   const text = await res.text();
   let parsed: unknown = undefined;
-  try { parsed = text ? JSON.parse(text) : undefined; } catch { parsed = undefined; }
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
   return { status: res.status, headers: res.headers, body: parsed as T, text };
 }
 
@@ -27,8 +38,10 @@ export async function request<T = any>(method: string, path: string, opts: { key
 export function client(key: string, base?: string) {
   return {
     get: <T = any>(path: string, headers?: Record<string, string>) => request<T>("GET", path, { key, headers, base }),
-    post: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) => request<T>("POST", path, { key, body, headers, base }),
-    patch: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) => request<T>("PATCH", path, { key, body, headers, base }),
+    post: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) =>
+      request<T>("POST", path, { key, body, headers, base }),
+    patch: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) =>
+      request<T>("PATCH", path, { key, body, headers, base }),
     delete: <T = any>(path: string, headers?: Record<string, string>) => request<T>("DELETE", path, { key, headers, base }),
   };
 }
@@ -50,7 +63,15 @@ export function expectError(res: ApiResponse, status: number, code: string) {
   if (typeof res.body.meta?.requestId !== "string" || !res.body.meta.requestId.startsWith("req_")) {
     throw new Error(`error envelope without meta.requestId: ${res.text.slice(0, 300)}`);
   }
-  return res.body.error as { type: string; code: string; message: string; field?: string; suggestion?: string; documentation?: string; [k: string]: unknown };
+  return res.body.error as {
+    type: string;
+    code: string;
+    message: string;
+    field?: string;
+    suggestion?: string;
+    documentation?: string;
+    [k: string]: unknown;
+  };
 }
 
 export type ApiClient = ReturnType<typeof client>;

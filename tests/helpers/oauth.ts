@@ -22,18 +22,37 @@ function cookiesOf(res: Response, jar: Map<string, string>) {
   return [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
 }
 
-export interface PortalUser { userId: string; email: string; businessId: string; cookie: string; role: string }
+export interface PortalUser {
+  userId: string;
+  email: string;
+  businessId: string;
+  cookie: string;
+  role: string;
+}
 
 /** A user with a business of their own (enterprise plan, so limits stay out of the way), signed in. */
 export async function portalUser(opts: { role?: string; businessId?: string } = {}): Promise<PortalUser> {
   const email = `oauth-${Date.now().toString(36)}-${randomBytes(3).toString("hex")}@example.com`;
-  const user = await createUserWithBusiness({ email, name: "OAuth tester", password: PASSWORD, businessName: `OAuth business ${randomBytes(2).toString("hex")}` });
+  const user = await createUserWithBusiness({
+    email,
+    name: "OAuth tester",
+    password: PASSWORD,
+    businessName: `OAuth business ${randomBytes(2).toString("hex")}`,
+  });
   let membership = await db.membership.findFirstOrThrow({ where: { userId: user.id } });
   await db.business.update({ where: { id: membership.businessId }, data: { plan: "enterprise" } });
   if (opts.businessId || opts.role) {
     // Put the user in another business (with this role) instead of their own.
     await db.membership.delete({ where: { id: membership.id } });
-    membership = await db.membership.create({ data: { id: `mem_${randomBytes(8).toString("hex")}`, userId: user.id, businessId: opts.businessId ?? membership.businessId, role: opts.role ?? "owner", createdAt: new Date() } });
+    membership = await db.membership.create({
+      data: {
+        id: `mem_${randomBytes(8).toString("hex")}`,
+        userId: user.id,
+        businessId: opts.businessId ?? membership.businessId,
+        role: opts.role ?? "owner",
+        createdAt: new Date(),
+      },
+    });
   }
   return { userId: user.id, email, businessId: membership.businessId, cookie: await signIn(email, PASSWORD), role: membership.role };
 }
@@ -45,7 +64,8 @@ export async function signIn(email: string, password: string): Promise<string> {
   const { csrfToken } = (await csrfRes.json()) as { csrfToken: string };
   let cookie = cookiesOf(csrfRes, jar);
   const res = await fetch(`${BASE_URL}/api/auth/callback/credentials`, {
-    method: "POST", redirect: "manual",
+    method: "POST",
+    redirect: "manual",
     headers: { "content-type": "application/x-www-form-urlencoded", cookie },
     body: new URLSearchParams({ csrfToken, email, password, callbackUrl: `${BASE_URL}/portal`, json: "true" }),
   });
@@ -54,7 +74,15 @@ export async function signIn(email: string, password: string): Promise<string> {
   return cookie;
 }
 
-export interface RegisteredClient { id: string; secret: string | null; as: oauth.AuthorizationServer; client: oauth.Client; auth: oauth.ClientAuth; owner: ApiClient; ownerKey: string }
+export interface RegisteredClient {
+  id: string;
+  secret: string | null;
+  as: oauth.AuthorizationServer;
+  client: oauth.Client;
+  auth: oauth.ClientAuth;
+  owner: ApiClient;
+  ownerKey: string;
+}
 
 let discovered: Promise<oauth.AuthorizationServer> | undefined;
 export function authorizationServer(): Promise<oauth.AuthorizationServer> {
@@ -67,9 +95,17 @@ export function authorizationServer(): Promise<oauth.AuthorizationServer> {
 }
 
 /** A client registered by a developer's business (its own test key), as an oauth4webapi client. */
-export async function registerClient(body: Record<string, unknown> = {}, owner?: { api: ApiClient; key: string }): Promise<RegisteredClient> {
-  const o: { api: ApiClient; key: string } = owner ?? await seedBusiness().then((b) => ({ api: b.test, key: b.testKey }));
-  const res = await o.api.post("/v1/oauth-clients", { name: "Acme Analytics", redirectUris: [REDIRECT_URI], scopes: ["products:read", "products:write"], ...body });
+export async function registerClient(
+  body: Record<string, unknown> = {},
+  owner?: { api: ApiClient; key: string },
+): Promise<RegisteredClient> {
+  const o: { api: ApiClient; key: string } = owner ?? (await seedBusiness().then((b) => ({ api: b.test, key: b.testKey })));
+  const res = await o.api.post("/v1/oauth-clients", {
+    name: "Acme Analytics",
+    redirectUris: [REDIRECT_URI],
+    scopes: ["products:read", "products:write"],
+    ...body,
+  });
   if (res.status !== 201) throw new Error(`registering a client: ${res.status} ${res.text}`);
   const data = res.body.data as { id: string; clientSecret: string | null; clientType: string };
   const as = await authorizationServer();
@@ -84,8 +120,14 @@ export async function authorizationUrl(c: RegisteredClient, extra: Record<string
   const state = oauth.generateRandomState();
   const url = new URL(c.as.authorization_endpoint!);
   const params: Record<string, string | null> = {
-    response_type: "code", client_id: c.id, redirect_uri: REDIRECT_URI, scope: "products:read products:write", state,
-    code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: "S256", ...extra,
+    response_type: "code",
+    client_id: c.id,
+    redirect_uri: REDIRECT_URI,
+    scope: "products:read products:write",
+    state,
+    code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: "S256",
+    ...extra,
   };
   for (const [k, v] of Object.entries(params)) if (v !== null) url.searchParams.set(k, v);
   return { url, verifier, state };
@@ -103,14 +145,28 @@ export async function openConsent(user: PortalUser, url: URL) {
   return { first, location, html, fields, page };
 }
 
-const decodeHtml = (s: string) => s.replace(/&amp;/g, "&").replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">");
+const decodeHtml = (s: string) =>
+  s
+    .replace(/&amp;/g, "&")
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;/g, "'")
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">");
 
 /** Posts the consent form's decision as the browser would; returns the redirect's Location. */
-export async function decide(user: PortalUser, fields: URLSearchParams, decision: "approve" | "deny", headers: Record<string, string> = {}) {
+export async function decide(
+  user: PortalUser,
+  fields: URLSearchParams,
+  decision: "approve" | "deny",
+  headers: Record<string, string> = {},
+) {
   const body = new URLSearchParams(fields);
   body.set("decision", decision);
   const res = await fetch(`${BASE_URL}/oauth/authorize`, {
-    method: "POST", redirect: "manual", body,
+    method: "POST",
+    redirect: "manual",
+    body,
     headers: { "content-type": "application/x-www-form-urlencoded", cookie: user.cookie, origin: BASE_URL, ...headers },
   });
   return { res, location: res.headers.get("location"), text: res.status >= 400 ? await res.text() : "" };
@@ -136,7 +192,11 @@ export async function tokensFor(c: RegisteredClient, user: PortalUser, extra: Re
 }
 
 /** A raw POST to a token-endpoint-like path, form-encoded unless `json`. */
-export async function postForm(path: string, params: Record<string, string>, opts: { json?: boolean; headers?: Record<string, string> } = {}) {
+export async function postForm(
+  path: string,
+  params: Record<string, string>,
+  opts: { json?: boolean; headers?: Record<string, string> } = {},
+) {
   const res = await fetch(`${BASE_URL}${path}`, {
     method: "POST",
     headers: { "content-type": opts.json ? "application/json" : "application/x-www-form-urlencoded", ...(opts.headers ?? {}) },
@@ -144,10 +204,16 @@ export async function postForm(path: string, params: Record<string, string>, opt
   });
   const text = await res.text();
   let body: any;
-  try { body = JSON.parse(text); } catch { body = undefined; }
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
   return { status: res.status, headers: res.headers, body, text };
 }
 
-export const basic = (id: string, secret: string) => ({ authorization: `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString("base64")}` });
+export const basic = (id: string, secret: string) => ({
+  authorization: `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString("base64")}`,
+});
 export const bearer = (token: string) => apiClient(token);
 export { request };

@@ -3,7 +3,11 @@
 import assert from "node:assert/strict";
 import http from "node:http";
 
-export interface RawResponse { status: number; headers: http.IncomingHttpHeaders; body: string }
+export interface RawResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
 
 /** A request with any Host header (fetch does not let a caller set one); redirects are not followed. */
 export function raw(url: string, opts: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<RawResponse> {
@@ -11,7 +15,9 @@ export function raw(url: string, opts: { method?: string; headers?: Record<strin
     const req = http.request(url, { method: opts.method ?? "GET", headers: opts.headers }, (res) => {
       let body = "";
       res.setEncoding("utf8");
-      res.on("data", (c) => { body += c; });
+      res.on("data", (c) => {
+        body += c;
+      });
       res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
     });
     req.on("error", reject);
@@ -27,7 +33,12 @@ export const cookiePairs = (res: RawResponse) => (res.headers["set-cookie"] ?? [
  * told). Returns the URL next-auth sends the browser to, every Set-Cookie line of the exchange and the cookies to
  * send from then on.
  */
-export async function signIn(baseUrl: string, email: string, password: string, opts: { host?: string; headers?: Record<string, string> } = {}) {
+export async function signIn(
+  baseUrl: string,
+  email: string,
+  password: string,
+  opts: { host?: string; headers?: Record<string, string> } = {},
+) {
   const host = opts.host ?? new URL(baseUrl).host;
   const extra = opts.headers ?? {};
   const csrf = await raw(`${baseUrl}/api/auth/csrf`, { headers: { host, ...extra } });

@@ -73,7 +73,10 @@ export async function startReceiver(opts: { port?: number; mode?: ReceiverMode; 
   const timers = new Set<NodeJS.Timeout>();
   const waiters = new Set<() => void>();
   const later = (ms: number, fn: () => void) => {
-    const t = setTimeout(() => { timers.delete(t); fn(); }, ms);
+    const t = setTimeout(() => {
+      timers.delete(t);
+      fn();
+    }, ms);
     timers.add(t);
   };
   const record = (r: ReceivedRequest) => {
@@ -89,25 +92,48 @@ export async function startReceiver(opts: { port?: number; mode?: ReceiverMode; 
       const mode = routes.get(path) ?? fallback;
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(", ") : v;
-      const entry: ReceivedRequest = { method: req.method ?? "", path, headers, body: Buffer.concat(chunks).toString("utf8"), receivedAt: Date.now(), answered: null };
+      const entry: ReceivedRequest = {
+        method: req.method ?? "",
+        path,
+        headers,
+        body: Buffer.concat(chunks).toString("utf8"),
+        receivedAt: Date.now(),
+        answered: null,
+      };
       const answer = (status: number, body = "", extra: Record<string, string> = {}) => {
         entry.answered = status;
         res.writeHead(status, { "Content-Type": "application/json", ...extra });
         res.end(body);
       };
       switch (mode.kind) {
-        case "ok": answer(200, '{"received":true}'); break;
-        case "status": answer(mode.status, mode.body ?? "", mode.headers); break;
-        case "hang": break;
-        case "slow": later(mode.delayMs, () => { if (!res.destroyed) answer(mode.status ?? 200, '{"received":true}'); }); break;
+        case "ok":
+          answer(200, '{"received":true}');
+          break;
+        case "status":
+          answer(mode.status, mode.body ?? "", mode.headers);
+          break;
+        case "hang":
+          break;
+        case "slow":
+          later(mode.delayMs, () => {
+            if (!res.destroyed) answer(mode.status ?? 200, '{"received":true}');
+          });
+          break;
         case "trickle": {
           entry.answered = 200;
           res.writeHead(200, { "Content-Type": "text/plain" });
-          const drip = () => { if (!res.destroyed) { res.write("."); later(1000, drip); } };
+          const drip = () => {
+            if (!res.destroyed) {
+              res.write(".");
+              later(1000, drip);
+            }
+          };
           drip();
           break;
         }
-        case "redirect": answer(mode.status ?? 302, "", { Location: mode.location }); break;
+        case "redirect":
+          answer(mode.status ?? 302, "", { Location: mode.location });
+          break;
         case "huge": {
           entry.answered = mode.status ?? 200;
           res.writeHead(entry.answered, { "Content-Type": "text/plain", "Content-Length": String(mode.bytes ?? TEN_MB) });
@@ -117,58 +143,84 @@ export async function startReceiver(opts: { port?: number; mode?: ReceiverMode; 
             while (left > 0 && !res.destroyed) {
               const n = Math.min(left, chunk.length);
               left -= n;
-              if (!res.write(n === chunk.length ? chunk : chunk.subarray(0, n))) { res.once("drain", pump); return; }
+              if (!res.write(n === chunk.length ? chunk : chunk.subarray(0, n))) {
+                res.once("drain", pump);
+                return;
+              }
             }
             if (!res.destroyed) res.end();
           };
           pump();
           break;
         }
-        case "destroy": req.socket.destroy(); break;
+        case "destroy":
+          req.socket.destroy();
+          break;
       }
       record(entry); // after the answer's status is known
     });
   });
-  server.on("connection", (s) => { sockets.add(s); s.on("close", () => sockets.delete(s)); });
+  server.on("connection", (s) => {
+    sockets.add(s);
+    s.on("close", () => sockets.delete(s));
+  });
   server.keepAliveTimeout = 1000;
 
   let port = opts.port ?? 0;
-  const up = () => new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, "127.0.0.1", () => {
-      server.off("error", reject);
-      port = (server.address() as AddressInfo).port;
-      resolve();
+  const up = () =>
+    new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(port, "127.0.0.1", () => {
+        server.off("error", reject);
+        port = (server.address() as AddressInfo).port;
+        resolve();
+      });
     });
-  });
-  const down = () => new Promise<void>((resolve) => {
-    for (const t of timers) clearTimeout(t);
-    timers.clear();
-    for (const s of sockets) s.destroy();
-    if (!server.listening) return resolve();
-    server.close(() => resolve());
-  });
+  const down = () =>
+    new Promise<void>((resolve) => {
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+      for (const s of sockets) s.destroy();
+      if (!server.listening) return resolve();
+      server.close(() => resolve());
+    });
   if (opts.listen !== false) await up();
   else if (!port) port = await freePort();
 
   return {
-    get port() { return port; },
+    get port() {
+      return port;
+    },
     url: (path = "/") => `http://127.0.0.1:${port}${path}`,
     requests,
-    setMode: (mode) => { fallback = mode; },
-    route: (path, mode) => { routes.set(path, mode); },
+    setMode: (mode) => {
+      fallback = mode;
+    },
+    route: (path, mode) => {
+      routes.set(path, mode);
+    },
     at: (path) => requests.filter((r) => r.path === path),
     waitFor(count, filter = () => true, timeoutMs = 15_000) {
       return new Promise((resolve, reject) => {
         const check = () => {
           const hits = requests.filter(filter);
-          if (hits.length >= count) { cleanup(); resolve(hits); }
+          if (hits.length >= count) {
+            cleanup();
+            resolve(hits);
+          }
         };
         const timer = setTimeout(() => {
           cleanup();
-          reject(new Error(`receiver: waited ${timeoutMs} ms for ${count} request(s), got ${requests.filter(filter).length} (${requests.length} in all)`));
+          reject(
+            new Error(
+              `receiver: waited ${timeoutMs} ms for ${count} request(s), got ${requests.filter(filter).length} (${requests.length} in all)`,
+            ),
+          );
         }, timeoutMs);
-        const cleanup = () => { clearTimeout(timer); waiters.delete(check); };
+        const cleanup = () => {
+          clearTimeout(timer);
+          waiters.delete(check);
+        };
         waiters.add(check);
         check();
       });
@@ -181,7 +233,11 @@ export async function startReceiver(opts: { port?: number; mode?: ReceiverMode; 
 
 /** The headers of a recorded request in the shape the standardwebhooks package's verify() takes. */
 export function standardHeaders(r: ReceivedRequest) {
-  return { "webhook-id": r.headers["webhook-id"], "webhook-timestamp": r.headers["webhook-timestamp"], "webhook-signature": r.headers["webhook-signature"] };
+  return {
+    "webhook-id": r.headers["webhook-id"],
+    "webhook-timestamp": r.headers["webhook-timestamp"],
+    "webhook-signature": r.headers["webhook-signature"],
+  };
 }
 
 // ---------------------------------------------------------------- a server that moves time
@@ -222,7 +278,8 @@ async function startProcess(env: Record<string, string>): Promise<PlatformProces
   const s = await start({ env });
   const child = s.child as ChildProcess;
   return {
-    url: s.url, child,
+    url: s.url,
+    child,
     setOffset: (offsetMs) => moveClock(s.url, { offsetMs }),
     advance: (ms) => moveClock(s.url, { advanceMs: ms }),
     // scripts/lib/server.mjs's stop() waits for an 'exit' that has already happened when the process died of a
@@ -243,8 +300,13 @@ export async function startClockServer(extraEnv: Record<string, string> = {}): P
   const kind = (process.env.DATABASE_URL ?? "file:").startsWith("file:") ? "sqlite" : "postgres";
   const database = await createTestDatabase(kind);
   const env = {
-    DATABASE_URL: database.url, KEY_HASH_SECRET: process.env.KEY_HASH_SECRET ?? "test-suite-secret-not-for-production",
-    PLATFORM_TEST_CLOCK: "true", PLATFORM_ADMIN_TOKEN: TEST_ADMIN_TOKEN, ALLOW_PRIVATE_URLS: "true", WEBHOOK_POLL_MS: "200", ...extraEnv,
+    DATABASE_URL: database.url,
+    KEY_HASH_SECRET: process.env.KEY_HASH_SECRET ?? "test-suite-secret-not-for-production",
+    PLATFORM_TEST_CLOCK: "true",
+    PLATFORM_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    ALLOW_PRIVATE_URLS: "true",
+    WEBHOOK_POLL_MS: "200",
+    ...extraEnv,
   };
   const servers: PlatformProcess[] = [];
   const stopAll = async () => {
@@ -252,14 +314,22 @@ export async function startClockServer(extraEnv: Record<string, string> = {}): P
     await database.drop();
   };
   try {
-    const { stdout } = await exec("node_modules/.bin/tsx", ["--conditions=react-server", "scripts/cli.ts", "bootstrap", "--business", "Clock test", "--plan", "enterprise", "--json"], {
-      env: { ...process.env, ...env }, timeout: 60_000,
-    });
+    const { stdout } = await exec(
+      "node_modules/.bin/tsx",
+      ["--conditions=react-server", "scripts/cli.ts", "bootstrap", "--business", "Clock test", "--plan", "enterprise", "--json"],
+      {
+        env: { ...process.env, ...env },
+        timeout: 60_000,
+      },
+    );
     const boot = JSON.parse(stdout.trim().split("\n").at(-1)!);
     const first = await startProcess(env);
     servers.push(first);
     return {
-      ...first, databaseUrl: database.url, testKey: boot.testKey, businessId: boot.businessId,
+      ...first,
+      databaseUrl: database.url,
+      testKey: boot.testKey,
+      businessId: boot.businessId,
       async startAnother() {
         const s = await startProcess(env);
         servers.push(s);
@@ -292,7 +362,9 @@ export async function deliveriesOf(api: Api, webhookId: string, query = ""): Pro
   const out: any[] = [];
   let cursor = "";
   for (let page = 0; page < 100; page++) {
-    const res = await api.get(`/v1/webhooks/${webhookId}/deliveries?limit=100${query ? `&${query}` : ""}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+    const res = await api.get(
+      `/v1/webhooks/${webhookId}/deliveries?limit=100${query ? `&${query}` : ""}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+    );
     if (res.status !== 200) throw new Error(`listing deliveries: ${res.status} ${res.text.slice(0, 300)}`);
     out.push(...res.body.data);
     if (!res.body.pagination.hasMore) return out;
@@ -308,7 +380,9 @@ export async function waitForDeliveries(api: Api, webhookId: string, done: (list
     const list = await deliveriesOf(api, webhookId);
     if (done(list)) return list;
     if (Date.now() > deadline) {
-      throw new Error(`deliveries of ${webhookId} did not reach the expected state in ${timeoutMs} ms: ${JSON.stringify(list.map((d) => ({ id: d.id, type: d.eventType, status: d.status, attempts: d.attempts, error: d.error })))}`);
+      throw new Error(
+        `deliveries of ${webhookId} did not reach the expected state in ${timeoutMs} ms: ${JSON.stringify(list.map((d) => ({ id: d.id, type: d.eventType, status: d.status, attempts: d.attempts, error: d.error })))}`,
+      );
     }
     await new Promise((r) => setTimeout(r, 150));
   }

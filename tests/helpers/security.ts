@@ -58,7 +58,11 @@ function setUp(): Promise<Shared> {
     const byScopes = new Map<string, Promise<string>>();
     const keyWith = (scopes: string[]) => {
       const id = scopes.join(",");
-      if (!byScopes.has(id)) byScopes.set(id, createKey(a.test, { scopes }).then((k) => k.key));
+      if (!byScopes.has(id))
+        byScopes.set(
+          id,
+          createKey(a.test, { scopes }).then((k) => k.key),
+        );
       return byScopes.get(id)!;
     };
     return { a, b, revokedKey: revoked.key, expiredKey: expired.key, keyWith };
@@ -80,7 +84,8 @@ async function prepare(route: AnyRoute, fixtures: RouteFixtures, api: ApiClient)
   const url = route.path.replace(/\{([^}]+)\}/g, (_, n: string) => encodeURIComponent(params[n]));
   let body: unknown = undefined;
   if (route.body) {
-    if (!(label(route) in fixtures.bodies)) throw new Error(`no fixture body for ${label(route)}: add one to the body fixtures of the security suite`);
+    if (!(label(route) in fixtures.bodies))
+      throw new Error(`no fixture body for ${label(route)}: add one to the body fixtures of the security suite`);
     const b = fixtures.bodies[label(route)];
     // A body may need records of its own first (a team names agents that exist): a function may create them.
     body = typeof b === "function" ? await (b as (p: Params, api: ApiClient) => unknown)(params, api) : b;
@@ -120,7 +125,11 @@ function everyScopeBut(scope: string): string[] {
 export function runCommonRouteTests(routes: AnyRoute[], fixtures: RouteFixtures): void {
   it("routes answer without a key only where meant to", () => {
     const open = routes.filter((r) => r.auth === "none").map(label);
-    assert.deepEqual(open.filter((r) => !fixtures.publicRoutes.includes(r)), [], "routes declared auth: \"none\" that are not in the public list");
+    assert.deepEqual(
+      open.filter((r) => !fixtures.publicRoutes.includes(r)),
+      [],
+      'routes declared auth: "none" that are not in the public list',
+    );
   });
 
   for (const route of routes.filter((r) => r.auth !== "none")) {
@@ -183,7 +192,10 @@ export function runCommonRouteTests(routes: AnyRoute[], fixtures: RouteFixtures)
         const key = await (await setUp()).keyWith([unrelatedScope(route.scope)]);
         const { res, url } = await send(key);
         const error = assertRefused(res, 403, "INSUFFICIENT_SCOPE", key);
-        assert.ok(error.requiredScope === route.scope || error.message.includes(route.scope), `the error does not name '${route.scope}': ${res.text.slice(0, 300)}`);
+        assert.ok(
+          error.requiredScope === route.scope || error.message.includes(route.scope),
+          `the error does not name '${route.scope}': ${res.text.slice(0, 300)}`,
+        );
         await stillThere(url);
       });
 

@@ -3,7 +3,10 @@
 // @ts-expect-error: plain ESM script without types
 import { startServer as start } from "../../scripts/lib/server.mjs";
 
-export interface TestServer { url: string; stop(): Promise<void> }
+export interface TestServer {
+  url: string;
+  stop(): Promise<void>;
+}
 
 export function startServer(env: Record<string, string>): Promise<TestServer> {
   return start({ env });

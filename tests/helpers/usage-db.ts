@@ -42,11 +42,24 @@ export interface RollupSeed {
 export async function seedRollups(rows: RollupSeed[]): Promise<void> {
   await db.usageRollup.createMany({
     data: rows.map((r) => ({
-      id: newId("rollup"), projectId: r.projectId, environment: r.environment ?? "test", hour: r.hour ?? hourOf(Date.now()),
-      endpoint: r.endpoint ?? "/v1/products", method: r.method ?? "GET", statusCode: r.statusCode ?? 200, errorType: r.errorType ?? null,
-      apiKey: r.apiKey ?? "key_seeded", principal: r.principal ?? r.apiKey ?? "key_seeded", count: r.count,
-      billableCount: r.billableCount ?? 0, latencyHist: r.latencyHist ?? { "10": r.count }, latencySum: r.latencySum ?? 10 * r.count,
-      requestBytes: r.requestBytes ?? 0, responseBytes: r.responseBytes ?? 0, computeMs: r.computeMs ?? 0, cost: r.cost ?? 0,
+      id: newId("rollup"),
+      projectId: r.projectId,
+      environment: r.environment ?? "test",
+      hour: r.hour ?? hourOf(Date.now()),
+      endpoint: r.endpoint ?? "/v1/products",
+      method: r.method ?? "GET",
+      statusCode: r.statusCode ?? 200,
+      errorType: r.errorType ?? null,
+      apiKey: r.apiKey ?? "key_seeded",
+      principal: r.principal ?? r.apiKey ?? "key_seeded",
+      count: r.count,
+      billableCount: r.billableCount ?? 0,
+      latencyHist: r.latencyHist ?? { "10": r.count },
+      latencySum: r.latencySum ?? 10 * r.count,
+      requestBytes: r.requestBytes ?? 0,
+      responseBytes: r.responseBytes ?? 0,
+      computeMs: r.computeMs ?? 0,
+      cost: r.cost ?? 0,
     })),
   });
 }
@@ -102,12 +115,19 @@ export async function deleteRedisPrefix(url: string, prefix: string): Promise<vo
   }
 }
 
-export interface OwnRedis { port: number; url: string; child: ChildProcess; kill(): Promise<void> }
+export interface OwnRedis {
+  port: number;
+  url: string;
+  child: ChildProcess;
+  kill(): Promise<void>;
+}
 
 /** A redis-server of the test's own on a free port, nothing persisted; kill() ends it (an outage). */
 export async function startOwnRedis(port?: number): Promise<OwnRedis> {
   port ??= await freePort();
-  const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+  const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
+    stdio: "ignore",
+  });
   const url = `redis://127.0.0.1:${port}`;
   const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
   probe.on("error", () => {}); // refused until the server is up: expected
@@ -125,12 +145,15 @@ export async function startOwnRedis(port?: number): Promise<OwnRedis> {
     }
   }
   return {
-    port, url, child,
-    kill: () => new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      child.once("exit", () => resolve());
-      child.kill("SIGKILL");
-    }),
+    port,
+    url,
+    child,
+    kill: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGKILL");
+      }),
   };
 }
 
@@ -150,17 +173,25 @@ export async function startSecondServer(env: Record<string, string> = {}): Promi
 export function slowPost(base: string, key: string, path: string, body: unknown) {
   const text = JSON.stringify(body);
   const req = http.request(`${base}${path}`, {
-    method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "content-length": Buffer.byteLength(text) },
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "content-length": Buffer.byteLength(text) },
   });
   const response = new Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }>((resolve, reject) => {
     req.on("error", reject);
     req.on("response", (res) => {
       let data = "";
-      res.on("data", (d) => { data += d; });
+      res.on("data", (d) => {
+        data += d;
+      });
       res.on("end", () => resolve({ status: res.statusCode!, body: data, headers: res.headers }));
     });
   });
   response.catch(() => {}); // awaited by finish(); an early socket error must not be an unhandled rejection
   req.write(text.slice(0, 5));
-  return { finish: () => { req.end(text.slice(5)); return response; } };
+  return {
+    finish: () => {
+      req.end(text.slice(5));
+      return response;
+    },
+  };
 }

@@ -4,46 +4,222 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { APP_TYPES, APP_TYPE_LIST, AppConfig, appTypeBySlug, humanize, AgencyApp, BookingApp, CRMApp, DashboardApp, HeadlessApp, VibeCodeApp } from "@/lib/apps/app-types";
+import {
+  APP_TYPES,
+  APP_TYPE_LIST,
+  AppConfig,
+  appTypeBySlug,
+  humanize,
+  AgencyApp,
+  BookingApp,
+  CRMApp,
+  DashboardApp,
+  HeadlessApp,
+  VibeCodeApp,
+} from "@/lib/apps/app-types";
 import { shellStyle, customProperties } from "@/components/apps/shell-theme";
 
 // The spec's table, transcribed: views, panels and the full default `config` of each type. Booleans are true
 // unless the table gives a default; lists the table gives no default for start empty; strings without one are absent.
 const TABLE: Record<string, { views: string[]; panels: string[]; config: Record<string, unknown> }> = {
-  Dashboard: { views: ["overview", "analytics", "reports"], panels: ["metrics", "charts", "recent-activity"],
-    config: { metrics: ["revenue", "users", "growth", "retention"], defaultPeriod: "month", realtime: false, charts: [] } },
-  Developer: { views: ["overview", "api-keys", "webhooks", "usage", "docs"], panels: ["api-keys", "usage-metrics", "recent-requests"],
-    config: { showAPIKeys: true, showWebhooks: true, showUsage: true, showLogs: true, showDocs: true, apiVersions: ["v1"] } },
-  Admin: { views: ["users", "roles", "permissions", "audit-logs", "settings"], panels: ["user-stats", "recent-activity", "system-health"],
-    config: { collections: ["users", "roles", "permissions"], showUsers: true, showRoles: true, showAuditLogs: true, showSettings: true, enableBulkOps: true } },
-  SaaS: { views: ["dashboard", "workspace", "team", "billing", "integrations"], panels: ["usage", "team-activity", "billing-summary"],
-    config: { multiTenant: true, showWorkspaceSwitcher: true, showBilling: true, showTeam: true, showIntegrations: true, pricingTiers: [], features: {} } },
-  Data: { views: ["datasets", "sources", "pipelines", "explorer", "quality"], panels: ["dataset-stats", "pipeline-status", "data-quality"],
-    config: { showDatasets: true, showSources: true, showPipelines: true, showQueryExplorer: true, showQuality: true, sourceTypes: [] } },
-  Headless: { views: ["servers", "agents", "playground", "schema", "docs"], panels: ["api-status", "recent-requests", "schema-explorer"],
-    config: { showMCPServers: true, showAgents: true, showPlayground: true, showSchema: true, protocols: [] } },
-  CRM: { views: ["contacts", "companies", "deals", "pipeline", "activities"], panels: ["pipeline-overview", "recent-deals", "activities"],
-    config: { showContacts: true, showCompanies: true, showDeals: true, showPipeline: true, showActivities: true, showEmail: false, pipelineStages: [], currency: "USD" } },
-  Booking: { views: ["calendar", "appointments", "availability", "booking-pages"], panels: ["upcoming-appointments", "availability", "booking-stats"],
-    config: { showCalendar: true, showAppointments: true, showAvailability: true, showBookingPages: true, enableReminders: true, enableWaitingList: false, durationOptions: [15, 30, 45, 60] } },
-  Support: { views: ["inbox", "tickets", "knowledge-base", "customers"], panels: ["ticket-queue", "customer-info", "kb-articles"],
-    config: { showInbox: true, showTickets: true, showKnowledgeBase: true, showCustomers: true, showLiveChat: false, ticketStatuses: ["open", "pending", "resolved", "closed"], ticketPriorities: ["low", "medium", "high", "urgent"], enableSLA: false } },
-  Agency: { views: ["clients", "projects", "tasks", "time-tracking", "invoices"], panels: ["project-status", "time-entries", "invoice-summary"],
-    config: { showClients: true, showProjects: true, showTasks: true, showTimeTracking: true, showInvoicing: true, showProposals: false, projectStatuses: ["planning", "active", "on-hold", "completed"], timeTrackingMethod: "both" } },
-  Ops: { views: ["incidents", "monitoring", "on-call", "status-page", "postmortems"], panels: ["incident-timeline", "alert-status", "on-call-schedule"],
-    config: { showIncidents: true, showMonitoring: true, showOnCall: true, showStatusPage: true, showPostmortems: false, severityLevels: ["sev1", "sev2", "sev3", "sev4"], alertChannels: [], enableAutoEscalation: true } },
-  Agent: { views: ["agents", "tools", "prompts", "runs", "playground"], panels: ["agent-status", "recent-runs", "tool-usage"],
-    config: { showAgents: true, showMCPTools: true, showPrompts: true, showRuns: true, showTrainingData: false, modelProviders: [], agentTypes: [], enablePlayground: true } },
-  Workflow: { views: ["workflows", "builder", "runs", "integrations", "templates"], panels: ["workflow-status", "recent-runs", "integration-health"],
-    config: { showWorkflows: true, showBuilder: true, showRuns: true, showIntegrations: true, showTemplates: true, triggers: [], actions: [], enableVisualBuilder: true } },
-  Infra: { views: ["compute", "storage", "network", "databases", "monitoring", "costs"], panels: ["resource-usage", "cost-breakdown", "alerts"],
-    config: { showCompute: true, showStorage: true, showNetwork: true, showDatabases: true, showMonitoring: true, showCosts: true, cloudProviders: [], enableIaC: false } },
-  Platform: { views: ["apps", "deployments", "environments", "services", "pipelines"], panels: ["deployment-status", "service-health", "pipeline-runs"],
-    config: { showApps: true, showDeployments: true, showEnvironments: true, showServices: true, showPipelines: true, showObservability: true, environments: ["development", "staging", "production"], enableGitOps: false } },
-  ClientPortal: { views: ["projects", "invoices", "deliverables", "messages"], panels: ["project-status", "recent-invoices", "new-messages"],
-    config: { showProjects: true, showInvoices: true, showDeliverables: true, showMessages: true, showSupport: false, enableFeedback: true, enableUploads: true, customBranding: true } },
-  VibeCode: { views: ["editor"], panels: ["chat", "preview", "code"],
-    config: { showChat: true, showPreview: true, showCode: true, defaultLayout: "horizontal", enableAIGeneration: true, enableLivePreview: true, languages: [], editorThemes: [] } },
+  Dashboard: {
+    views: ["overview", "analytics", "reports"],
+    panels: ["metrics", "charts", "recent-activity"],
+    config: { metrics: ["revenue", "users", "growth", "retention"], defaultPeriod: "month", realtime: false, charts: [] },
+  },
+  Developer: {
+    views: ["overview", "api-keys", "webhooks", "usage", "docs"],
+    panels: ["api-keys", "usage-metrics", "recent-requests"],
+    config: { showAPIKeys: true, showWebhooks: true, showUsage: true, showLogs: true, showDocs: true, apiVersions: ["v1"] },
+  },
+  Admin: {
+    views: ["users", "roles", "permissions", "audit-logs", "settings"],
+    panels: ["user-stats", "recent-activity", "system-health"],
+    config: {
+      collections: ["users", "roles", "permissions"],
+      showUsers: true,
+      showRoles: true,
+      showAuditLogs: true,
+      showSettings: true,
+      enableBulkOps: true,
+    },
+  },
+  SaaS: {
+    views: ["dashboard", "workspace", "team", "billing", "integrations"],
+    panels: ["usage", "team-activity", "billing-summary"],
+    config: {
+      multiTenant: true,
+      showWorkspaceSwitcher: true,
+      showBilling: true,
+      showTeam: true,
+      showIntegrations: true,
+      pricingTiers: [],
+      features: {},
+    },
+  },
+  Data: {
+    views: ["datasets", "sources", "pipelines", "explorer", "quality"],
+    panels: ["dataset-stats", "pipeline-status", "data-quality"],
+    config: { showDatasets: true, showSources: true, showPipelines: true, showQueryExplorer: true, showQuality: true, sourceTypes: [] },
+  },
+  Headless: {
+    views: ["servers", "agents", "playground", "schema", "docs"],
+    panels: ["api-status", "recent-requests", "schema-explorer"],
+    config: { showMCPServers: true, showAgents: true, showPlayground: true, showSchema: true, protocols: [] },
+  },
+  CRM: {
+    views: ["contacts", "companies", "deals", "pipeline", "activities"],
+    panels: ["pipeline-overview", "recent-deals", "activities"],
+    config: {
+      showContacts: true,
+      showCompanies: true,
+      showDeals: true,
+      showPipeline: true,
+      showActivities: true,
+      showEmail: false,
+      pipelineStages: [],
+      currency: "USD",
+    },
+  },
+  Booking: {
+    views: ["calendar", "appointments", "availability", "booking-pages"],
+    panels: ["upcoming-appointments", "availability", "booking-stats"],
+    config: {
+      showCalendar: true,
+      showAppointments: true,
+      showAvailability: true,
+      showBookingPages: true,
+      enableReminders: true,
+      enableWaitingList: false,
+      durationOptions: [15, 30, 45, 60],
+    },
+  },
+  Support: {
+    views: ["inbox", "tickets", "knowledge-base", "customers"],
+    panels: ["ticket-queue", "customer-info", "kb-articles"],
+    config: {
+      showInbox: true,
+      showTickets: true,
+      showKnowledgeBase: true,
+      showCustomers: true,
+      showLiveChat: false,
+      ticketStatuses: ["open", "pending", "resolved", "closed"],
+      ticketPriorities: ["low", "medium", "high", "urgent"],
+      enableSLA: false,
+    },
+  },
+  Agency: {
+    views: ["clients", "projects", "tasks", "time-tracking", "invoices"],
+    panels: ["project-status", "time-entries", "invoice-summary"],
+    config: {
+      showClients: true,
+      showProjects: true,
+      showTasks: true,
+      showTimeTracking: true,
+      showInvoicing: true,
+      showProposals: false,
+      projectStatuses: ["planning", "active", "on-hold", "completed"],
+      timeTrackingMethod: "both",
+    },
+  },
+  Ops: {
+    views: ["incidents", "monitoring", "on-call", "status-page", "postmortems"],
+    panels: ["incident-timeline", "alert-status", "on-call-schedule"],
+    config: {
+      showIncidents: true,
+      showMonitoring: true,
+      showOnCall: true,
+      showStatusPage: true,
+      showPostmortems: false,
+      severityLevels: ["sev1", "sev2", "sev3", "sev4"],
+      alertChannels: [],
+      enableAutoEscalation: true,
+    },
+  },
+  Agent: {
+    views: ["agents", "tools", "prompts", "runs", "playground"],
+    panels: ["agent-status", "recent-runs", "tool-usage"],
+    config: {
+      showAgents: true,
+      showMCPTools: true,
+      showPrompts: true,
+      showRuns: true,
+      showTrainingData: false,
+      modelProviders: [],
+      agentTypes: [],
+      enablePlayground: true,
+    },
+  },
+  Workflow: {
+    views: ["workflows", "builder", "runs", "integrations", "templates"],
+    panels: ["workflow-status", "recent-runs", "integration-health"],
+    config: {
+      showWorkflows: true,
+      showBuilder: true,
+      showRuns: true,
+      showIntegrations: true,
+      showTemplates: true,
+      triggers: [],
+      actions: [],
+      enableVisualBuilder: true,
+    },
+  },
+  Infra: {
+    views: ["compute", "storage", "network", "databases", "monitoring", "costs"],
+    panels: ["resource-usage", "cost-breakdown", "alerts"],
+    config: {
+      showCompute: true,
+      showStorage: true,
+      showNetwork: true,
+      showDatabases: true,
+      showMonitoring: true,
+      showCosts: true,
+      cloudProviders: [],
+      enableIaC: false,
+    },
+  },
+  Platform: {
+    views: ["apps", "deployments", "environments", "services", "pipelines"],
+    panels: ["deployment-status", "service-health", "pipeline-runs"],
+    config: {
+      showApps: true,
+      showDeployments: true,
+      showEnvironments: true,
+      showServices: true,
+      showPipelines: true,
+      showObservability: true,
+      environments: ["development", "staging", "production"],
+      enableGitOps: false,
+    },
+  },
+  ClientPortal: {
+    views: ["projects", "invoices", "deliverables", "messages"],
+    panels: ["project-status", "recent-invoices", "new-messages"],
+    config: {
+      showProjects: true,
+      showInvoices: true,
+      showDeliverables: true,
+      showMessages: true,
+      showSupport: false,
+      enableFeedback: true,
+      enableUploads: true,
+      customBranding: true,
+    },
+  },
+  VibeCode: {
+    views: ["editor"],
+    panels: ["chat", "preview", "code"],
+    config: {
+      showChat: true,
+      showPreview: true,
+      showCode: true,
+      defaultLayout: "horizontal",
+      enableAIGeneration: true,
+      enableLivePreview: true,
+      languages: [],
+      editorThemes: [],
+    },
+  },
 };
 
 function issueAt(schema: z.ZodType, input: unknown) {
@@ -114,7 +290,10 @@ test("other bad values: currency, time zone, durations, BaseApp's name, shell an
   assert.deepEqual(issueAt(DashboardApp, {}).path, ["name"]);
   assert.deepEqual(issueAt(DashboardApp, { name: "x", shell: { sidebar: "yes" } }).path, ["shell", "sidebar"]);
   assert.deepEqual(issueAt(DashboardApp, { name: "x", theme: { mode: "sepia" } }).path, ["theme", "mode"]);
-  assert.deepEqual(issueAt(DashboardApp, { name: "x", navigation: [{ label: "Home", href: "/", children: [{ label: "" , href: "/a" }] }] }).path, ["navigation", 0, "children", 0, "label"]);
+  assert.deepEqual(
+    issueAt(DashboardApp, { name: "x", navigation: [{ label: "Home", href: "/", children: [{ label: "", href: "/a" }] }] }).path,
+    ["navigation", 0, "children", 0, "label"],
+  );
 });
 
 test("a partial config keeps the other defaults, and a valid time zone is accepted", () => {
@@ -139,7 +318,10 @@ test("AppConfig picks the schema by `type`, includes Developer, and rejects an u
   const dev = AppConfig.parse({ type: "Developer", name: "Portal" });
   assert.deepEqual(dev.defaultViews, TABLE.Developer.views);
   assert.deepEqual(issueAt(AppConfig, { type: "Blog", name: "x" }).path, ["type"]);
-  assert.deepEqual(issueAt(AppConfig, { type: "Agency", name: "x", config: { timeTrackingMethod: "never" } }).path, ["config", "timeTrackingMethod"]);
+  assert.deepEqual(issueAt(AppConfig, { type: "Agency", name: "x", config: { timeTrackingMethod: "never" } }).path, [
+    "config",
+    "timeTrackingMethod",
+  ]);
 });
 
 test("view and panel names read as labels", () => {

@@ -7,8 +7,26 @@ import { z } from "zod";
 import { zodToApiError } from "@/lib/http/zod-errors";
 import { readJsonBody } from "@/lib/http/read-body";
 import {
-  AUTOMATION_SCHEMAS, Agent, AgentTeam, Workflow, WorkflowStep, Function, Trigger, Tool, ToolParameter, Task, ExecutionContext,
-  AIModel, AgentMemory, AgentUpdate, TaskUpdate, findDependencyCycle, AI_PROVIDERS, STEP_TYPES, TRIGGER_TYPES, RUNTIMES,
+  AUTOMATION_SCHEMAS,
+  Agent,
+  AgentTeam,
+  Workflow,
+  WorkflowStep,
+  Function,
+  Trigger,
+  Tool,
+  ToolParameter,
+  Task,
+  ExecutionContext,
+  AIModel,
+  AgentMemory,
+  AgentUpdate,
+  TaskUpdate,
+  findDependencyCycle,
+  AI_PROVIDERS,
+  STEP_TYPES,
+  TRIGGER_TYPES,
+  RUNTIMES,
 } from "@/lib/schemas/automation";
 import { schemaDocument, schemaIndex, resolveSchemaName } from "@/lib/automation/json-schemas";
 
@@ -37,9 +55,24 @@ const model = { provider: "openai", model: "gpt-4o" };
 const agent = { name: "Researcher", role: "Finds sources", systemPrompt: "You research.", model };
 const step = (id: string, type = "agent", extra: Record<string, unknown> = {}) => ({ id, name: `Step ${id}`, type, config: {}, ...extra });
 const workflow = (steps: unknown[], extra: Record<string, unknown> = {}) => ({ name: "Flow", description: "A flow", steps, ...extra });
-const fn = { name: "resize", description: "Resizes images", runtime: "nodejs20", entrypoint: "src/index.handler", source: { type: "inline", value: "export default () => 1" } };
-const trigger = { name: "Nightly", type: "schedule", config: { cron: "0 3 * * *" }, target: { type: "workflow", id: "wf_01JD2Y7X3Q9W6E8R4T5Y7U9I0P" } };
-const tool = { name: "search", description: "Web search", parameters: [{ name: "query", type: "string", description: "What to look for" }] };
+const fn = {
+  name: "resize",
+  description: "Resizes images",
+  runtime: "nodejs20",
+  entrypoint: "src/index.handler",
+  source: { type: "inline", value: "export default () => 1" },
+};
+const trigger = {
+  name: "Nightly",
+  type: "schedule",
+  config: { cron: "0 3 * * *" },
+  target: { type: "workflow", id: "wf_01JD2Y7X3Q9W6E8R4T5Y7U9I0P" },
+};
+const tool = {
+  name: "search",
+  description: "Web search",
+  parameters: [{ name: "query", type: "string", description: "What to look for" }],
+};
 
 // ---- defaults ----
 
@@ -53,12 +86,22 @@ test("Agent: timeout 300, maxToolCalls 10, streaming true, model temperature 0.7
   assert.equal(ok(AgentMemory, {}).type, "session");
   assert.equal(ok(AIModel, model).temperature, 0.7);
   // Given values win over defaults.
-  const b = ok(Agent, { ...agent, timeout: 60, maxToolCalls: 0, streaming: false, model: { ...model, temperature: 0 }, memory: { type: "vector", vectorStore: "pg" } });
+  const b = ok(Agent, {
+    ...agent,
+    timeout: 60,
+    maxToolCalls: 0,
+    streaming: false,
+    model: { ...model, temperature: 0 },
+    memory: { type: "vector", vectorStore: "pg" },
+  });
   assert.deepEqual([b.timeout, b.maxToolCalls, b.streaming, b.model.temperature, b.memory.type], [60, 0, false, 0, "vector"]);
 });
 
 test("AgentTeam: maxIterations 10", () => {
-  assert.equal(ok(AgentTeam, { name: "T", purpose: "p", agents: ["agt_a"], orchestration: "sequential", communication: "broadcast" }).maxIterations, 10);
+  assert.equal(
+    ok(AgentTeam, { name: "T", purpose: "p", agents: ["agt_a"], orchestration: "sequential", communication: "broadcast" }).maxIterations,
+    10,
+  );
 });
 
 test("Workflow: version 1.0.0, concurrency 1, retry 3 attempts, active true; step retry delay 1000", () => {
@@ -69,7 +112,10 @@ test("Workflow: version 1.0.0, concurrency 1, retry 3 attempts, active true; ste
   assert.equal(w.active, true);
   assert.deepEqual(w.steps[0].retry, { maxAttempts: 2, delay: 1000 });
   assert.equal(w.steps[0].onError, undefined, "no default for onError");
-  const given = ok(Workflow, workflow([step("a")], { concurrency: { queueBehavior: "reject" }, retry: { backoff: "fixed" }, active: false }));
+  const given = ok(
+    Workflow,
+    workflow([step("a")], { concurrency: { queueBehavior: "reject" }, retry: { backoff: "fixed" }, active: false }),
+  );
   assert.deepEqual(given.concurrency, { maxConcurrent: 1, queueBehavior: "reject" });
   assert.deepEqual(given.retry, { maxAttempts: 3, backoff: "fixed" });
   assert.equal(given.active, false);
@@ -83,8 +129,17 @@ test("Function: memory 128, timeout 30, http enabled and cors, schedule disabled
   assert.deepEqual(f.scaling, { minInstances: 0, maxInstances: 100, concurrency: 10 });
   assert.deepEqual(f.vpc, { enabled: false });
   assert.equal(f.schedule, undefined, "a schedule needs a cron, so none is made up");
-  assert.deepEqual(ok(Function, { ...fn, schedule: { cron: "*/5 * * * *" } }).schedule, { enabled: false, cron: "*/5 * * * *", timezone: "UTC" });
-  assert.deepEqual(ok(Function, { ...fn, http: { method: "POST", auth: "api_key" } }).http, { enabled: true, method: "POST", cors: true, auth: "api_key" });
+  assert.deepEqual(ok(Function, { ...fn, schedule: { cron: "*/5 * * * *" } }).schedule, {
+    enabled: false,
+    cron: "*/5 * * * *",
+    timezone: "UTC",
+  });
+  assert.deepEqual(ok(Function, { ...fn, http: { method: "POST", auth: "api_key" } }).http, {
+    enabled: true,
+    method: "POST",
+    cors: true,
+    auth: "api_key",
+  });
 });
 
 test("Trigger: enabled true; a schedule's timezone UTC", () => {
@@ -117,7 +172,11 @@ test("enums: every allowed value passes, anything else is a 400 naming the field
   expectField(Function, { ...fn, runtime: "node" }, "runtime");
   expectField(Agent, { ...agent, capabilities: ["text", "telepathy"] }, "capabilities[1]");
   expectField(Agent, { ...agent, memory: { type: "forever" } }, "memory.type", "INVALID_TYPE");
-  expectField(AgentTeam, { name: "T", purpose: "p", agents: ["agt_a"], orchestration: "anarchy", communication: "broadcast" }, "orchestration");
+  expectField(
+    AgentTeam,
+    { name: "T", purpose: "p", agents: ["agt_a"], orchestration: "anarchy", communication: "broadcast" },
+    "orchestration",
+  );
   expectField(Workflow, workflow([step("a", "agent", { onError: "ignore" })]), "steps[0].onError");
   expectField(Workflow, workflow([step("a")], { concurrency: { queueBehavior: "drop" } }), "concurrency.queueBehavior");
   expectField(Tool, { ...tool, category: "magic" }, "category");
@@ -129,8 +188,15 @@ test("enums: every allowed value passes, anything else is a 400 naming the field
 });
 
 test("step and trigger types: each one is accepted; a wrong or missing type says which types exist", () => {
-  for (const type of STEP_TYPES) ok(WorkflowStep, step("a", type, type === "webhook" ? { config: { url: "https://example.com/hook" } } : {}));
-  let e = expectField(Workflow, workflow([step("a"), step("b", "agnt")]), "steps[1].type", "INVALID_TYPE", /'agnt' is not a step type.*agent, tool, condition/);
+  for (const type of STEP_TYPES)
+    ok(WorkflowStep, step("a", type, type === "webhook" ? { config: { url: "https://example.com/hook" } } : {}));
+  let e = expectField(
+    Workflow,
+    workflow([step("a"), step("b", "agnt")]),
+    "steps[1].type",
+    "INVALID_TYPE",
+    /'agnt' is not a step type.*agent, tool, condition/,
+  );
   e = expectField(Workflow, workflow([{ id: "a", name: "A", config: {} }]), "steps[0].type", "MISSING_REQUIRED_FIELD", /needs a 'type'/);
   for (const type of TRIGGER_TYPES) ok(Trigger, { ...trigger, type, config: type === "schedule" ? { cron: "@daily" } : {} });
   e = expectField(Trigger, { ...trigger, type: "cron" }, "type", "INVALID_TYPE", /webhook, schedule, event/);
@@ -153,7 +219,11 @@ test("ranges: temperature 0-2, topP 0-1, priority 0-4, memory 128-10240 MB, time
   expectField(Function, { ...fn, scaling: { maxInstances: 0 } }, "scaling.maxInstances");
   expectField(Agent, { ...agent, timeout: 0 }, "timeout");
   expectField(Agent, { ...agent, maxToolCalls: -1 }, "maxToolCalls");
-  expectField(AgentTeam, { name: "T", purpose: "p", agents: ["agt_a"], orchestration: "sequential", communication: "broadcast", maxIterations: 0 }, "maxIterations");
+  expectField(
+    AgentTeam,
+    { name: "T", purpose: "p", agents: ["agt_a"], orchestration: "sequential", communication: "broadcast", maxIterations: 0 },
+    "maxIterations",
+  );
   expectField(Workflow, workflow([step("a", "agent", { retry: { delay: -1 } })]), "steps[0].retry.delay");
   expectField(Workflow, workflow([step("a")], { version: "v1" }), "version", "INVALID_FIELD", /semantic version/);
   expectField(Task, { title: "t", priority: 1, dueDate: "tomorrow" }, "dueDate", "INVALID_FIELD", /ISO 8601/);
@@ -192,28 +262,71 @@ test("$type may be omitted, must name the kind when given; Tool has none; $id is
 // ---- cross-field rules ----
 
 test("workflow: step ids are unique", () => {
-  expectField(Workflow, workflow([step("a"), step("b"), step("a")]), "steps[2].id", "INVALID_FIELD", /repeats the step id 'a' of steps\[0\]/);
+  expectField(
+    Workflow,
+    workflow([step("a"), step("b"), step("a")]),
+    "steps[2].id",
+    "INVALID_FIELD",
+    /repeats the step id 'a' of steps\[0\]/,
+  );
 });
 
 test("workflow: startStep and fallbackStep name existing steps", () => {
   ok(Workflow, workflow([step("a"), step("b")], { startStep: "b" }));
   expectField(Workflow, workflow([step("a"), step("b")], { startStep: "c" }), "startStep", "INVALID_FIELD", /'c' names no step.*a, b/);
-  expectField(Workflow, workflow([step("a", "agent", { onError: "fallback", fallbackStep: "zz" }), step("b")]), "steps[0].fallbackStep", "INVALID_FIELD", /'zz' names no step/);
-  expectField(Workflow, workflow([step("a", "agent", { onError: "fallback", fallbackStep: "a" })]), "steps[0].fallbackStep", "INVALID_FIELD", /itself/);
+  expectField(
+    Workflow,
+    workflow([step("a", "agent", { onError: "fallback", fallbackStep: "zz" }), step("b")]),
+    "steps[0].fallbackStep",
+    "INVALID_FIELD",
+    /'zz' names no step/,
+  );
+  expectField(
+    Workflow,
+    workflow([step("a", "agent", { onError: "fallback", fallbackStep: "a" })]),
+    "steps[0].fallbackStep",
+    "INVALID_FIELD",
+    /itself/,
+  );
 });
 
 test("workflow: onError 'fallback' requires fallbackStep", () => {
   ok(Workflow, workflow([step("a", "agent", { onError: "fallback", fallbackStep: "b" }), step("b")]));
-  expectField(Workflow, workflow([step("a"), step("b", "tool", { onError: "fallback" })]), "steps[1].fallbackStep", "MISSING_REQUIRED_FIELD", /onError 'fallback'.*fallbackStep/);
+  expectField(
+    Workflow,
+    workflow([step("a"), step("b", "tool", { onError: "fallback" })]),
+    "steps[1].fallbackStep",
+    "MISSING_REQUIRED_FIELD",
+    /onError 'fallback'.*fallbackStep/,
+  );
   expectField(WorkflowStep, step("x", "agent", { onError: "fallback" }), "fallbackStep", "MISSING_REQUIRED_FIELD");
 });
 
 test("workflow: condition, loop and parallel steps name existing steps", () => {
-  ok(Workflow, workflow([step("a", "condition", { config: { expression: "x > 1", then: "b", else: "c" } }), step("b"), step("c", "parallel", { config: { steps: ["a", "b"] } })]));
+  ok(
+    Workflow,
+    workflow([
+      step("a", "condition", { config: { expression: "x > 1", then: "b", else: "c" } }),
+      step("b"),
+      step("c", "parallel", { config: { steps: ["a", "b"] } }),
+    ]),
+  );
   expectField(Workflow, workflow([step("a", "condition", { config: { then: "b", else: "nope" } }), step("b")]), "steps[0].config.else");
   expectField(Workflow, workflow([step("a"), step("b", "loop", { config: { steps: ["a", "missing"] } })]), "steps[1].config.steps[1]");
-  expectField(Workflow, workflow([step("a"), step("b", "parallel", { config: { steps: ["b"] } })]), "steps[1].config.steps[0]", "INVALID_FIELD", /cannot contain itself/);
-  expectField(Workflow, workflow([step("a"), step("b", "parallel", { config: { steps: ["a", "a"] } })]), "steps[1].config.steps[1]", "INVALID_FIELD", /repeats/);
+  expectField(
+    Workflow,
+    workflow([step("a"), step("b", "parallel", { config: { steps: ["b"] } })]),
+    "steps[1].config.steps[0]",
+    "INVALID_FIELD",
+    /cannot contain itself/,
+  );
+  expectField(
+    Workflow,
+    workflow([step("a"), step("b", "parallel", { config: { steps: ["a", "a"] } })]),
+    "steps[1].config.steps[1]",
+    "INVALID_FIELD",
+    /repeats/,
+  );
 });
 
 test("workflow: a step's config is checked by its type, with the exact path (steps[2].config.url)", () => {
@@ -222,17 +335,35 @@ test("workflow: a step's config is checked by its type, with the exact path (ste
   assert.match(e.message, /^Invalid field 'steps\[2\]\.config\.url'/);
   expectField(Workflow, workflow([step("a", "webhook", { config: { url: "ftp://example.com/x" } })]), "steps[0].config.url");
   expectField(Workflow, workflow([step("a", "webhook")]), "steps[0].config.url", "MISSING_REQUIRED_FIELD");
-  expectField(Workflow, workflow([step("a", "webhook", { config: { url: "https://example.com", method: "FETCH" } })]), "steps[0].config.method");
+  expectField(
+    Workflow,
+    workflow([step("a", "webhook", { config: { url: "https://example.com", method: "FETCH" } })]),
+    "steps[0].config.method",
+  );
   expectField(Workflow, workflow([step("a", "wait", { config: { duration: -5 } })]), "steps[0].config.duration");
   expectField(Workflow, workflow([step("a", "agent", { input: { q: 5 } })]), "steps[0].input.q", "INVALID_FIELD", /string/);
   const w = ok(Workflow, workflow([step("a", "webhook", { config: { url: "https://example.com/hook", extra: { kept: true } } })]));
-  assert.deepEqual(w.steps[0].config, { url: "https://example.com/hook", method: "POST", extra: { kept: true } }, "configs keep fields of their own");
+  assert.deepEqual(
+    w.steps[0].config,
+    { url: "https://example.com/hook", method: "POST", extra: { kept: true } },
+    "configs keep fields of their own",
+  );
 });
 
 test("workflow: notification URLs, embedded triggers and their crons are checked", () => {
-  expectField(Workflow, workflow([step("a")], { notifications: { onFailure: ["https://ok.example.com", "mailto:x"] } }), "notifications.onFailure[1]");
+  expectField(
+    Workflow,
+    workflow([step("a")], { notifications: { onFailure: ["https://ok.example.com", "mailto:x"] } }),
+    "notifications.onFailure[1]",
+  );
   ok(Workflow, workflow([step("a")], { triggers: [{ name: "Daily", type: "schedule", config: { cron: "@daily" } }] }));
-  expectField(Workflow, workflow([step("a")], { triggers: [{ name: "Bad", type: "schedule", config: { cron: "* * *" } }] }), "triggers[0].config.cron", "INVALID_FIELD", /5 fields/);
+  expectField(
+    Workflow,
+    workflow([step("a")], { triggers: [{ name: "Bad", type: "schedule", config: { cron: "* * *" } }] }),
+    "triggers[0].config.cron",
+    "INVALID_FIELD",
+    /5 fields/,
+  );
 });
 
 test("team: a hierarchical team names a manager that is one of its agents; agents are unique", () => {
@@ -247,7 +378,13 @@ test("team: a hierarchical team names a manager that is one of its agents; agent
 
 test("cron expressions are valid in function schedules and schedule triggers, as are time zones", () => {
   expectField(Function, { ...fn, schedule: { cron: "0 25 * * *" } }, "schedule.cron", "INVALID_FIELD", /hour value 25/);
-  expectField(Function, { ...fn, schedule: { cron: "*/5 * * * *", timezone: "Mars/Olympus" } }, "schedule.timezone", "INVALID_FIELD", /IANA time zone/);
+  expectField(
+    Function,
+    { ...fn, schedule: { cron: "*/5 * * * *", timezone: "Mars/Olympus" } },
+    "schedule.timezone",
+    "INVALID_FIELD",
+    /IANA time zone/,
+  );
   expectField(Function, { ...fn, schedule: {} }, "schedule.cron", "MISSING_REQUIRED_FIELD");
   expectField(Trigger, { ...trigger, config: { cron: "0 0 30 2 *" } }, "config.cron", "INVALID_FIELD", /never runs/);
   expectField(Trigger, { ...trigger, config: {} }, "config.cron", "MISSING_REQUIRED_FIELD");
@@ -255,7 +392,13 @@ test("cron expressions are valid in function schedules and schedule triggers, as
 });
 
 test("function: scaling, vpc and source rules", () => {
-  expectField(Function, { ...fn, scaling: { minInstances: 5, maxInstances: 2 } }, "scaling.minInstances", "INVALID_FIELD", /more than maxInstances/);
+  expectField(
+    Function,
+    { ...fn, scaling: { minInstances: 5, maxInstances: 2 } },
+    "scaling.minInstances",
+    "INVALID_FIELD",
+    /more than maxInstances/,
+  );
   expectField(Function, { ...fn, vpc: { enabled: true } }, "vpc.subnetIds", "MISSING_REQUIRED_FIELD");
   ok(Function, { ...fn, vpc: { enabled: true, subnetIds: ["subnet-1"] } });
   expectField(Function, { ...fn, source: { type: "url", value: "file:///etc/passwd" } }, "source.value");
@@ -265,22 +408,59 @@ test("function: scaling, vpc and source rules", () => {
 
 test("tool parameters: unique names; a default fits the type and the enum; enum only for strings", () => {
   expectField(Tool, { ...tool, parameters: [tool.parameters[0], tool.parameters[0]] }, "parameters[1].name", "INVALID_FIELD", /repeats/);
-  expectField(Tool, { ...tool, parameters: [{ name: "n", type: "number", description: "", default: "ten" }] }, "parameters[0].default", "INVALID_FIELD", /must be a number/);
-  expectField(Tool, { ...tool, parameters: [{ name: "c", type: "string", description: "", enum: ["a", "b"], default: "c" }] }, "parameters[0].default", "INVALID_FIELD", /enum values/);
+  expectField(
+    Tool,
+    { ...tool, parameters: [{ name: "n", type: "number", description: "", default: "ten" }] },
+    "parameters[0].default",
+    "INVALID_FIELD",
+    /must be a number/,
+  );
+  expectField(
+    Tool,
+    { ...tool, parameters: [{ name: "c", type: "string", description: "", enum: ["a", "b"], default: "c" }] },
+    "parameters[0].default",
+    "INVALID_FIELD",
+    /enum values/,
+  );
   expectField(Tool, { ...tool, parameters: [{ name: "n", type: "number", description: "", enum: ["1"] }] }, "parameters[0].enum");
-  ok(Tool, { ...tool, parameters: [{ name: "c", type: "string", description: "", enum: ["a", "b"], default: "a" }, { name: "o", type: "object", description: "", default: { x: 1 } }] });
+  ok(Tool, {
+    ...tool,
+    parameters: [
+      { name: "c", type: "string", description: "", enum: ["a", "b"], default: "a" },
+      { name: "o", type: "object", description: "", default: { x: 1 } },
+    ],
+  });
 });
 
 test("task: dependencies are unique and never the task itself; cycles among tasks are found", () => {
   expectField(Task, { title: "t", priority: 1, dependencies: ["task_a", "task_a"] }, "dependencies[1]", "INVALID_FIELD", /repeats/);
-  expectField(Task, { $id: "task_self", title: "t", priority: 1, dependencies: ["task_a", "task_self"] }, "dependencies[1]", "INVALID_FIELD", /itself/);
+  expectField(
+    Task,
+    { $id: "task_self", title: "t", priority: 1, dependencies: ["task_a", "task_self"] },
+    "dependencies[1]",
+    "INVALID_FIELD",
+    /itself/,
+  );
   assert.equal(findDependencyCycle([{ $id: "a", dependencies: ["b"] }, { $id: "b", dependencies: ["c"] }, { $id: "c" }]), null);
-  assert.deepEqual(findDependencyCycle([{ $id: "a", dependencies: ["b"] }, { $id: "b", dependencies: ["c"] }, { $id: "c", dependencies: ["a"] }]), ["a", "b", "c", "a"]);
+  assert.deepEqual(
+    findDependencyCycle([
+      { $id: "a", dependencies: ["b"] },
+      { $id: "b", dependencies: ["c"] },
+      { $id: "c", dependencies: ["a"] },
+    ]),
+    ["a", "b", "c", "a"],
+  );
   assert.deepEqual(findDependencyCycle([{ $id: "x", dependencies: ["x"] }]), ["x", "x"]);
 });
 
 test("execution: endedAt not before startedAt; not its own parent", () => {
-  expectField(ExecutionContext, { input: 1, startedAt: "2026-01-02T00:00:00Z", endedAt: "2026-01-01T00:00:00Z" }, "endedAt", "INVALID_FIELD", /before startedAt/);
+  expectField(
+    ExecutionContext,
+    { input: 1, startedAt: "2026-01-02T00:00:00Z", endedAt: "2026-01-01T00:00:00Z" },
+    "endedAt",
+    "INVALID_FIELD",
+    /before startedAt/,
+  );
   expectField(ExecutionContext, { $id: "exec_1", input: 1, parentId: "exec_1" }, "parentId");
 });
 
@@ -310,16 +490,30 @@ test("prototype keys anywhere in a document are a 400 at their path, and nothing
   const fields = ["toolConfig.__proto__", "toolConfig.x.constructor", "__proto__", "model.__proto__"];
   for (const [i, raw] of bodies.entries()) {
     // Exactly as the pipeline reads and parses a request body.
-    const { value } = await readJsonBody(new Request("http://x/v1/agents", { method: "POST", body: raw, headers: { "content-type": "application/json" } }));
+    const { value } = await readJsonBody(
+      new Request("http://x/v1/agents", { method: "POST", body: raw, headers: { "content-type": "application/json" } }),
+    );
     const e = fails(Agent, value);
     assert.equal(e.code, "INVALID_FIELD");
     assert.equal(e.field, fields[i]);
     assert.match(e.message, /not allowed as a key/);
   }
   for (const [schema, raw, field] of [
-    [Workflow, `{"name":"W","description":"","steps":[{"id":"a","name":"A","type":"agent","config":{},"input":{"__proto__":"x"}}]}`, "steps[0].input.__proto__"],
-    [Workflow, `{"name":"W","description":"","steps":[{"id":"a","name":"A","type":"tool","config":{"parameters":{"prototype":{}}}}]}`, "steps[0].config.parameters.prototype"],
-    [Function, `{"name":"f","description":"","runtime":"go","entrypoint":"main","source":{"type":"inline","value":"x"},"env":{"constructor":"x"}}`, "env.constructor"],
+    [
+      Workflow,
+      `{"name":"W","description":"","steps":[{"id":"a","name":"A","type":"agent","config":{},"input":{"__proto__":"x"}}]}`,
+      "steps[0].input.__proto__",
+    ],
+    [
+      Workflow,
+      `{"name":"W","description":"","steps":[{"id":"a","name":"A","type":"tool","config":{"parameters":{"prototype":{}}}}]}`,
+      "steps[0].config.parameters.prototype",
+    ],
+    [
+      Function,
+      `{"name":"f","description":"","runtime":"go","entrypoint":"main","source":{"type":"inline","value":"x"},"env":{"constructor":"x"}}`,
+      "env.constructor",
+    ],
     [Task, `{"title":"t","priority":1,"metadata":{"a":[{"__proto__":{"admin":true}}]}}`, "metadata.a[0].__proto__"],
     [ExecutionContext, `{"input":{"__proto__":{"polluted":1}}}`, "input.__proto__"],
     [TaskUpdate, `{"metadata":{"__proto__":{"x":1}}}`, "metadata.__proto__"],
@@ -360,7 +554,20 @@ test("values JSON cannot carry are refused when the schemas are used directly", 
 
 test("every kind and part is a named JSON Schema with the spec's defaults; names resolve leniently", () => {
   const names = Object.keys(AUTOMATION_SCHEMAS);
-  assert.deepEqual(names, ["Agent", "AIModel", "AgentMemory", "AgentTeam", "Workflow", "WorkflowStep", "Function", "Trigger", "Tool", "ToolParameter", "Task", "ExecutionContext"]);
+  assert.deepEqual(names, [
+    "Agent",
+    "AIModel",
+    "AgentMemory",
+    "AgentTeam",
+    "Workflow",
+    "WorkflowStep",
+    "Function",
+    "Trigger",
+    "Tool",
+    "ToolParameter",
+    "Task",
+    "ExecutionContext",
+  ]);
   for (const name of names) {
     const doc = schemaDocument(name as keyof typeof AUTOMATION_SCHEMAS, "https://api.example.test") as any;
     assert.equal(doc.$schema, "https://json-schema.org/draft/2020-12/schema");
@@ -368,7 +575,8 @@ test("every kind and part is a named JSON Schema with the spec's defaults; names
     assert.equal(doc.title, name);
     assert.ok(doc.type === "object" || doc.oneOf, `${name} has a body`);
     // Every reference resolves inside the document.
-    for (const [, ref] of JSON.stringify(doc).matchAll(/"\$ref":"#\/\$defs\/([^"]+)"/g)) assert.ok(doc.$defs?.[ref], `${name}: $defs/${ref} missing`);
+    for (const [, ref] of JSON.stringify(doc).matchAll(/"\$ref":"#\/\$defs\/([^"]+)"/g))
+      assert.ok(doc.$defs?.[ref], `${name}: $defs/${ref} missing`);
   }
   const a = schemaDocument("Agent", "x") as any;
   assert.equal(a.properties.timeout.default, 300);
@@ -385,10 +593,21 @@ test("every kind and part is a named JSON Schema with the spec's defaults; names
   const s = schemaDocument("WorkflowStep", "x") as any;
   assert.equal(s.oneOf.length, STEP_TYPES.length);
   const index = schemaIndex("x") as any;
-  assert.deepEqual(Object.keys(index.$defs).filter((k) => names.includes(k)).sort(), [...names].sort());
+  assert.deepEqual(
+    Object.keys(index.$defs)
+      .filter((k) => names.includes(k))
+      .sort(),
+    [...names].sort(),
+  );
   assert.equal(index.kinds.find((k: any) => k.name === "AgentTeam").endpoint, "/v1/agent-teams");
   for (const alias of ["agent-teams", "AgentTeam", "agent_team", "agentteams"]) assert.equal(resolveSchemaName(alias), "AgentTeam");
   assert.equal(resolveSchemaName("executions"), "ExecutionContext");
-  assert.throws(() => resolveSchemaName("Robot"), (e: any) => e.status === 404 && /Agent, AIModel/.test(e.suggestion));
-  assert.throws(() => resolveSchemaName("constructor"), (e: any) => e.status === 404);
+  assert.throws(
+    () => resolveSchemaName("Robot"),
+    (e: any) => e.status === 404 && /Agent, AIModel/.test(e.suggestion),
+  );
+  assert.throws(
+    () => resolveSchemaName("constructor"),
+    (e: any) => e.status === 404,
+  );
 });

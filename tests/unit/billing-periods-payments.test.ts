@@ -23,7 +23,8 @@ test("the period containing a moment", () => {
   assert.equal(periodContaining(anchor, "month", anchor).index, 0);
 });
 
-const expectField = (fn: () => unknown, field: string) => assert.throws(fn, (e) => e instanceof ApiError && e.status === 400 && e.field === field);
+const expectField = (fn: () => unknown, field: string) =>
+  assert.throws(fn, (e) => e instanceof ApiError && e.status === 400 && e.field === field);
 
 test("the test provider takes test cards only and keeps brand and last four", () => {
   const pm = testProvider.tokenize({ number: "4242 4242 4242 4242" }, "paymentMethod.card");
@@ -33,9 +34,14 @@ test("the test provider takes test cards only and keeps brand and last four", ()
 });
 
 test("charges succeed or fail by card number", async () => {
-  const charge = (number: string) => testProvider.charge({
-    amount: 100, currency: "USD", idempotencyKey: "k", description: "d", paymentMethod: testProvider.tokenize({ number }, "card"),
-  });
+  const charge = (number: string) =>
+    testProvider.charge({
+      amount: 100,
+      currency: "USD",
+      idempotencyKey: "k",
+      description: "d",
+      paymentMethod: testProvider.tokenize({ number }, "card"),
+    });
   assert.equal((await charge("4242424242424242")).status, "succeeded");
   assert.equal((await charge("5555555555554444")).status, "succeeded");
   const declined = await charge("4000000000000341");
@@ -48,8 +54,11 @@ test("charges succeed or fail by card number", async () => {
 });
 
 test("declining cards are refused when given: 402 CARD_DECLINED with the decline code, the field pointing at the cause", () => {
-  const declined = (number: string, code: string, field: string) => assert.throws(() => testProvider.tokenize({ number }, "paymentMethod.card"),
-    (e) => e instanceof ApiError && e.status === 402 && e.code === "CARD_DECLINED" && e.extra?.declineCode === code && e.field === field);
+  const declined = (number: string, code: string, field: string) =>
+    assert.throws(
+      () => testProvider.tokenize({ number }, "paymentMethod.card"),
+      (e) => e instanceof ApiError && e.status === 402 && e.code === "CARD_DECLINED" && e.extra?.declineCode === code && e.field === field,
+    );
   declined("4000000000000002", "generic_decline", "paymentMethod.card.number");
   declined("4000000000009995", "insufficient_funds", "paymentMethod.card.number");
   declined("4000000000000127", "incorrect_cvc", "paymentMethod.card.cvc");

@@ -2,13 +2,38 @@
 // property invoices rest on: the costs of a period's events add up to its invoice lines exactly.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { hasAtMostNineDecimals, minorToDecimal, nanosToDecimal, nanosToMinor, toNanos, nanosToNumber, numberToNanos } from "@/lib/billing/money";
+import {
+  hasAtMostNineDecimals,
+  minorToDecimal,
+  nanosToDecimal,
+  nanosToMinor,
+  toNanos,
+  nanosToNumber,
+  numberToNanos,
+} from "@/lib/billing/money";
 import { compilePrice, cumulativeCost, metricMeasure, type PriceLike } from "@/lib/billing/price-plan";
-import { newRatingState, rateEvent, rateEventParts, ratePeriod, invoiceTotal, zeroQuantities, type Quantities } from "@/lib/billing/rate-events";
+import {
+  newRatingState,
+  rateEvent,
+  rateEventParts,
+  ratePeriod,
+  invoiceTotal,
+  zeroQuantities,
+  type Quantities,
+} from "@/lib/billing/rate-events";
 
 const price = (p: Partial<PriceLike>): PriceLike => ({
-  id: "price_x", type: "usage", currency: "USD", amount: null, includedQuantity: null, minVolume: null, tiers: null,
-  baseSubscription: null, overageRate: null, metrics: null, ...p,
+  id: "price_x",
+  type: "usage",
+  currency: "USD",
+  amount: null,
+  includedQuantity: null,
+  minVolume: null,
+  tiers: null,
+  baseSubscription: null,
+  overageRate: null,
+  metrics: null,
+  ...p,
 });
 const period = { start: new Date("2026-01-01T00:00:00Z"), end: new Date("2026-02-01T00:00:00Z") };
 const q = (over: Partial<Quantities>): Quantities => ({ ...zeroQuantities(), ...over });
@@ -44,8 +69,14 @@ test("pay per call: amount per request after the included quantity", () => {
   const plan = compilePrice(price({ amount: 0.001, includedQuantity: 1000 }));
   const state = newRatingState(plan);
   const costs = Array.from({ length: 1500 }, () => rateEvent(state, E));
-  assert.ok(costs.slice(0, 1000).every((c) => c === 0n), "the first 1000 are free");
-  assert.ok(costs.slice(1000).every((c) => c === 1_000_000n), "then 0.001 each");
+  assert.ok(
+    costs.slice(0, 1000).every((c) => c === 0n),
+    "the first 1000 are free",
+  );
+  assert.ok(
+    costs.slice(1000).every((c) => c === 1_000_000n),
+    "then 0.001 each",
+  );
   const [line] = ratePeriod(plan, q({ requests: 1500 }), period);
   assert.equal(line.quantity, 1500);
   assert.equal(line.includedQuantity, 1000);
@@ -65,7 +96,11 @@ test("minVolume is a commitment: a quieter period is topped up to it at the unit
   assert.equal(ratePeriod(plan, q({ requests: 1200 }), period).length, 1, "no top-up above the minimum");
 });
 
-const TIERS = [{ upTo: 1000, amount: 0.01 }, { upTo: 5000, amount: 0.005 }, { upTo: null, amount: 0.001 }];
+const TIERS = [
+  { upTo: 1000, amount: 0.01 },
+  { upTo: 5000, amount: 0.005 },
+  { upTo: null, amount: 0.001 },
+];
 
 test("graduated tiers (the default): each request at the rate of the tier it falls in", () => {
   const plan = compilePrice(price({ tiers: TIERS }));
@@ -74,7 +109,14 @@ test("graduated tiers (the default): each request at the rate of the tier it fal
   const [line] = ratePeriod(plan, q({ requests: 6000 }), period);
   assert.equal(line.exactAmount, "31");
   assert.equal(line.amount, 3100);
-  assert.deepEqual(line.tiers!.map((t) => [t.upTo, t.quantity, t.amount]), [[1000, 1000, "10"], [5000, 4000, "20"], [null, 1000, "1"]]);
+  assert.deepEqual(
+    line.tiers!.map((t) => [t.upTo, t.quantity, t.amount]),
+    [
+      [1000, 1000, "10"],
+      [5000, 4000, "20"],
+      [null, 1000, "1"],
+    ],
+  );
   assert.equal(line.unitAmount, null);
   assert.equal(line.tiersMode, "graduated");
 });
@@ -85,12 +127,19 @@ test("volume tiers: every request at the rate of the tier the period's total fal
   assert.equal(at(1000).exactAmount, "10", "1000 × 0.01");
   assert.equal(at(1001).exactAmount, "5.005", "1001 × 0.005: crossing a tier makes the whole period cheaper");
   assert.equal(at(6000).exactAmount, "6", "6000 × 0.001");
-  assert.deepEqual(at(6000).tiers!.map((t) => t.quantity), [0, 0, 6000]);
+  assert.deepEqual(
+    at(6000).tiers!.map((t) => t.quantity),
+    [0, 0, 6000],
+  );
   // The event that crosses into the cheaper tier has a negative cost; the sum stays exact.
   const state = newRatingState(plan);
   let sum = 0n;
   const costs: bigint[] = [];
-  for (let i = 0; i < 1001; i++) { const c = rateEvent(state, E); costs.push(c); sum += c; }
+  for (let i = 0; i < 1001; i++) {
+    const c = rateEvent(state, E);
+    costs.push(c);
+    sum += c;
+  }
   assert.ok(costs[1000] < 0n);
   assert.equal(nanosToDecimal(sum), "5.005");
 });
@@ -103,28 +152,55 @@ test("graduated and volume agree inside the first tier and differ past it", () =
 });
 
 test("subscription plus overage: a base fee and the requests beyond the included quota", () => {
-  const plan = compilePrice(price({ type: "subscription", baseSubscription: { amount: 49, interval: "month", includedQuota: 10_000 }, overageRate: 0.002 }));
+  const plan = compilePrice(
+    price({ type: "subscription", baseSubscription: { amount: 49, interval: "month", includedQuota: 10_000 }, overageRate: 0.002 }),
+  );
   const lines = ratePeriod(plan, q({ requests: 12_500 }), period);
-  assert.deepEqual(lines.map((l) => [l.type, l.quantity, l.amount]), [["subscription", 1, 4900], ["usage", 12_500, 500]]);
+  assert.deepEqual(
+    lines.map((l) => [l.type, l.quantity, l.amount]),
+    [
+      ["subscription", 1, 4900],
+      ["usage", 12_500, 500],
+    ],
+  );
   assert.equal(invoiceTotal(lines), 5400);
   const prorated = ratePeriod(plan, q({ requests: 0 }), { ...period, proration: [1n, 3n] });
   assert.equal(prorated[0].exactAmount, "16.333333333");
   assert.equal(prorated[0].amount, 1633);
-  assert.equal(compilePrice(price({ type: "subscription", baseSubscription: { amount: 490, interval: "year", includedQuota: 0 } })).interval, "year");
+  assert.equal(
+    compilePrice(price({ type: "subscription", baseSubscription: { amount: 490, interval: "year", includedQuota: 0 } })).interval,
+    "year",
+  );
 });
 
 test("metered resources: requests, data transfer in bytes and tokens, each with its allowance", () => {
-  const plan = compilePrice(price({
-    type: "metered", metrics: [
-      { name: "requests", amount: 0.001, unit: "request", includedQuantity: 1000 },
-      { name: "data transfer", amount: 0.09, unit: "GB" },
-      { name: "tokens", amount: 0.002, unit: "1K tokens", includedQuantity: 1 },
+  const plan = compilePrice(
+    price({
+      type: "metered",
+      metrics: [
+        { name: "requests", amount: 0.001, unit: "request", includedQuantity: 1000 },
+        { name: "data transfer", amount: 0.09, unit: "GB" },
+        { name: "tokens", amount: 0.002, unit: "1K tokens", includedQuantity: 1 },
+      ],
+    }),
+  );
+  assert.deepEqual(
+    plan.usage.map((c) => [c.measure, c.unitSize, c.included]),
+    [
+      ["requests", 1, 1000],
+      ["bytes", 1e9, 0],
+      ["tokens", 4000, 4000],
     ],
-  }));
-  assert.deepEqual(plan.usage.map((c) => [c.measure, c.unitSize, c.included]), [["requests", 1, 1000], ["bytes", 1e9, 0], ["tokens", 4000, 4000]]);
+  );
   const lines = ratePeriod(plan, q({ requests: 3000, bytes: 2e9, tokens: 2e9 }), period);
-  assert.deepEqual(lines.map((l) => l.exactAmount), ["2", "0.18", "999.998"]);
-  assert.deepEqual(lines.map((l) => l.amount), [200, 18, 99_999 + 1]);
+  assert.deepEqual(
+    lines.map((l) => l.exactAmount),
+    ["2", "0.18", "999.998"],
+  );
+  assert.deepEqual(
+    lines.map((l) => l.amount),
+    [200, 18, 99_999 + 1],
+  );
 });
 
 test("metric units are read as bytes, tokens, compute or requests", () => {
@@ -142,7 +218,15 @@ test("for every shape, the costs of a period's events add up to its lines exactl
     price({ tiers: TIERS }),
     price({ tiers: TIERS, tiersMode: "volume", includedQuantity: 10 }),
     price({ type: "subscription", baseSubscription: { amount: 10, interval: "month", includedQuota: 100 }, overageRate: 0.0033 }),
-    price({ type: "metered", metrics: [{ name: "requests", amount: 0.001, unit: "request", includedQuantity: 5 }, { name: "transfer", amount: 0.09, unit: "GB" }, { name: "tokens", amount: 0.5, unit: "1M tokens" }, { name: "compute", amount: 0.00001, unit: "ms" }] }),
+    price({
+      type: "metered",
+      metrics: [
+        { name: "requests", amount: 0.001, unit: "request", includedQuantity: 5 },
+        { name: "transfer", amount: 0.09, unit: "GB" },
+        { name: "tokens", amount: 0.5, unit: "1M tokens" },
+        { name: "compute", amount: 0.00001, unit: "ms" },
+      ],
+    }),
   ];
   for (const shape of shapes) {
     const plan = compilePrice(shape);
@@ -153,14 +237,23 @@ test("for every shape, the costs of a period's events add up to its lines exactl
     for (let i = 0; i < 7000; i++) {
       seed = (seed * 1103515245 + 12345) % 2 ** 31;
       const e = { bytes: seed % 50_000, computeMs: (seed % 997) / 100 };
-      rateEventParts(state, e).forEach((c, j) => { sums[j] += c; });
-      totals.requests += 1; totals.bytes += e.bytes; totals.tokens += e.bytes; totals.compute += Math.round(e.computeMs * 100);
+      rateEventParts(state, e).forEach((c, j) => {
+        sums[j] += c;
+      });
+      totals.requests += 1;
+      totals.bytes += e.bytes;
+      totals.tokens += e.bytes;
+      totals.compute += Math.round(e.computeMs * 100);
     }
     const lines = ratePeriod(plan, totals, period);
     const usageLines = lines.filter((l) => l.type === "usage");
     usageLines.forEach((l, j) => assert.equal(nanosToDecimal(sums[j]), l.exactAmount, `${shape.type} line ${l.id}`));
     const fixed = plan.fixed.reduce((s, f) => s + f.amountNanos, 0n);
-    assert.equal(invoiceTotal(lines), Number(nanosToMinor(sums.reduce((s, x) => s + x, 0n) + fixed, "USD")), `${shape.type}: the total is the events' sum to the minor unit`);
+    assert.equal(
+      invoiceTotal(lines),
+      Number(nanosToMinor(sums.reduce((s, x) => s + x, 0n) + fixed, "USD")),
+      `${shape.type}: the total is the events' sum to the minor unit`,
+    );
   }
 });
 
@@ -179,8 +272,20 @@ test("lines are rounded so that they add up to the exact total rounded half up",
   assert.deepEqual(allocateMinor([4_000_000n, 4_000_000n, 4_000_000n], "USD"), [1n, 0n, 0n]);
   assert.deepEqual(allocateMinor([1_006_000_000n, 2_007_000_000n], "USD"), [100n, 201n], "301.3 cents: the larger remainder gets the cent");
   assert.deepEqual(allocateMinor([12_345_000_000n], "USD"), [1235n], "one line: half up");
-  const plan = compilePrice(price({ type: "metered", metrics: [{ name: "a requests", amount: 0.004, unit: "request" }, { name: "b requests", amount: 0.004, unit: "request" }, { name: "c requests", amount: 0.004, unit: "request" }] }));
+  const plan = compilePrice(
+    price({
+      type: "metered",
+      metrics: [
+        { name: "a requests", amount: 0.004, unit: "request" },
+        { name: "b requests", amount: 0.004, unit: "request" },
+        { name: "c requests", amount: 0.004, unit: "request" },
+      ],
+    }),
+  );
   const lines = ratePeriod(plan, q({ requests: 1 }), period);
-  assert.deepEqual(lines.map((l) => l.amount), [1, 0, 0]);
+  assert.deepEqual(
+    lines.map((l) => l.amount),
+    [1, 0, 0],
+  );
   assert.equal(invoiceTotal(lines), 1);
 });

@@ -9,11 +9,15 @@ import { decideChromium, ensureChromium } from "../../scripts/lib/chromium.mjs";
 const oneLine = (m: string) => assert.ok(m.length > 0 && !m.includes("\n"), `one line: ${m}`);
 
 test("present: used as it is, nothing installed", () => {
-  for (const isRoot of [true, false]) assert.deepEqual(decideChromium({ present: true, customPath: null, isRoot, hasApt: true }), { action: "use" });
+  for (const isRoot of [true, false])
+    assert.deepEqual(decideChromium({ present: true, customPath: null, isRoot, hasApt: true }), { action: "use" });
 });
 
 test("missing, root and apt-get: Debian's chromium package is installed", () => {
-  assert.deepEqual(decideChromium({ present: false, customPath: null, isRoot: true, hasApt: true }), { action: "install", command: ["apt-get", "install", "-y", "chromium"] });
+  assert.deepEqual(decideChromium({ present: false, customPath: null, isRoot: true, hasApt: true }), {
+    action: "install",
+    command: ["apt-get", "install", "-y", "chromium"],
+  });
 });
 
 test("missing without root: one line naming the apt-get command to run", () => {
@@ -42,8 +46,14 @@ test("a CHROMIUM_PATH that does not exist is never papered over by an install el
 test("ensureChromium follows the decision: present is ok, no root is a one-line refusal, without running apt-get", () => {
   const logs: string[] = [];
   const log = (m: string) => logs.push(m);
-  assert.deepEqual(ensureChromium({ env: {}, log, facts: { present: true, isRoot: false, hasApt: true } }), { ok: true, path: "/usr/bin/chromium" });
-  assert.deepEqual(ensureChromium({ env: { CHROMIUM_PATH: "/x/chromium" }, log, facts: { present: true } }), { ok: true, path: "/x/chromium" });
+  assert.deepEqual(ensureChromium({ env: {}, log, facts: { present: true, isRoot: false, hasApt: true } }), {
+    ok: true,
+    path: "/usr/bin/chromium",
+  });
+  assert.deepEqual(ensureChromium({ env: { CHROMIUM_PATH: "/x/chromium" }, log, facts: { present: true } }), {
+    ok: true,
+    path: "/x/chromium",
+  });
   const refused = ensureChromium({ env: {}, log, facts: { present: false, isRoot: false, hasApt: true } });
   assert.equal(refused.ok, false);
   oneLine(refused.message);

@@ -55,14 +55,22 @@ test("a cursor from another sort order, or garbage, is INVALID_CURSOR", () => {
 
 test("default order is newest first with id as the tie-breaker", () => {
   const q = parse("");
-  assert.deepEqual(q.sort, [{ field: "createdAt", dir: "desc" }, { field: "id", dir: "desc" }]);
+  assert.deepEqual(q.sort, [
+    { field: "createdAt", dir: "desc" },
+    { field: "id", dir: "desc" },
+  ]);
   assert.equal(q.sortKey, "-createdAt,-id");
 });
 
 test("sort reads comma-separated names, '-' for descending, and appends id in the first key's direction", () => {
-  assert.deepEqual(parse("sort=name").sort, [{ field: "name", dir: "asc" }, { field: "id", dir: "asc" }]);
+  assert.deepEqual(parse("sort=name").sort, [
+    { field: "name", dir: "asc" },
+    { field: "id", dir: "asc" },
+  ]);
   assert.deepEqual(parse("sort=-name,createdAt").sort, [
-    { field: "name", dir: "desc" }, { field: "createdAt", dir: "asc" }, { field: "id", dir: "desc" },
+    { field: "name", dir: "desc" },
+    { field: "createdAt", dir: "asc" },
+    { field: "id", dir: "desc" },
   ]);
   assert.equal(parse("sort=-name,createdAt").sortKey, "-name,createdAt,-id");
   // id named explicitly is not appended twice.

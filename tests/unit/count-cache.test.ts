@@ -7,7 +7,10 @@ enableCountCache();
 
 test("a count is taken once and reused while nothing is written", async () => {
   let runs = 0;
-  const run = async () => { runs++; return 7; };
+  const run = async () => {
+    runs++;
+    return 7;
+  };
   assert.equal(await cachedCount("Widget", { where: { businessId: "b1" } }, run), 7);
   assert.equal(await cachedCount("Widget", { where: { businessId: "b1" } }, run), 7);
   assert.equal(runs, 1);
@@ -33,7 +36,12 @@ test("a write to the model, or a raw write to any table, makes the next count ru
 
 test("a count that overlapped a write is not kept (it may or may not include the write)", async () => {
   let total = 10;
-  const slow = async () => { const seen = total; markWritten("Doohickey"); total = 11; return seen; };
+  const slow = async () => {
+    const seen = total;
+    markWritten("Doohickey");
+    total = 11;
+    return seen;
+  };
   assert.equal(await cachedCount("Doohickey", {}, slow), 10);
   assert.equal(await cachedCount("Doohickey", {}, async () => total), 11);
 });
@@ -42,8 +50,14 @@ test("off unless the server turned it on: every count runs (scripts and tests se
   // The module-level switch is on in this file; a fresh process without enableCountCache() counts every time,
   // which the API suite's own direct database reads rely on.
   const { execFileSync } = await import("node:child_process");
-  const out = execFileSync("node_modules/.bin/tsx", ["--conditions=react-server", "-e",
-    'import("@/lib/db/count-cache").then(async ({ cachedCount }) => { let n = 0; const run = async () => ++n; await cachedCount("M", {}, run); console.log(await cachedCount("M", {}, run)); })'],
-    { encoding: "utf8" });
+  const out = execFileSync(
+    "node_modules/.bin/tsx",
+    [
+      "--conditions=react-server",
+      "-e",
+      'import("@/lib/db/count-cache").then(async ({ cachedCount }) => { let n = 0; const run = async () => ++n; await cachedCount("M", {}, run); console.log(await cachedCount("M", {}, run)); })',
+    ],
+    { encoding: "utf8" },
+  );
   assert.equal(out.trim(), "2");
 });

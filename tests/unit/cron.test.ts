@@ -11,10 +11,29 @@ const parsed = (expr: string) => {
 
 test("accepts the common forms: *, values, lists, ranges, steps and names", () => {
   for (const expr of [
-    "* * * * *", "0 0 * * *", "*/15 * * * *", "0 9-17 * * 1-5", "0 9-17 * * MON-FRI", "30 4 1,15 * *",
-    "0 0 1 JAN *", "0 0 * * sun", "5/15 * * * *", "0-30/10 * * * *", "0 12 * Jan-Mar,Oct *", "59 23 31 12 7",
-    "  0   0  *  *  *  ", "@daily", "@hourly", "@weekly", "@monthly", "@yearly", "@annually", "@midnight", "@DAILY",
-  ]) assert.equal(cronProblem(expr), null, expr);
+    "* * * * *",
+    "0 0 * * *",
+    "*/15 * * * *",
+    "0 9-17 * * 1-5",
+    "0 9-17 * * MON-FRI",
+    "30 4 1,15 * *",
+    "0 0 1 JAN *",
+    "0 0 * * sun",
+    "5/15 * * * *",
+    "0-30/10 * * * *",
+    "0 12 * Jan-Mar,Oct *",
+    "59 23 31 12 7",
+    "  0   0  *  *  *  ",
+    "@daily",
+    "@hourly",
+    "@weekly",
+    "@monthly",
+    "@yearly",
+    "@annually",
+    "@midnight",
+    "@DAILY",
+  ])
+    assert.equal(cronProblem(expr), null, expr);
 });
 
 test("expands each field to the values it matches", () => {

@@ -19,7 +19,7 @@ function histOf(values: number[]): Histogram {
 /** A small deterministic PRNG, so a failure can be replayed. */
 function rng(seed: number) {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
 test("1..100 ms gives p50 50, p95 95, p99 99 and p100 100", () => {
@@ -94,7 +94,10 @@ test("merged histograms give the same percentiles as one histogram of all the va
   const merged = parts.reduce((into, part) => merge(into, part), {} as Histogram);
   assert.deepEqual(merged, histOf(values));
   for (const p of [1, 25, 50, 75, 90, 95, 99, 99.9, 100]) assert.equal(percentile(merged, p), nearestRank(values, p), `p${p}`);
-  assert.equal(Object.values(merged).reduce((s, c) => s + c, 0), values.length);
+  assert.equal(
+    Object.values(merged).reduce((s, c) => s + c, 0),
+    values.length,
+  );
 });
 
 test("merge adds counts into its target and leaves the source as it was", () => {

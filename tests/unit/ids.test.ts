@@ -16,8 +16,34 @@ test("an id is the kind's prefix, an underscore and 26 Crockford base32 characte
 
 test("the contract's prefixes are the ones used", () => {
   assert.deepEqual(
-    { product: ID_PREFIXES.product, feature: ID_PREFIXES.feature, price: ID_PREFIXES.price, business: ID_PREFIXES.business, project: ID_PREFIXES.project, apiKey: ID_PREFIXES.apiKey, webhook: ID_PREFIXES.webhook, event: ID_PREFIXES.event, delivery: ID_PREFIXES.delivery, request: ID_PREFIXES.request, usage: ID_PREFIXES.usage, oauthClient: ID_PREFIXES.oauthClient },
-    { product: "prod", feature: "feat", price: "price", business: "biz", project: "proj", apiKey: "key", webhook: "wh", event: "evt", delivery: "whd", request: "req", usage: "use", oauthClient: "oac" },
+    {
+      product: ID_PREFIXES.product,
+      feature: ID_PREFIXES.feature,
+      price: ID_PREFIXES.price,
+      business: ID_PREFIXES.business,
+      project: ID_PREFIXES.project,
+      apiKey: ID_PREFIXES.apiKey,
+      webhook: ID_PREFIXES.webhook,
+      event: ID_PREFIXES.event,
+      delivery: ID_PREFIXES.delivery,
+      request: ID_PREFIXES.request,
+      usage: ID_PREFIXES.usage,
+      oauthClient: ID_PREFIXES.oauthClient,
+    },
+    {
+      product: "prod",
+      feature: "feat",
+      price: "price",
+      business: "biz",
+      project: "proj",
+      apiKey: "key",
+      webhook: "wh",
+      event: "evt",
+      delivery: "whd",
+      request: "req",
+      usage: "use",
+      oauthClient: "oac",
+    },
   );
 });
 

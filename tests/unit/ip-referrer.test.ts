@@ -7,11 +7,34 @@ import { clientIp, normaliseIp, resetTrustedProxies } from "@/lib/auth/client-ip
 import { isHostPattern, refererHost, referrerAllowed } from "@/lib/auth/referrer-match";
 
 test("allow-list entries are IPv4 or IPv6 addresses or CIDR ranges", () => {
-  for (const ok of ["10.0.0.1", "10.0.0.0/8", "0.0.0.0/0", "192.168.1.0/24", "::1", "2001:db8::/32", "::/0", "fe80::1/128", "::ffff:10.0.0.1"]) {
+  for (const ok of [
+    "10.0.0.1",
+    "10.0.0.0/8",
+    "0.0.0.0/0",
+    "192.168.1.0/24",
+    "::1",
+    "2001:db8::/32",
+    "::/0",
+    "fe80::1/128",
+    "::ffff:10.0.0.1",
+  ]) {
     assert.equal(isAddressOrCidr(ok), true, ok);
   }
-  for (const bad of ["", "10.0.0", "10.0.0.256", "10.0.0.0/33", "::1/129", "10.0.0.0/", "10.0.0.0/8/8", "10.0.0.0/-1", "10.0.0.0/a",
-    "example.com", "2001:db8::/", "1.2.3.4 OR 1=1", "10.0.0.0/08a"]) {
+  for (const bad of [
+    "",
+    "10.0.0",
+    "10.0.0.256",
+    "10.0.0.0/33",
+    "::1/129",
+    "10.0.0.0/",
+    "10.0.0.0/8/8",
+    "10.0.0.0/-1",
+    "10.0.0.0/a",
+    "example.com",
+    "2001:db8::/",
+    "1.2.3.4 OR 1=1",
+    "10.0.0.0/08a",
+  ]) {
     assert.equal(isAddressOrCidr(bad), false, bad);
   }
 });
@@ -65,7 +88,8 @@ test("the client address is the socket's; X-Forwarded-For is ignored without TRU
 test("from a trusted proxy, the last hop that is not a trusted proxy is the client", () => {
   process.env.TRUSTED_PROXIES = "127.0.0.1, 10.0.0.0/8";
   resetTrustedProxies();
-  const from = (socket: string, xff?: string) => clientIp(headers({ "x-platform-client-ip": socket, ...(xff ? { "x-forwarded-for": xff } : {}) }));
+  const from = (socket: string, xff?: string) =>
+    clientIp(headers({ "x-platform-client-ip": socket, ...(xff ? { "x-forwarded-for": xff } : {}) }));
   assert.equal(from("127.0.0.1", "203.0.113.9"), "203.0.113.9");
   assert.equal(from("127.0.0.1", "203.0.113.9, 10.0.0.5"), "203.0.113.9", "a second trusted proxy is skipped");
   assert.equal(from("127.0.0.1", "10.9.9.9, 198.51.100.1"), "198.51.100.1", "a spoofed first hop is not believed");
@@ -78,10 +102,29 @@ test("from a trusted proxy, the last hop that is not a trusted proxy is the clie
 });
 
 test("referrer patterns are hosts, wildcard hosts or origins", () => {
-  for (const ok of ["example.com", "*.example.com", "https://app.example.com", "https://*.example.com", "localhost:3000", "EXAMPLE.com", "example.com/path"]) {
+  for (const ok of [
+    "example.com",
+    "*.example.com",
+    "https://app.example.com",
+    "https://*.example.com",
+    "localhost:3000",
+    "EXAMPLE.com",
+    "example.com/path",
+  ]) {
     assert.equal(isHostPattern(ok), true, ok);
   }
-  for (const bad of ["", " ", "exa mple.com", "*", "*.", "ex*ample.com", "http://", "a..b", "javascript:alert(1)", "example.com:99999999"]) {
+  for (const bad of [
+    "",
+    " ",
+    "exa mple.com",
+    "*",
+    "*.",
+    "ex*ample.com",
+    "http://",
+    "a..b",
+    "javascript:alert(1)",
+    "example.com:99999999",
+  ]) {
     assert.equal(isHostPattern(bad), false, bad);
   }
 });

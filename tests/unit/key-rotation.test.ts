@@ -7,11 +7,21 @@ import { open, seal } from "@/lib/keys/secret-box";
 
 const DAY = 86_400_000;
 const created = new Date("2026-01-01T00:00:00Z");
-const key = (over: Record<string, unknown> = {}) => ({ createdAt: created, expiresAt: null as Date | null, rotation: null as unknown, rotationNotices: null as unknown, ...over }) as Parameters<typeof noticesDue>[0];
+const key = (over: Record<string, unknown> = {}) =>
+  ({
+    createdAt: created,
+    expiresAt: null as Date | null,
+    rotation: null as unknown,
+    rotationNotices: null as unknown,
+    ...over,
+  }) as Parameters<typeof noticesDue>[0];
 
 test("a key is due on its expiry or maxAge days after creation, whichever comes first", () => {
   assert.equal(dueDate(key()), null);
-  assert.deepEqual(dueDate(key({ expiresAt: new Date(created.getTime() + 10 * DAY) })), { at: new Date(created.getTime() + 10 * DAY), reason: "expiresAt" });
+  assert.deepEqual(dueDate(key({ expiresAt: new Date(created.getTime() + 10 * DAY) })), {
+    at: new Date(created.getTime() + 10 * DAY),
+    reason: "expiresAt",
+  });
   assert.deepEqual(dueDate(key({ rotation: { maxAge: 5 } })), { at: new Date(created.getTime() + 5 * DAY), reason: "maxAge" });
   assert.equal(dueDate(key({ expiresAt: new Date(created.getTime() + 3 * DAY), rotation: { maxAge: 5 } }))!.reason, "expiresAt");
   assert.equal(dueDate(key({ expiresAt: new Date(created.getTime() + 9 * DAY), rotation: { maxAge: 5 } }))!.reason, "maxAge");

@@ -21,7 +21,13 @@ test("plan tiers: burst is the bucket's capacity and per minute its refill", () 
   assert.deepEqual(keyPolicy("free", null), { capacity: 20, refillPerMinute: 10, perHour: 100, perDay: 1000, concurrent: 1 });
   assert.deepEqual(keyPolicy("starter", null), { capacity: 200, refillPerMinute: 100, perHour: 5000, perDay: 50_000, concurrent: 5 });
   assert.deepEqual(keyPolicy("pro", null), { capacity: 2000, refillPerMinute: 1000, perHour: 50_000, perDay: 1_000_000, concurrent: 20 });
-  assert.deepEqual(keyPolicy("enterprise", null), { capacity: 20_000, refillPerMinute: 10_000, perHour: null, perDay: null, concurrent: 100 });
+  assert.deepEqual(keyPolicy("enterprise", null), {
+    capacity: 20_000,
+    refillPerMinute: 10_000,
+    perHour: null,
+    perDay: null,
+    concurrent: 100,
+  });
   assert.equal(PLAN_LIMITS.enterprise.perDay, null, "enterprise: unlimited per day");
 });
 
@@ -44,7 +50,10 @@ test("free plan: 20 at once with remaining 19..0, then the 21st is refused for 6
     assert.equal(d.allowed, true, `request ${i + 1}`);
     seen.push(remaining(d));
   }
-  assert.deepEqual(seen, Array.from({ length: 20 }, (_, i) => 19 - i));
+  assert.deepEqual(
+    seen,
+    Array.from({ length: 20 }, (_, i) => 19 - i),
+  );
   const refused = await store.consume("k", policy, T0);
   assert.equal(refused.allowed, false);
   assert.equal(refused.refusedBy, "burst");
@@ -123,7 +132,11 @@ test("the hour limit's Retry-After is when a request fits again", async () => {
   for (let i = 0; i < 100; i++) await store.consume("k", hourly, T0 + i);
   const refused = await store.consume("k", hourly, T0 + 100);
   const retryAt = T0 + 100 + refused.retryAfterSeconds * 1000;
-  assert.equal((await store.consume("k", hourly, retryAt)).allowed, true, `refused ${refused.retryAfterSeconds} s after being told to retry then`);
+  assert.equal(
+    (await store.consume("k", hourly, retryAt)).allowed,
+    true,
+    `refused ${refused.retryAfterSeconds} s after being told to retry then`,
+  );
 });
 
 test("Retry-After of a sliding window counts the previous window's weight", async () => {
@@ -163,8 +176,13 @@ test("a refused request counts against no window", async () => {
 
 test("remaining reaches 0 exactly when the next request would be refused (random traffic, every plan)", async () => {
   let seed = 99;
-  const random = () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32);
-  const policies: KeyPolicy[] = [keyPolicy("free", null), keyPolicy("enterprise", 3), hourly, { ...hourly, capacity: 5, refillPerMinute: 30, perDay: 120 }];
+  const random = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+  const policies: KeyPolicy[] = [
+    keyPolicy("free", null),
+    keyPolicy("enterprise", 3),
+    hourly,
+    { ...hourly, capacity: 5, refillPerMinute: 30, perDay: 120 },
+  ];
   for (const policy of policies) {
     const store = new MemoryStore();
     let t = T0;
@@ -174,7 +192,11 @@ test("remaining reaches 0 exactly when the next request would be refused (random
       const d = await store.consume("k", policy, t);
       if (!d.allowed) continue;
       const next = await store.consume("k", policy, t); // the next request, at the same instant
-      assert.equal(next.allowed, remaining(d) > 0, `remaining ${remaining(d)} but next ${next.allowed ? "admitted" : "refused"} (${JSON.stringify(policy)})`);
+      assert.equal(
+        next.allowed,
+        remaining(d) > 0,
+        `remaining ${remaining(d)} but next ${next.allowed ? "admitted" : "refused"} (${JSON.stringify(policy)})`,
+      );
       checked++;
     }
     assert.ok(checked > 50, `only ${checked} admitted requests checked`);
@@ -194,7 +216,10 @@ test("headers describe the binding policy, in Unix seconds, with the IETF fields
   assert.equal(h["X-RateLimit-Window"], "120");
   // The bucket is full again after one token's refill: 6 s.
   assert.equal(h["X-RateLimit-Reset"], String(Math.ceil((T0 + 6000) / 1000)));
-  assert.equal(h["RateLimit-Policy"], '"burst";q=20;w=120, "sustained";q=10;w=60, "hour";q=100;w=3600, "day";q=1000;w=86400, "concurrent";q=1;qu="concurrent-requests"');
+  assert.equal(
+    h["RateLimit-Policy"],
+    '"burst";q=20;w=120, "sustained";q=10;w=60, "hour";q=100;w=3600, "day";q=1000;w=86400, "concurrent";q=1;qu="concurrent-requests"',
+  );
   assert.equal(h.RateLimit, '"burst";r=19;t=6');
 
   // Half a token in: the next whole one is 3 s away, the full bucket 117 s away.
@@ -250,7 +275,11 @@ test("concurrency: at most `limit` in flight per key; a release frees one slot",
 test("a counter is seeded once, even when two requests meet it at the same time", async () => {
   const store = new MemoryStore();
   let seeded = 0;
-  const init = async () => { seeded++; await new Promise((r) => setTimeout(r, 20)); return 999; };
+  const init = async () => {
+    seeded++;
+    await new Promise((r) => setTimeout(r, 20));
+    return 999;
+  };
   const [a, b] = await Promise.all([store.incrementCounter("q", 1, init, 60_000), store.incrementCounter("q", 1, init, 60_000)]);
   assert.deepEqual([a, b].sort(), [1000, 1001]);
   assert.equal(await store.incrementCounter("q", -1, init, 60_000), 1000);

@@ -55,7 +55,10 @@ test("free plan: 20 at once with remaining 19..0, then refused for 6 s by the bu
     assert.equal(d.allowed, true, `request ${i + 1}`);
     seen.push(remaining(d));
   }
-  assert.deepEqual(seen, Array.from({ length: 20 }, (_, i) => 19 - i));
+  assert.deepEqual(
+    seen,
+    Array.from({ length: 20 }, (_, i) => 19 - i),
+  );
   const refused = await storeA.consume(k, policy, T0);
   assert.equal(refused.allowed, false);
   assert.equal(refused.refusedBy, "burst");
@@ -116,8 +119,14 @@ test("two connections share one budget exactly, however the requests interleave"
   const results = await Promise.all(Array.from({ length: 80 }, (_, i) => (i % 2 ? storeA : storeB).consume(k, policy, T0)));
   assert.equal(results.filter((d) => d.allowed).length, 25);
   // Every admitted request saw a different remaining count: 24..0, none twice.
-  const seen = results.filter((d) => d.allowed).map(remaining).sort((a, b) => a - b);
-  assert.deepEqual(seen, Array.from({ length: 25 }, (_, i) => i));
+  const seen = results
+    .filter((d) => d.allowed)
+    .map(remaining)
+    .sort((a, b) => a - b);
+  assert.deepEqual(
+    seen,
+    Array.from({ length: 25 }, (_, i) => i),
+  );
 });
 
 test("the hour window is shared exactly too", async () => {
@@ -128,7 +137,7 @@ test("the hour window is shared exactly too", async () => {
 
 test("remaining reaches 0 exactly when the next request would be refused (random traffic)", async () => {
   let seed = 5;
-  const random = () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const random = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32;
   for (const policy of [keyPolicy("free", null), { ...hourly, capacity: 5, refillPerMinute: 30, perDay: 120 }]) {
     const k = key();
     let t = T0;
@@ -157,9 +166,15 @@ test("concurrency slots are shared across connections", async () => {
 test("a quota counter is seeded once and then counts every increment from both connections", async () => {
   const k = key();
   let seeded = 0;
-  const init = async () => { seeded++; return 500; };
+  const init = async () => {
+    seeded++;
+    return 500;
+  };
   const values = await Promise.all(Array.from({ length: 30 }, (_, i) => (i % 2 ? storeA : storeB).incrementCounter(k, 1, init, 60_000)));
-  assert.deepEqual([...values].sort((a, b) => a - b), Array.from({ length: 30 }, (_, i) => 501 + i));
+  assert.deepEqual(
+    [...values].sort((a, b) => a - b),
+    Array.from({ length: 30 }, (_, i) => 501 + i),
+  );
   assert.equal(await storeA.incrementCounter(k, -1, init, 60_000), 529);
   assert.equal(await storeB.incrementCounter(k, 0, init, 60_000), 529);
   assert.ok(seeded >= 1, "init was called");
@@ -237,7 +252,9 @@ function endLimiter() {
 async function capturingWarnings(f: (warnings: string[]) => Promise<void>) {
   const warnings: string[] = [];
   const warn = console.warn;
-  console.warn = (...a: unknown[]) => { warnings.push(a.join(" ")); };
+  console.warn = (...a: unknown[]) => {
+    warnings.push(a.join(" "));
+  };
   try {
     await f(warnings);
   } finally {
@@ -253,7 +270,11 @@ test("a process's very first requests already use Redis, not its own memory", as
       const k = key();
       await store.acquire(k, 5);
       await store.consume(k, keyPolicy("free", null), T0);
-      assert.deepEqual(warnings.filter((w) => w.includes("[limits]")), [], "fell back to memory while connecting");
+      assert.deepEqual(
+        warnings.filter((w) => w.includes("[limits]")),
+        [],
+        "fell back to memory while connecting",
+      );
       assert.equal(await connA.get(`${prefix}cc:${k}`), "1", "the slot is in Redis");
       assert.equal(await connA.exists(`${prefix}rl:${k}:bucket`), 1, "the bucket is in Redis");
       await store.release(k);
@@ -276,7 +297,10 @@ test("Redis unreachable: the limiter fails open to this process's limits, with a
       const results = [];
       for (let i = 0; i < 5; i++) results.push(await store.consume(k, policy, T0));
       // Still limited, per process: 3 admitted, then refused (not everything admitted, nothing thrown).
-      assert.deepEqual(results.map((d) => d.allowed), [true, true, true, false, false]);
+      assert.deepEqual(
+        results.map((d) => d.allowed),
+        [true, true, true, false, false],
+      );
       assert.equal(await store.acquire(k, 1), true);
       assert.equal(await store.acquire(k, 1), false);
       await store.release(k);
@@ -286,7 +310,10 @@ test("Redis unreachable: the limiter fails open to this process's limits, with a
       assert.equal(await store.setOnce(k, 60_000), true);
       assert.equal(await store.setOnce(k, 60_000), false);
       const ours = warnings.filter((w) => w.includes("[limits]"));
-      assert.ok(ours.some((w) => /per-process/.test(w)), `no fail-open warning among: ${warnings.join(" | ")}`);
+      assert.ok(
+        ours.some((w) => /per-process/.test(w)),
+        `no fail-open warning among: ${warnings.join(" | ")}`,
+      );
       assert.equal(ours.length, 1, "one warning, not one per request");
     });
   } finally {

@@ -13,12 +13,28 @@ import { redactText } from "@/lib/usage/redact";
 
 describe("redirect URIs", () => {
   it("accepts https, loopback http and reverse-DNS schemes", () => {
-    for (const ok of ["https://app.example/cb", "https://app.example/cb?x=1", "http://127.0.0.1:8080/cb", "http://localhost/cb", "http://[::1]:9/cb", "com.example.app:/oauth"]) {
+    for (const ok of [
+      "https://app.example/cb",
+      "https://app.example/cb?x=1",
+      "http://127.0.0.1:8080/cb",
+      "http://localhost/cb",
+      "http://[::1]:9/cb",
+      "com.example.app:/oauth",
+    ]) {
       assert.equal(redirectUriProblem(ok), null, ok);
     }
   });
   it("refuses http elsewhere, fragments, script schemes and relative URIs", () => {
-    for (const bad of ["http://app.example/cb", "https://app.example/cb#x", "javascript:alert(1)", "data:text/html,hi", "file:///etc/passwd", "/cb", "", "myapp:/cb"]) {
+    for (const bad of [
+      "http://app.example/cb",
+      "https://app.example/cb#x",
+      "javascript:alert(1)",
+      "data:text/html,hi",
+      "file:///etc/passwd",
+      "/cb",
+      "",
+      "myapp:/cb",
+    ]) {
       assert.notEqual(redirectUriProblem(bad), null, bad);
     }
   });
@@ -47,12 +63,22 @@ describe("secret shapes", () => {
 
 describe("consent CSRF token", () => {
   afterEach(() => resetClock());
-  const params: [string, string][] = [["client_id", "oac_1"], ["scope", "products:read"], ["state", "s"]];
+  const params: [string, string][] = [
+    ["client_id", "oac_1"],
+    ["scope", "products:read"],
+    ["state", "s"],
+  ];
   it("checks for the same user and request only", () => {
     const token = consentToken("usr_a", params);
     assert.ok(checkConsentToken(token, "usr_a", params));
     assert.ok(!checkConsentToken(token, "usr_b", params));
-    assert.ok(!checkConsentToken(token, "usr_a", [["client_id", "oac_1"], ["scope", "products:write"], ["state", "s"]]));
+    assert.ok(
+      !checkConsentToken(token, "usr_a", [
+        ["client_id", "oac_1"],
+        ["scope", "products:write"],
+        ["state", "s"],
+      ]),
+    );
     assert.ok(!checkConsentToken(null, "usr_a", params));
     assert.ok(!checkConsentToken(`${Date.now() + 60_000}.${"0".repeat(64)}`, "usr_a", params));
   });
@@ -74,15 +100,23 @@ describe("scopes in plain words and by role", () => {
     assert.match(describeScope("*"), /^Full access/);
   });
   it("a viewer may grant reads only; a developer no audit log; an owner everything", () => {
-    assert.deepEqual(grantableScopes(["products:read", "products:write"], "viewer"), { granted: ["products:read"], withheld: ["products:write"] });
-    assert.deepEqual(grantableScopes(["products:*", "audit_logs:read"], "developer"), { granted: ["products:*"], withheld: ["audit_logs:read"] });
+    assert.deepEqual(grantableScopes(["products:read", "products:write"], "viewer"), {
+      granted: ["products:read"],
+      withheld: ["products:write"],
+    });
+    assert.deepEqual(grantableScopes(["products:*", "audit_logs:read"], "developer"), {
+      granted: ["products:*"],
+      withheld: ["audit_logs:read"],
+    });
     assert.deepEqual(grantableScopes(["*"], "owner").withheld, []);
   });
 });
 
 describe("error redirects (RFC 6749 §4.1.2.1)", () => {
   it("keeps the client's own query and adds error, state and iss", () => {
-    const url = new URL(errorRedirectUrl("https://app.example/cb?x=1", { code: "access_denied", description: "no" }, "st", "http://issuer"));
+    const url = new URL(
+      errorRedirectUrl("https://app.example/cb?x=1", { code: "access_denied", description: "no" }, "st", "http://issuer"),
+    );
     assert.equal(url.searchParams.get("x"), "1");
     assert.equal(url.searchParams.get("error"), "access_denied");
     assert.equal(url.searchParams.get("state"), "st");

@@ -12,15 +12,27 @@ process.env.DATABASE_URL ??= `file:${path.join(mkdtempSync(path.join(tmpdir(), "
 const { ROUTES } = await import("@/lib/server/route-table");
 const { buildOpenApi } = await import("@/lib/server/openapi");
 
-type Operation = { operationId: string; parameters: { name: string; in: string }[]; responses: Record<string, unknown>; security?: unknown[]; "x-required-scope"?: string };
-const doc = buildOpenApi(ROUTES, "https://api.example.test") as { openapi: string; paths: Record<string, Record<string, Operation>>; servers: { url: string }[] };
+type Operation = {
+  operationId: string;
+  parameters: { name: string; in: string }[];
+  responses: Record<string, unknown>;
+  security?: unknown[];
+  "x-required-scope"?: string;
+};
+const doc = buildOpenApi(ROUTES, "https://api.example.test") as {
+  openapi: string;
+  paths: Record<string, Record<string, Operation>>;
+  servers: { url: string }[];
+};
 
 const APP_V1 = path.resolve("app/v1");
 
 // One catch-all route file serves every /v1 path (the route table decides); a second file under app/v1 would take
 // paths away from it and answer them some other way.
 test("app/v1 holds exactly one route file, the catch-all that hands every path to the route table", () => {
-  const files = readdirSync(APP_V1, { recursive: true }).map(String).filter((f) => f.endsWith("route.ts"));
+  const files = readdirSync(APP_V1, { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith("route.ts"));
   assert.deepEqual(files, [path.join("[[...path]]", "route.ts")]);
   assert.match(readFileSync(path.join(APP_V1, files[0]), "utf8"), /serveWebRequest/);
 });
@@ -69,8 +81,14 @@ test("each path parameter is declared, and operation ids are unique", () => {
 test("collection routes document limit 1..100 (default 10) and their filters", () => {
   const list = doc.paths["/v1/products"].get.parameters as { name: string; schema?: Record<string, unknown> }[];
   const limit = list.find((x) => x.name === "limit");
-  assert.deepEqual({ min: limit?.schema?.minimum, max: limit?.schema?.maximum, def: limit?.schema?.default }, { min: 1, max: 100, def: 10 });
+  assert.deepEqual(
+    { min: limit?.schema?.minimum, max: limit?.schema?.maximum, def: limit?.schema?.default },
+    { min: 1, max: 100, def: 10 },
+  );
   for (const name of ["cursor", "offset", "sort", "fields", "expand", "q", "type", "createdAt", "price"]) {
-    assert.ok(list.some((x) => x.name === name), `GET /v1/products does not document '${name}'`);
+    assert.ok(
+      list.some((x) => x.name === name),
+      `GET /v1/products does not document '${name}'`,
+    );
   }
 });

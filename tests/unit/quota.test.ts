@@ -57,10 +57,19 @@ test("a jump over several thresholds reports each of them", () => {
 });
 
 test("climbing one request at a time from 0 past the limit reports every threshold exactly once", () => {
-  for (const [limit, notifyAt] of [[1000, [80, 95, 100]], [3, [80, 95, 100]], [7, [10, 50, 90, 100]], [100_000, [1, 99]]] as const) {
+  for (const [limit, notifyAt] of [
+    [1000, [80, 95, 100]],
+    [3, [80, 95, 100]],
+    [7, [10, 50, 90, 100]],
+    [100_000, [1, 99]],
+  ] as const) {
     const seen: number[] = [];
     for (let used = 1; used <= limit * 1.5 + 2; used++) seen.push(...crossedThresholds(limit, used - 1, used, [...notifyAt]));
-    assert.deepEqual(seen.sort((a, b) => a - b), [...notifyAt], `limit ${limit}`);
+    assert.deepEqual(
+      seen.sort((a, b) => a - b),
+      [...notifyAt],
+      `limit ${limit}`,
+    );
   }
 });
 

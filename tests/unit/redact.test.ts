@@ -27,13 +27,19 @@ test("the Authorization header and other credential headers are replaced whole",
 
 test("a key value in any other header is redacted too", () => {
   const key = liveKey();
-  const out = redactHeaders([["Referer", `https://example.com/?api_key=${key}`], ["X-Debug", `token is ${key}`]]);
+  const out = redactHeaders([
+    ["Referer", `https://example.com/?api_key=${key}`],
+    ["X-Debug", `token is ${key}`],
+  ]);
   assert.ok(!JSON.stringify(out).includes(key), `key left in ${JSON.stringify(out)}`);
   assert.match(out["x-debug"], /sk_live_\[REDACTED\]/);
 });
 
 test("the server's own client-ip header is not logged", () => {
-  const out = redactHeaders([["x-platform-client-ip", "10.0.0.1"], ["accept", "*/*"]]);
+  const out = redactHeaders([
+    ["x-platform-client-ip", "10.0.0.1"],
+    ["accept", "*/*"],
+  ]);
   assert.deepEqual(out, { accept: "*/*" });
 });
 
@@ -55,8 +61,16 @@ test("test and live keys, webhook secrets and api_key parameters vanish from tex
 
 test("secret-named JSON fields are redacted whatever their value looks like", () => {
   const body = JSON.stringify({
-    name: "Webhook", secret: "hunter2", client_secret: "cs_123", password: "p@ss\"word", token: "t", access_token: "a",
-    refresh_token: "r", api_key: "plain", apiKey: "plain2", signingSecret: "s",
+    name: "Webhook",
+    secret: "hunter2",
+    client_secret: "cs_123",
+    password: 'p@ss"word',
+    token: "t",
+    access_token: "a",
+    refresh_token: "r",
+    api_key: "plain",
+    apiKey: "plain2",
+    signingSecret: "s",
   });
   const out = JSON.parse(redactBody(body)!);
   assert.equal(out.name, "Webhook");
@@ -125,7 +139,13 @@ const oauthToken = (prefix: string) => `${prefix}${randomBytes(32).toString("bas
 
 test("a percent-encoded key is redacted, however much of it is encoded", () => {
   const key = liveKey();
-  for (const encoded of [pct(key), key.replace(/_/g, "%5F"), key.replace(/_/g, "%5f"), `${pct("sk_live_")}${key.slice(8)}`, key.replace(/_/g, "%255F")]) {
+  for (const encoded of [
+    pct(key),
+    key.replace(/_/g, "%5F"),
+    key.replace(/_/g, "%5f"),
+    `${pct("sk_live_")}${key.slice(8)}`,
+    key.replace(/_/g, "%255F"),
+  ]) {
     const body = JSON.stringify({ note: `pasted ${encoded} here`, url: `https://example.com/cb?k=${encoded}` });
     const out = redactBody(body)!;
     assert.ok(!out.includes(encoded), `encoded key left in ${out}`);
@@ -151,7 +171,11 @@ test("access and refresh tokens, client secrets and codes are redacted raw or pe
       assert.ok(!out.includes(token.slice(4, 30)), `${prefix} material left in ${out}`);
     }
   }
-  assert.equal(redactText("sort_by_created_at and boat_launch_schedule"), "sort_by_created_at and boat_launch_schedule", "words that merely end in a prefix are kept");
+  assert.equal(
+    redactText("sort_by_created_at and boat_launch_schedule"),
+    "sort_by_created_at and boat_launch_schedule",
+    "words that merely end in a prefix are kept",
+  );
 });
 
 test("secret-named query parameters are redacted whatever their value looks like", () => {
@@ -162,7 +186,10 @@ test("secret-named query parameters are redacted whatever their value looks like
 
 test("a key in the User-Agent or any other header is redacted", () => {
   const key = liveKey();
-  const out = redactHeaders([["User-Agent", `my-cli/1.0 (${key})`], ["X-Forwarded-Query", `k=${pct(key)}`]]);
+  const out = redactHeaders([
+    ["User-Agent", `my-cli/1.0 (${key})`],
+    ["X-Forwarded-Query", `k=${pct(key)}`],
+  ]);
   assert.ok(!JSON.stringify(out).includes(key.slice(8, 30)), `key left in ${JSON.stringify(out)}`);
   assert.ok(!JSON.stringify(out).includes(pct(key)), `encoded key left in ${JSON.stringify(out)}`);
   assert.match(out["user-agent"], /^my-cli\/1\.0 \(/);

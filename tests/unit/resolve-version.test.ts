@@ -10,9 +10,16 @@ const BASE = "https://api.example.test";
 const AT = new Date("2026-06-01T12:00:00Z");
 const DEFAULT = loadRegistry("");
 
-function resolve(opts: { path?: string; headers?: Record<string, string>; query?: string; registry?: Map<string, VersionRecord>; at?: Date } = {}) {
+function resolve(
+  opts: { path?: string; headers?: Record<string, string>; query?: string; registry?: Map<string, VersionRecord>; at?: Date } = {},
+) {
   return resolveVersion(
-    { pathVersion: opts.path ?? "v1", headers: new Headers(opts.headers ?? {}), query: new URLSearchParams(opts.query ?? ""), baseUrl: BASE },
+    {
+      pathVersion: opts.path ?? "v1",
+      headers: new Headers(opts.headers ?? {}),
+      query: new URLSearchParams(opts.query ?? ""),
+      baseUrl: BASE,
+    },
     opts.registry ?? DEFAULT,
     opts.at ?? AT,
   );
@@ -30,7 +37,9 @@ function rejects(fn: () => unknown, status: number, code: string): ApiError {
   assert.fail(`expected ${status} ${code}, but the call succeeded`);
 }
 
-const DEPRECATED = JSON.stringify({ v1: { status: "deprecated", deprecationDate: "2026-01-01", sunsetDate: "2027-01-01", replacement: "v2" } });
+const DEPRECATED = JSON.stringify({
+  v1: { status: "deprecated", deprecationDate: "2026-01-01", sunsetDate: "2027-01-01", replacement: "v2" },
+});
 
 test("a plain /v1 request resolves to v1 as JSON, with no deprecation notice", () => {
   const v = resolve();

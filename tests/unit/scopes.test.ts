@@ -39,10 +39,29 @@ test("a wildcard can only be handed out by a key holding that wildcard", () => {
 });
 
 test("isValidScope accepts resource:action, resource:* and *, and nothing else", () => {
-  for (const ok of ["*", "products:read", "products:write", "products:delete", "products:*", "api_keys:read", "versions:read", "executions:*"]) {
+  for (const ok of [
+    "*",
+    "products:read",
+    "products:write",
+    "products:delete",
+    "products:*",
+    "api_keys:read",
+    "versions:read",
+    "executions:*",
+  ]) {
     assert.equal(isValidScope(ok), true, ok);
   }
-  for (const bad of ["", "products", "products:", "products:admin", "unknown:read", "*:read", "products:read:extra", "Products:read", " products:read"]) {
+  for (const bad of [
+    "",
+    "products",
+    "products:",
+    "products:admin",
+    "unknown:read",
+    "*:read",
+    "products:read:extra",
+    "Products:read",
+    " products:read",
+  ]) {
     assert.equal(isValidScope(bad), false, JSON.stringify(bad));
   }
 });

@@ -4,17 +4,35 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ApiError } from "@/lib/http/errors";
 import {
-  allowedNext, assertMove, canMove, isFinal,
-  EXECUTION_MACHINE, EXECUTION_STATUSES, TASK_MACHINE, TASK_STATUSES, type StateMachine,
+  allowedNext,
+  assertMove,
+  canMove,
+  isFinal,
+  EXECUTION_MACHINE,
+  EXECUTION_STATUSES,
+  TASK_MACHINE,
+  TASK_STATUSES,
+  type StateMachine,
 } from "@/lib/automation/state-machines";
 
 const TASK_MOVES = new Set([
-  "pending>in_progress", "in_progress>completed", "in_progress>failed",
-  "pending>cancelled", "in_progress>cancelled", "failed>pending",
+  "pending>in_progress",
+  "in_progress>completed",
+  "in_progress>failed",
+  "pending>cancelled",
+  "in_progress>cancelled",
+  "failed>pending",
 ]);
 const EXECUTION_MOVES = new Set([
-  "pending>running", "running>paused", "paused>running", "running>completed", "running>failed", "running>timeout",
-  "pending>cancelled", "running>cancelled", "paused>cancelled",
+  "pending>running",
+  "running>paused",
+  "paused>running",
+  "running>completed",
+  "running>failed",
+  "running>timeout",
+  "pending>cancelled",
+  "running>cancelled",
+  "paused>cancelled",
 ]);
 
 function checkAll(machine: StateMachine, states: readonly string[], moves: Set<string>) {
@@ -43,22 +61,28 @@ test("final states have no way out; failed tasks can be retried", () => {
 });
 
 test("an illegal move is a 409 STATE_CONFLICT naming the current state and the allowed next ones", () => {
-  assert.throws(() => assertMove(TASK_MACHINE, "pending", "completed"), (e: unknown) => {
-    assert.ok(e instanceof ApiError);
-    assert.equal(e.status, 409);
-    assert.equal(e.code, "STATE_CONFLICT");
-    assert.equal(e.type, "conflict_error");
-    assert.equal(e.field, "status");
-    assert.deepEqual(e.extra, { currentState: "pending", allowed: ["in_progress", "cancelled"], requested: "completed" });
-    assert.match(e.message, /'pending'.*'completed'.*'in_progress', 'cancelled'/);
-    return true;
-  });
-  assert.throws(() => assertMove(EXECUTION_MACHINE, "completed", "running"), (e: unknown) => {
-    assert.ok(e instanceof ApiError);
-    assert.deepEqual(e.extra?.allowed, []);
-    assert.match(e.message, /'completed' is final/);
-    return true;
-  });
+  assert.throws(
+    () => assertMove(TASK_MACHINE, "pending", "completed"),
+    (e: unknown) => {
+      assert.ok(e instanceof ApiError);
+      assert.equal(e.status, 409);
+      assert.equal(e.code, "STATE_CONFLICT");
+      assert.equal(e.type, "conflict_error");
+      assert.equal(e.field, "status");
+      assert.deepEqual(e.extra, { currentState: "pending", allowed: ["in_progress", "cancelled"], requested: "completed" });
+      assert.match(e.message, /'pending'.*'completed'.*'in_progress', 'cancelled'/);
+      return true;
+    },
+  );
+  assert.throws(
+    () => assertMove(EXECUTION_MACHINE, "completed", "running"),
+    (e: unknown) => {
+      assert.ok(e instanceof ApiError);
+      assert.deepEqual(e.extra?.allowed, []);
+      assert.match(e.message, /'completed' is final/);
+      return true;
+    },
+  );
   assert.doesNotThrow(() => assertMove(EXECUTION_MACHINE, "paused", "running"));
   assert.doesNotThrow(() => assertMove(TASK_MACHINE, "failed", "failed"));
 });

@@ -17,27 +17,70 @@ afterEach(() => {
     else process.env[k] = saved[i];
   });
 });
-const refusePrivate = () => { for (const k of SWITCHES) delete process.env[k]; };
-const allowPrivate = () => { refusePrivate(); process.env.ALLOW_PRIVATE_URLS = "true"; };
+const refusePrivate = () => {
+  for (const k of SWITCHES) delete process.env[k];
+};
+const allowPrivate = () => {
+  refusePrivate();
+  process.env.ALLOW_PRIVATE_URLS = "true";
+};
 
 const PRIVATE = [
-  "127.0.0.1", "127.255.255.254", "10.0.0.1", "10.255.255.255", "172.16.0.1", "172.31.255.255", "192.168.1.1",
-  "169.254.169.254", "100.64.0.1", "0.0.0.0", "224.0.0.1", "255.255.255.255", "198.18.0.1",
-  "::1", "::", "fc00::1", "fd12:3456::1", "fe80::1", "ff02::1", "::ffff:127.0.0.1", "::ffff:10.0.0.1", "::ffff:7f00:1",
-  "localhost", "not an address",
+  "127.0.0.1",
+  "127.255.255.254",
+  "10.0.0.1",
+  "10.255.255.255",
+  "172.16.0.1",
+  "172.31.255.255",
+  "192.168.1.1",
+  "169.254.169.254",
+  "100.64.0.1",
+  "0.0.0.0",
+  "224.0.0.1",
+  "255.255.255.255",
+  "198.18.0.1",
+  "::1",
+  "::",
+  "fc00::1",
+  "fd12:3456::1",
+  "fe80::1",
+  "ff02::1",
+  "::ffff:127.0.0.1",
+  "::ffff:10.0.0.1",
+  "::ffff:7f00:1",
+  "localhost",
+  "not an address",
 ];
-const PUBLIC = ["8.8.8.8", "1.1.1.1", "172.32.0.1", "172.15.255.255", "192.169.0.1", "100.128.0.1", "2606:4700:4700::1111", "::ffff:8.8.8.8"];
+const PUBLIC = [
+  "8.8.8.8",
+  "1.1.1.1",
+  "172.32.0.1",
+  "172.15.255.255",
+  "192.169.0.1",
+  "100.128.0.1",
+  "2606:4700:4700::1111",
+  "::ffff:8.8.8.8",
+];
 
 for (const a of PRIVATE) test(`${a} counts as private`, () => assert.equal(isPrivateAddress(a), true));
 for (const a of PUBLIC) test(`${a} counts as public`, () => assert.equal(isPrivateAddress(a), false));
 
 test("only http and https URLs without credentials have an acceptable shape", () => {
-  for (const ok of ["https://example.com/hooks", "http://example.com:8080/a?b=c", "https://[2606:4700::1111]/x"]) assert.equal(checkUrlShape(ok), null, ok);
+  for (const ok of ["https://example.com/hooks", "http://example.com:8080/a?b=c", "https://[2606:4700::1111]/x"])
+    assert.equal(checkUrlShape(ok), null, ok);
   const bad: [string, RegExp][] = [
-    ["not a url", /not valid/], ["", /not valid/], ["example.com/hooks", /not valid/], ["http://", /not valid/],
-    ["ftp://example.com/x", /http or https/], ["file:///etc/passwd", /http or https/], ["javascript:alert(1)", /http or https/],
-    ["gopher://example.com:70/", /http or https/], ["ws://example.com/socket", /http or https/], ["data:text/plain,hi", /http or https/],
-    ["https://user:pass@example.com/", /credentials/], ["https://token@example.com/", /credentials/],
+    ["not a url", /not valid/],
+    ["", /not valid/],
+    ["example.com/hooks", /not valid/],
+    ["http://", /not valid/],
+    ["ftp://example.com/x", /http or https/],
+    ["file:///etc/passwd", /http or https/],
+    ["javascript:alert(1)", /http or https/],
+    ["gopher://example.com:70/", /http or https/],
+    ["ws://example.com/socket", /http or https/],
+    ["data:text/plain,hi", /http or https/],
+    ["https://user:pass@example.com/", /credentials/],
+    ["https://token@example.com/", /credentials/],
   ];
   for (const [url, message] of bad) assert.match(checkUrlShape(url)?.message ?? "(accepted)", message, url);
 });
@@ -45,10 +88,19 @@ test("only http and https URLs without credentials have an acceptable shape", ()
 test("private targets are refused, whatever spelling the address is given in", async () => {
   refusePrivate();
   for (const url of [
-    "http://127.0.0.1:3000/", "http://localhost/hook", "http://[::1]/", "http://169.254.169.254/latest/meta-data/",
-    "http://10.1.2.3/", "http://192.168.0.10:8080/", "http://0.0.0.0/", "http://[::ffff:127.0.0.1]/",
+    "http://127.0.0.1:3000/",
+    "http://localhost/hook",
+    "http://[::1]/",
+    "http://169.254.169.254/latest/meta-data/",
+    "http://10.1.2.3/",
+    "http://192.168.0.10:8080/",
+    "http://0.0.0.0/",
+    "http://[::ffff:127.0.0.1]/",
     // WHATWG URL parsing turns these into 127.0.0.1 before the check sees them.
-    "http://2130706433/", "http://0x7f.1/", "http://017700000001/", "http://127.1/",
+    "http://2130706433/",
+    "http://0x7f.1/",
+    "http://017700000001/",
+    "http://127.1/",
   ]) {
     assert.match((await checkUrlTarget(url))?.message ?? "(accepted)", /may not point to/, url);
   }
@@ -57,20 +109,42 @@ test("private targets are refused, whatever spelling the address is given in", a
 // IPv6 spellings of private and link-local IPv4 addresses: each reaches the IPv4 address it carries through a
 // translator or tunnel (or the local stack), so each counts as that address.
 const WRAPPED_PRIVATE = [
-  "64:ff9b::7f00:1", "64:ff9b::10.0.0.1", "64:ff9b::c0a8:101", // NAT64 of 127.0.0.1, 10.0.0.1, 192.168.1.1
+  "64:ff9b::7f00:1",
+  "64:ff9b::10.0.0.1",
+  "64:ff9b::c0a8:101", // NAT64 of 127.0.0.1, 10.0.0.1, 192.168.1.1
   "64:ff9b:1::a00:1", // local-use NAT64 (RFC 8215)
-  "2002:7f00:1::1", "2002:c0a8:101::", "2002:0a00:0001:1234::1", // 6to4 of 127.0.0.1, 192.168.1.1, 10.0.0.1
+  "2002:7f00:1::1",
+  "2002:c0a8:101::",
+  "2002:0a00:0001:1234::1", // 6to4 of 127.0.0.1, 192.168.1.1, 10.0.0.1
   "2001:0:4136:e378:8000:63bf:80ff:fffe", // Teredo whose client is 127.0.0.1 (stored inverted: 7f00:0001 ^ ffff)
   "2001:0:a00:1::f7f7:f7f7", // Teredo whose server is 10.0.0.1 (client 8.8.8.8)
-  "::127.0.0.1", "::10.0.0.1", // IPv4-compatible
-  "::ffff:0:127.0.0.1", "::ffff:0:a00:1", // IPv4-translated
-  "::ffff:c0a8:101", "::FFFF:10.0.0.1", // IPv4-mapped, hex and upper-case spellings
-  "2001:db8::5efe:a00:1", "2001:db8::200:5efe:c0a8:101", // ISATAP interface ids carrying 10.0.0.1, 192.168.1.1
+  "::127.0.0.1",
+  "::10.0.0.1", // IPv4-compatible
+  "::ffff:0:127.0.0.1",
+  "::ffff:0:a00:1", // IPv4-translated
+  "::ffff:c0a8:101",
+  "::FFFF:10.0.0.1", // IPv4-mapped, hex and upper-case spellings
+  "2001:db8::5efe:a00:1",
+  "2001:db8::200:5efe:c0a8:101", // ISATAP interface ids carrying 10.0.0.1, 192.168.1.1
 ];
 const WRAPPED_LINK_LOCAL = [
-  "64:ff9b::a9fe:a9fe", "64:ff9b::169.254.169.254", "64:ff9b:1::a9fe:a9fe", "2002:a9fe:a9fe::1", "::169.254.169.254",
-  "::ffff:169.254.169.254", "::ffff:0:a9fe:a9fe", "2001:0:4136:e378:8000:63bf:5601:5601", // Teredo client 169.254.254.254
-  "fd00:ec2::254", "fe80::1", "fe80::1%eth0", "febf::1", "::", "::0.0.0.0", "169.254.0.1", "100.100.100.200", "ff02::1",
+  "64:ff9b::a9fe:a9fe",
+  "64:ff9b::169.254.169.254",
+  "64:ff9b:1::a9fe:a9fe",
+  "2002:a9fe:a9fe::1",
+  "::169.254.169.254",
+  "::ffff:169.254.169.254",
+  "::ffff:0:a9fe:a9fe",
+  "2001:0:4136:e378:8000:63bf:5601:5601", // Teredo client 169.254.254.254
+  "fd00:ec2::254",
+  "fe80::1",
+  "fe80::1%eth0",
+  "febf::1",
+  "::",
+  "::0.0.0.0",
+  "169.254.0.1",
+  "100.100.100.200",
+  "ff02::1",
 ];
 
 test("IPv6 forms that embed a private IPv4 address count as private, not public", () => {
@@ -82,7 +156,13 @@ test("link-local and cloud metadata addresses are forbidden in every spelling", 
 });
 
 test("IPv6 forms that embed a public IPv4 address stay public", () => {
-  for (const a of ["64:ff9b::808:808", "2002:808:808::1", "2001:0:4136:e378:8000:63bf:f7f7:f7f7", "::ffff:1.1.1.1", "2a00:1450:4001:82b::200e"]) {
+  for (const a of [
+    "64:ff9b::808:808",
+    "2002:808:808::1",
+    "2001:0:4136:e378:8000:63bf:f7f7:f7f7",
+    "::ffff:1.1.1.1",
+    "2a00:1450:4001:82b::200e",
+  ]) {
     assert.equal(classifyAddress(a), "public", a);
   }
 });
@@ -96,13 +176,27 @@ test("without the switch, NAT64, 6to4 and Teredo URLs carrying private addresses
 
 test("ALLOW_PRIVATE_URLS=true opens loopback and private ranges but never link-local or metadata addresses", async () => {
   allowPrivate();
-  for (const url of ["http://127.0.0.1:3000/", "http://localhost/hook", "http://10.1.2.3/", "http://[::1]/", "http://[fd12::1]/", "http://[64:ff9b::7f00:1]/"]) {
+  for (const url of [
+    "http://127.0.0.1:3000/",
+    "http://localhost/hook",
+    "http://10.1.2.3/",
+    "http://[::1]/",
+    "http://[fd12::1]/",
+    "http://[64:ff9b::7f00:1]/",
+  ]) {
     assert.equal(await checkUrlTarget(url), null, url);
   }
   for (const url of [
-    "http://169.254.169.254/latest/meta-data/", "http://[fd00:ec2::254]/latest/meta-data/", "http://[fe80::1]/", "http://0.0.0.0/",
-    "http://[64:ff9b::a9fe:a9fe]/", "http://[2002:a9fe:a9fe::1]/", "http://[::ffff:169.254.169.254]/", "http://100.100.100.200/",
-    "http://[::]/", "http://224.0.0.1/",
+    "http://169.254.169.254/latest/meta-data/",
+    "http://[fd00:ec2::254]/latest/meta-data/",
+    "http://[fe80::1]/",
+    "http://0.0.0.0/",
+    "http://[64:ff9b::a9fe:a9fe]/",
+    "http://[2002:a9fe:a9fe::1]/",
+    "http://[::ffff:169.254.169.254]/",
+    "http://100.100.100.200/",
+    "http://[::]/",
+    "http://224.0.0.1/",
   ]) {
     assert.match((await checkUrlTarget(url))?.message ?? "(accepted)", /link-local, cloud metadata or reserved/, url);
   }
@@ -119,7 +213,12 @@ test("the old name WEBHOOK_ALLOW_PRIVATE still works; ALLOW_PRIVATE_URLS wins wh
 
 test("at delivery time a link-local or metadata literal is refused even with ALLOW_PRIVATE_URLS=true, without connecting", async () => {
   allowPrivate();
-  for (const url of ["http://169.254.169.254/latest/meta-data/", "http://[fd00:ec2::254]/", "http://[64:ff9b::a9fe:a9fe]/", "http://[fe80::1]:8080/"]) {
+  for (const url of [
+    "http://169.254.169.254/latest/meta-data/",
+    "http://[fd00:ec2::254]/",
+    "http://[64:ff9b::a9fe:a9fe]/",
+    "http://[fe80::1]:8080/",
+  ]) {
     const r = await postWebhook(url, { "Content-Type": "application/json" }, "{}", 2_000);
     assert.equal(r.ok, false, url);
     assert.equal(r.status, null, url);
@@ -144,7 +243,10 @@ test("ALLOW_PRIVATE_URLS=true admits private targets but not other schemes", asy
 
 test("at connection time a host name resolving to loopback is refused and nothing reaches the server", async () => {
   let hits = 0;
-  const server = http.createServer((_req, res) => { hits++; res.end("ok"); });
+  const server = http.createServer((_req, res) => {
+    hits++;
+    res.end("ok");
+  });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
   const port = (server.address() as AddressInfo).port;
   try {

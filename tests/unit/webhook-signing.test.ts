@@ -22,7 +22,9 @@ let tmp: string;
 before(async () => {
   // The first TypeScript block of the docs that defines verifyWebhookSignature, imported as a module.
   const md = readFileSync("docs/webhooks.md", "utf8");
-  const block = [...md.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]).find((code) => code.includes("export function verifyWebhookSignature"));
+  const block = [...md.matchAll(/```ts\n([\s\S]*?)```/g)]
+    .map((m) => m[1])
+    .find((code) => code.includes("export function verifyWebhookSignature"));
   assert.ok(block, "docs/webhooks.md has no ```ts block exporting verifyWebhookSignature");
   tmp = mkdtempSync(path.join(tmpdir(), "docs-verify-"));
   const file = path.join(tmp, "verify.ts");
@@ -57,7 +59,10 @@ test("the Standard Webhooks headers: id, timestamp in seconds, v1,<base64> keyed
   const expected = createHmac("sha256", key).update(`whd_abc.1767225600.${BODY}`).digest("base64");
   assert.equal(h["webhook-signature"], `v1,${expected}`);
   // The package's own signer agrees.
-  assert.equal(new Webhook(SECRET).sign("whd_abc", new Date(1_767_225_600_000), BODY), `v1,${standardSignature(SECRET, "whd_abc", 1_767_225_600, BODY)}`);
+  assert.equal(
+    new Webhook(SECRET).sign("whd_abc", new Date(1_767_225_600_000), BODY),
+    `v1,${standardSignature(SECRET, "whd_abc", 1_767_225_600, BODY)}`,
+  );
 });
 
 test("the standardwebhooks package verifies a fresh delivery and returns the payload", () => {
@@ -108,7 +113,12 @@ const CASES: { name: string; header: string; body?: string; nowMs?: number; tole
   { name: "301 s in the future", header: `t=${T},v1=${sig(SECRET, T, BODY)}`, nowMs: T - 301_000, valid: false },
   { name: "a wider tolerance", header: `t=${T},v1=${sig(SECRET, T, BODY)}`, nowMs: T + 3_600_000, tolerance: 7200, valid: true },
   { name: "a tampered body", header: `t=${T},v1=${sig(SECRET, T, BODY)}`, body: BODY.replace("created", "deleted"), valid: false },
-  { name: "a re-serialised body", header: `t=${T},v1=${sig(SECRET, T, BODY)}`, body: JSON.stringify(JSON.parse(BODY), null, 2), valid: false },
+  {
+    name: "a re-serialised body",
+    header: `t=${T},v1=${sig(SECRET, T, BODY)}`,
+    body: JSON.stringify(JSON.parse(BODY), null, 2),
+    valid: false,
+  },
   { name: "another secret", header: `t=${T},v1=${sig(other, T, BODY)}`, valid: false },
   { name: "the secret without whsec_", header: `t=${T},v1=${sig(SECRET.slice(6), T, BODY)}`, valid: false },
   { name: "a timestamp changed after signing", header: `t=${T + 1},v1=${sig(SECRET, T, BODY)}`, valid: false },

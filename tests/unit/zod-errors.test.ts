@@ -79,7 +79,10 @@ test("an unknown body key is INVALID_FIELD naming it, at any depth", () => {
 });
 
 test("nested paths read as a person writes them: steps[2].config.url", () => {
-  const input = { name: "w", steps: [{ config: { url: "https://a.test" } }, { config: { url: "https://b.test" } }, { config: { url: "not a url" } }] };
+  const input = {
+    name: "w",
+    steps: [{ config: { url: "https://a.test" } }, { config: { url: "https://b.test" } }, { config: { url: "not a url" } }],
+  };
   const e = mapped(Workflow, input);
   assert.equal(e.code, "INVALID_FIELD");
   assert.equal(e.field, "steps[2].config.url");
@@ -111,7 +114,12 @@ test("query and path problems are INVALID_PARAMETER", () => {
 test("a schema's own rule may declare its code through params.code", () => {
   const Price = z.object({ type: z.enum(["one_time", "recurring"]), interval: z.string().optional() }).superRefine((v, ctx) => {
     if (v.type === "recurring" && !v.interval) {
-      ctx.addIssue({ code: "custom", path: ["interval"], message: "interval is required for recurring prices", params: { code: "MISSING_REQUIRED_FIELD" } });
+      ctx.addIssue({
+        code: "custom",
+        path: ["interval"],
+        message: "interval is required for recurring prices",
+        params: { code: "MISSING_REQUIRED_FIELD" },
+      });
     }
   });
   const e = mapped(Price, { type: "recurring" });
@@ -119,7 +127,10 @@ test("a schema's own rule may declare its code through params.code", () => {
   assert.equal(e.field, "interval");
   assert.equal(e.message, "interval is required for recurring prices");
   // A custom issue without a declared code falls back to the location's family.
-  const plain = mapped(z.string().refine((s) => s.startsWith("https://"), "must be https"), "http://x");
+  const plain = mapped(
+    z.string().refine((s) => s.startsWith("https://"), "must be https"),
+    "http://x",
+  );
   assert.equal(plain.code, "INVALID_FIELD");
   assert.equal(plain.field, undefined);
 });
@@ -166,7 +177,14 @@ test("an unknown error is a 500 INTERNAL_ERROR quoting the request id and nothin
 });
 
 test("the error body carries type, code, message, field, documentation and extra members", () => {
-  const e = new ApiError({ status: 410, type: "version_sunset", code: "VERSION_SUNSET", message: "gone", field: "version", extra: { migration: "https://x/docs", currentVersion: "v2" } });
+  const e = new ApiError({
+    status: 410,
+    type: "version_sunset",
+    code: "VERSION_SUNSET",
+    message: "gone",
+    field: "version",
+    extra: { migration: "https://x/docs", currentVersion: "v2" },
+  });
   const body = errorBody(e, "req_9", "https://api.example.test");
   assert.equal(body.error.type, "version_sunset");
   assert.equal(body.error.code, "VERSION_SUNSET");

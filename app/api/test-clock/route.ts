@@ -15,25 +15,36 @@ const g = globalThis as unknown as { __testClockOffset?: number; __testClockWarn
 
 function refuse(req: Request, error: ApiError): Response {
   const requestId = newRequestId();
-  return Response.json(errorBody(error, requestId, publicBaseUrl(req)), { status: error.status, headers: { "X-Request-Id": requestId, ...(error.headers ?? {}) } });
+  return Response.json(errorBody(error, requestId, publicBaseUrl(req)), {
+    status: error.status,
+    headers: { "X-Request-Id": requestId, ...(error.headers ?? {}) },
+  });
 }
 
 /** null when the call may proceed; otherwise the answer. */
 function gate(req: Request): Response | null {
-  const notFound = () => refuse(req, new ApiError({ status: 404, type: "not_found_error", code: "ROUTE_NOT_FOUND", message: "No such route." }));
+  const notFound = () =>
+    refuse(req, new ApiError({ status: 404, type: "not_found_error", code: "ROUTE_NOT_FOUND", message: "No such route." }));
   if (process.env.PLATFORM_TEST_CLOCK !== "true") return notFound();
   const check = checkAdminToken(req.headers.get("authorization"));
   if (check === "unconfigured") {
-    if (!g.__testClockWarned) console.warn("[test-clock] PLATFORM_TEST_CLOCK=true is ignored: set PLATFORM_ADMIN_TOKEN to enable the endpoint");
+    if (!g.__testClockWarned)
+      console.warn("[test-clock] PLATFORM_TEST_CLOCK=true is ignored: set PLATFORM_ADMIN_TOKEN to enable the endpoint");
     g.__testClockWarned = true;
     return notFound();
   }
   if (check === "refused") {
-    return refuse(req, new ApiError({
-      status: 401, type: "authentication_error", code: "INVALID_ADMIN_TOKEN",
-      message: "This endpoint needs the administrator's token.", suggestion: "Send `Authorization: Bearer <PLATFORM_ADMIN_TOKEN>`.",
-      headers: { "WWW-Authenticate": 'Bearer realm="admin"' },
-    }));
+    return refuse(
+      req,
+      new ApiError({
+        status: 401,
+        type: "authentication_error",
+        code: "INVALID_ADMIN_TOKEN",
+        message: "This endpoint needs the administrator's token.",
+        suggestion: "Send `Authorization: Bearer <PLATFORM_ADMIN_TOKEN>`.",
+        headers: { "WWW-Authenticate": 'Bearer realm="admin"' },
+      }),
+    );
   }
   return null;
 }

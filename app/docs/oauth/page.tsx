@@ -6,6 +6,12 @@ export const metadata = { title: "OAuth 2.0 · Developer Platform" };
 export const dynamic = "force-dynamic";
 
 export default async function OAuthGuide() {
-  const source = await readFile(path.join(process.cwd(), "docs", "oauth.md"), "utf8").catch(() => "# OAuth\n\nThe OAuth guide is not installed.");
-  return <main className="mx-auto max-w-3xl px-6 py-12"><Markdown source={source} /></main>;
+  const source = await readFile(path.join(process.cwd(), "docs", "oauth.md"), "utf8").catch(
+    () => "# OAuth\n\nThe OAuth guide is not installed.",
+  );
+  return (
+    <main className="mx-auto max-w-3xl px-6 py-12">
+      <Markdown source={source} />
+    </main>
+  );
 }

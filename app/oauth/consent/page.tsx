@@ -26,7 +26,9 @@ export default async function ConsentPage({ searchParams }: { searchParams: Prom
     return (
       <main className="mx-auto max-w-lg px-6 py-16">
         <h1 className="text-2xl font-bold">This authorization request cannot be completed</h1>
-        <p role="alert" className="mt-4 rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">{parsed.message}</p>
+        <p role="alert" className="mt-4 rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
+          {parsed.message}
+        </p>
       </main>
     );
   }
@@ -44,7 +46,9 @@ export default async function ConsentPage({ searchParams }: { searchParams: Prom
         environment={request.client.environment === "production" ? "live" : "test"}
         user={ctx.user.email}
         business={{ id: ctx.business.id, name: ctx.business.name, role: ctx.role }}
-        otherBusinesses={ctx.memberships.filter((m) => m.businessId !== ctx.business.id).map((m) => ({ id: m.businessId, name: m.businessName }))}
+        otherBusinesses={ctx.memberships
+          .filter((m) => m.businessId !== ctx.business.id)
+          .map((m) => ({ id: m.businessId, name: m.businessName }))}
         granted={granted}
         withheld={withheld}
         params={authorizeParams(params)}

@@ -20,12 +20,18 @@ export default async function DeveloperAPIKeys() {
       <div>
         <h1 className="text-2xl font-bold">API Keys</h1>
         <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-          {ctx.environment === "test" ? "Test keys (sk_test_…) read and write test data only." : "Live keys (sk_live_…) read and write live data; their successful calls are billable."}
+          {ctx.environment === "test"
+            ? "Test keys (sk_test_…) read and write test data only."
+            : "Live keys (sk_live_…) read and write live data; their successful calls are billable."}
         </p>
       </div>
       <KeysManager
-        keys={keys.data as KeyView[]} usage={usage} props={props} environment={ctx.environment}
-        resources={[...SCOPE_RESOURCES]} canWrite={ctx.auth.scopes.includes("*") || ctx.auth.scopes.includes("api_keys:*")}
+        keys={keys.data as KeyView[]}
+        usage={usage}
+        props={props}
+        environment={ctx.environment}
+        resources={[...SCOPE_RESOURCES]}
+        canWrite={ctx.auth.scopes.includes("*") || ctx.auth.scopes.includes("api_keys:*")}
       />
     </div>
   );

@@ -14,7 +14,11 @@ export default async function DeveloperUsage() {
   const ctx = await requirePortalContext();
   const props = developerPortalConfig().views.usage;
   const period = props.periods.includes("day") ? "day" : props.periods[0];
-  const [metrics, quota, billing] = await Promise.all([usageMetrics(ctx.auth, period), usageQuota(ctx.auth), props.showCosts ? billingForPortal(ctx.auth) : null]);
+  const [metrics, quota, billing] = await Promise.all([
+    usageMetrics(ctx.auth, period),
+    usageQuota(ctx.auth),
+    props.showCosts ? billingForPortal(ctx.auth) : null,
+  ]);
   const policy = keyPolicy(ctx.business.plan, null);
   const pct = quota.percentage ?? 0;
   return (
@@ -24,28 +28,90 @@ export default async function DeveloperUsage() {
       <div className="grid gap-6 lg:grid-cols-2">
         {props.showQuotas ? (
           <Card title="Monthly quota">
-            {quota.limit === null ? <p className="text-sm">{quota.used.toLocaleString()} requests this month; your plan has no monthly cap.</p> : (
+            {quota.limit === null ? (
+              <p className="text-sm">{quota.used.toLocaleString()} requests this month; your plan has no monthly cap.</p>
+            ) : (
               <div>
-                <p className="text-sm"><span className="font-semibold tabular-nums">{quota.used.toLocaleString()}</span> of {quota.limit.toLocaleString()} requests ({pct}%), resets {new Date(quota.resets).toLocaleDateString()}.</p>
-                <div className="relative mt-3 h-3 rounded bg-slate-200 dark:bg-slate-800" role="meter" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.min(100, pct)} aria-label="Quota used">
-                  <div className={`h-3 rounded ${pct >= 95 ? "bg-red-500" : pct >= 80 ? "bg-amber-500" : "bg-indigo-500"}`} style={{ width: `${Math.min(100, pct)}%` }} />
-                  {quota.notifyAt.map((t) => <span key={t} title={`Alert at ${t}%`} className="absolute -top-1 h-5 w-0.5 bg-slate-700 dark:bg-slate-300" style={{ left: `${Math.min(100, t)}%` }} />)}
+                <p className="text-sm">
+                  <span className="font-semibold tabular-nums">{quota.used.toLocaleString()}</span> of {quota.limit.toLocaleString()}{" "}
+                  requests ({pct}%), resets {new Date(quota.resets).toLocaleDateString()}.
+                </p>
+                <div
+                  className="relative mt-3 h-3 rounded bg-slate-200 dark:bg-slate-800"
+                  role="meter"
+                  aria-valuemin={0}
+                  aria-valuemax={100}
+                  aria-valuenow={Math.min(100, pct)}
+                  aria-label="Quota used"
+                >
+                  <div
+                    className={`h-3 rounded ${pct >= 95 ? "bg-red-500" : pct >= 80 ? "bg-amber-500" : "bg-indigo-500"}`}
+                    style={{ width: `${Math.min(100, pct)}%` }}
+                  />
+                  {quota.notifyAt.map((t) => (
+                    <span
+                      key={t}
+                      title={`Alert at ${t}%`}
+                      className="absolute -top-1 h-5 w-0.5 bg-slate-700 dark:bg-slate-300"
+                      style={{ left: `${Math.min(100, t)}%` }}
+                    />
+                  ))}
                 </div>
-                <p className="mt-2 text-xs text-slate-500">Markers: alerts at {quota.notifyAt.join("%, ")}%. {quota.blocksAtLimit ? "Requests are refused at 100% on the free plan." : "Beyond 100% requests go on and are billed as overage."}</p>
-                {quota.alerts.length ? <ul className="mt-2 text-xs">{quota.alerts.map((a) => <li key={a.threshold}>Reached {a.threshold}% on {new Date(a.reachedAt).toLocaleString()}</li>)}</ul> : null}
+                <p className="mt-2 text-xs text-slate-500">
+                  Markers: alerts at {quota.notifyAt.join("%, ")}%.{" "}
+                  {quota.blocksAtLimit
+                    ? "Requests are refused at 100% on the free plan."
+                    : "Beyond 100% requests go on and are billed as overage."}
+                </p>
+                {quota.alerts.length ? (
+                  <ul className="mt-2 text-xs">
+                    {quota.alerts.map((a) => (
+                      <li key={a.threshold}>
+                        Reached {a.threshold}% on {new Date(a.reachedAt).toLocaleString()}
+                      </li>
+                    ))}
+                  </ul>
+                ) : null}
               </div>
             )}
           </Card>
         ) : null}
         {props.showRateLimits ? (
           <Card title="Rate limits per key">
-            <table className="w-full text-sm"><tbody>
-              <tr><th scope="row" className="py-1 text-left font-normal text-slate-500">Sustained</th><td className="tabular-nums">{policy.refillPerMinute.toLocaleString()} / minute</td></tr>
-              <tr><th scope="row" className="py-1 text-left font-normal text-slate-500">Burst</th><td className="tabular-nums">{policy.capacity.toLocaleString()} at once</td></tr>
-              <tr><th scope="row" className="py-1 text-left font-normal text-slate-500">Hourly</th><td className="tabular-nums">{policy.perHour?.toLocaleString() ?? "Unlimited"}</td></tr>
-              <tr><th scope="row" className="py-1 text-left font-normal text-slate-500">Daily</th><td className="tabular-nums">{policy.perDay?.toLocaleString() ?? "Unlimited"}</td></tr>
-              <tr><th scope="row" className="py-1 text-left font-normal text-slate-500">In flight</th><td className="tabular-nums">{policy.concurrent}</td></tr>
-            </tbody></table>
+            <table className="w-full text-sm">
+              <tbody>
+                <tr>
+                  <th scope="row" className="py-1 text-left font-normal text-slate-500">
+                    Sustained
+                  </th>
+                  <td className="tabular-nums">{policy.refillPerMinute.toLocaleString()} / minute</td>
+                </tr>
+                <tr>
+                  <th scope="row" className="py-1 text-left font-normal text-slate-500">
+                    Burst
+                  </th>
+                  <td className="tabular-nums">{policy.capacity.toLocaleString()} at once</td>
+                </tr>
+                <tr>
+                  <th scope="row" className="py-1 text-left font-normal text-slate-500">
+                    Hourly
+                  </th>
+                  <td className="tabular-nums">{policy.perHour?.toLocaleString() ?? "Unlimited"}</td>
+                </tr>
+                <tr>
+                  <th scope="row" className="py-1 text-left font-normal text-slate-500">
+                    Daily
+                  </th>
+                  <td className="tabular-nums">{policy.perDay?.toLocaleString() ?? "Unlimited"}</td>
+                </tr>
+                <tr>
+                  <th scope="row" className="py-1 text-left font-normal text-slate-500">
+                    In flight
+                  </th>
+                  <td className="tabular-nums">{policy.concurrent}</td>
+                </tr>
+              </tbody>
+            </table>
             <p className="mt-2 text-xs text-slate-500">Plan: {ctx.business.plan}. A key&apos;s own rate limit can lower these.</p>
           </Card>
         ) : null}

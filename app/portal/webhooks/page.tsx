@@ -18,19 +18,25 @@ export default async function DeveloperWebhooks() {
       <div>
         <h1 className="text-2xl font-bold">Webhooks</h1>
         <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-          We POST signed JSON to your endpoints and retry failures after 1 min, 5 min, 25 min and 2 h (5 attempts).
-          Verify signatures as described in <a href="/docs/webhooks">the receiver guide</a>.
+          We POST signed JSON to your endpoints and retry failures after 1 min, 5 min, 25 min and 2 h (5 attempts). Verify signatures as
+          described in <a href="/docs/webhooks">the receiver guide</a>.
         </p>
       </div>
-      <WebhooksManager hooks={hooks.data as WebhookView[]} eventTypes={[...EVENT_TYPES]} props={props}
-        canWrite={ctx.auth.scopes.includes("*") || ctx.auth.scopes.includes("webhooks:*")} />
+      <WebhooksManager
+        hooks={hooks.data as WebhookView[]}
+        eventTypes={[...EVENT_TYPES]}
+        props={props}
+        canWrite={ctx.auth.scopes.includes("*") || ctx.auth.scopes.includes("webhooks:*")}
+      />
       {props.showPayloadExamples ? (
         <Card title="Payload examples">
           <div className="space-y-2">
             {EXAMPLES.map((e) => (
               <details key={e.type} className="rounded border border-slate-200 p-2 dark:border-slate-800">
                 <summary className="cursor-pointer font-mono text-sm">{e.type}</summary>
-                <pre className="mt-2 overflow-x-auto rounded bg-slate-900 p-3 text-xs text-slate-100">{JSON.stringify(e.payload, null, 2)}</pre>
+                <pre className="mt-2 overflow-x-auto rounded bg-slate-900 p-3 text-xs text-slate-100">
+                  {JSON.stringify(e.payload, null, 2)}
+                </pre>
               </details>
             ))}
           </div>

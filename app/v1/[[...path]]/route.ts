@@ -2,4 +2,12 @@
 import { serveWebRequest } from "@/lib/server/web-front-door";
 
 export const dynamic = "force-dynamic";
-export { serveWebRequest as GET, serveWebRequest as POST, serveWebRequest as PATCH, serveWebRequest as PUT, serveWebRequest as DELETE, serveWebRequest as HEAD, serveWebRequest as OPTIONS };
+export {
+  serveWebRequest as GET,
+  serveWebRequest as POST,
+  serveWebRequest as PATCH,
+  serveWebRequest as PUT,
+  serveWebRequest as DELETE,
+  serveWebRequest as HEAD,
+  serveWebRequest as OPTIONS,
+};

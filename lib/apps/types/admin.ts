@@ -14,7 +14,10 @@ export const AdminConfig = z.object({
 });
 
 export const AdminApp = z.object({
-  ...baseApp({ views: ["users", "roles", "permissions", "audit-logs", "settings"], panels: ["user-stats", "recent-activity", "system-health"] }),
+  ...baseApp({
+    views: ["users", "roles", "permissions", "audit-logs", "settings"],
+    panels: ["user-stats", "recent-activity", "system-health"],
+  }),
   type: z.literal("Admin").default("Admin"),
   config: AdminConfig.prefault({}),
 });

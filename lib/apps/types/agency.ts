@@ -18,7 +18,10 @@ export const AgencyConfig = z.object({
 });
 
 export const AgencyApp = z.object({
-  ...baseApp({ views: ["clients", "projects", "tasks", "time-tracking", "invoices"], panels: ["project-status", "time-entries", "invoice-summary"] }),
+  ...baseApp({
+    views: ["clients", "projects", "tasks", "time-tracking", "invoices"],
+    panels: ["project-status", "time-entries", "invoice-summary"],
+  }),
   type: z.literal("Agency").default("Agency"),
   config: AgencyConfig.prefault({}),
 });

@@ -26,7 +26,10 @@ export const BookingConfig = z.object({
 });
 
 export const BookingApp = z.object({
-  ...baseApp({ views: ["calendar", "appointments", "availability", "booking-pages"], panels: ["upcoming-appointments", "availability", "booking-stats"] }),
+  ...baseApp({
+    views: ["calendar", "appointments", "availability", "booking-pages"],
+    panels: ["upcoming-appointments", "availability", "booking-stats"],
+  }),
   type: z.literal("Booking").default("Booking"),
   config: BookingConfig.prefault({}),
 });

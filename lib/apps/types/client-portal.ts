@@ -16,7 +16,10 @@ export const ClientPortalConfig = z.object({
 });
 
 export const ClientPortalApp = z.object({
-  ...baseApp({ views: ["projects", "invoices", "deliverables", "messages"], panels: ["project-status", "recent-invoices", "new-messages"] }),
+  ...baseApp({
+    views: ["projects", "invoices", "deliverables", "messages"],
+    panels: ["project-status", "recent-invoices", "new-messages"],
+  }),
   type: z.literal("ClientPortal").default("ClientPortal"),
   config: ClientPortalConfig.prefault({}),
 });

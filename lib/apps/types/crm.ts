@@ -12,11 +12,17 @@ export const CRMConfig = z.object({
   showActivities: flag(),
   showEmail: flag(false),
   pipelineStages: names(),
-  currency: z.string().regex(/^[A-Z]{3}$/, "Use a three-letter ISO 4217 currency code such as USD").default("USD"),
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/, "Use a three-letter ISO 4217 currency code such as USD")
+    .default("USD"),
 });
 
 export const CRMApp = z.object({
-  ...baseApp({ views: ["contacts", "companies", "deals", "pipeline", "activities"], panels: ["pipeline-overview", "recent-deals", "activities"] }),
+  ...baseApp({
+    views: ["contacts", "companies", "deals", "pipeline", "activities"],
+    panels: ["pipeline-overview", "recent-deals", "activities"],
+  }),
   type: z.literal("CRM").default("CRM"),
   config: CRMConfig.prefault({}),
 });

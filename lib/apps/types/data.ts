@@ -15,7 +15,10 @@ export const DataConfig = z.object({
 });
 
 export const DataApp = z.object({
-  ...baseApp({ views: ["datasets", "sources", "pipelines", "explorer", "quality"], panels: ["dataset-stats", "pipeline-status", "data-quality"] }),
+  ...baseApp({
+    views: ["datasets", "sources", "pipelines", "explorer", "quality"],
+    panels: ["dataset-stats", "pipeline-status", "data-quality"],
+  }),
   type: z.literal("Data").default("Data"),
   config: DataConfig.prefault({}),
 });

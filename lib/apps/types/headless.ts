@@ -17,7 +17,10 @@ export const HeadlessConfig = z.object({
 });
 
 export const HeadlessApp = z.object({
-  ...baseApp({ views: ["servers", "agents", "playground", "schema", "docs"], panels: ["api-status", "recent-requests", "schema-explorer"] }),
+  ...baseApp({
+    views: ["servers", "agents", "playground", "schema", "docs"],
+    panels: ["api-status", "recent-requests", "schema-explorer"],
+  }),
   type: z.literal("Headless").default("Headless"),
   config: HeadlessConfig.prefault({}),
 });

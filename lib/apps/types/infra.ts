@@ -16,7 +16,10 @@ export const InfraConfig = z.object({
 });
 
 export const InfraApp = z.object({
-  ...baseApp({ views: ["compute", "storage", "network", "databases", "monitoring", "costs"], panels: ["resource-usage", "cost-breakdown", "alerts"] }),
+  ...baseApp({
+    views: ["compute", "storage", "network", "databases", "monitoring", "costs"],
+    panels: ["resource-usage", "cost-breakdown", "alerts"],
+  }),
   type: z.literal("Infra").default("Infra"),
   config: InfraConfig.prefault({}),
 });

@@ -16,7 +16,10 @@ export const OpsConfig = z.object({
 });
 
 export const OpsApp = z.object({
-  ...baseApp({ views: ["incidents", "monitoring", "on-call", "status-page", "postmortems"], panels: ["incident-timeline", "alert-status", "on-call-schedule"] }),
+  ...baseApp({
+    views: ["incidents", "monitoring", "on-call", "status-page", "postmortems"],
+    panels: ["incident-timeline", "alert-status", "on-call-schedule"],
+  }),
   type: z.literal("Ops").default("Ops"),
   config: OpsConfig.prefault({}),
 });

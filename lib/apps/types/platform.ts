@@ -16,7 +16,10 @@ export const PlatformConfig = z.object({
 });
 
 export const PlatformApp = z.object({
-  ...baseApp({ views: ["apps", "deployments", "environments", "services", "pipelines"], panels: ["deployment-status", "service-health", "pipeline-runs"] }),
+  ...baseApp({
+    views: ["apps", "deployments", "environments", "services", "pipelines"],
+    panels: ["deployment-status", "service-health", "pipeline-runs"],
+  }),
   type: z.literal("Platform").default("Platform"),
   config: PlatformConfig.prefault({}),
 });

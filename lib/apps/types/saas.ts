@@ -15,7 +15,10 @@ export const SaaSConfig = z.object({
 });
 
 export const SaaSApp = z.object({
-  ...baseApp({ views: ["dashboard", "workspace", "team", "billing", "integrations"], panels: ["usage", "team-activity", "billing-summary"] }),
+  ...baseApp({
+    views: ["dashboard", "workspace", "team", "billing", "integrations"],
+    panels: ["usage", "team-activity", "billing-summary"],
+  }),
   type: z.literal("SaaS").default("SaaS"),
   config: SaaSConfig.prefault({}),
 });

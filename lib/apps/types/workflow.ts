@@ -16,7 +16,10 @@ export const WorkflowAppConfig = z.object({
 });
 
 export const WorkflowApp = z.object({
-  ...baseApp({ views: ["workflows", "builder", "runs", "integrations", "templates"], panels: ["workflow-status", "recent-runs", "integration-health"] }),
+  ...baseApp({
+    views: ["workflows", "builder", "runs", "integrations", "templates"],
+    panels: ["workflow-status", "recent-runs", "integration-health"],
+  }),
   type: z.literal("Workflow").default("Workflow"),
   config: WorkflowAppConfig.prefault({}),
 });

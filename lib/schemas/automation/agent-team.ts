@@ -26,17 +26,33 @@ type TeamFields = z.output<z.ZodObject<typeof agentTeamShape>>;
 function teamRules(t: TeamFields, ctx: z.RefinementCtx) {
   uniqueCheck(ctx, t.agents, (i) => ["agents", i], "the agent");
   if (t.orchestration === "hierarchical" && t.manager === undefined) {
-    ctx.addIssue({ code: "custom", path: ["manager"], message: "A hierarchical team needs a 'manager': the id of one of its agents.", params: { code: "MISSING_REQUIRED_FIELD" }, input: undefined });
+    ctx.addIssue({
+      code: "custom",
+      path: ["manager"],
+      message: "A hierarchical team needs a 'manager': the id of one of its agents.",
+      params: { code: "MISSING_REQUIRED_FIELD" },
+      input: undefined,
+    });
   }
   if (t.manager !== undefined && !t.agents.includes(t.manager)) {
-    ctx.addIssue({ code: "custom", path: ["manager"], message: `'${t.manager.slice(0, 64)}' is not one of the team's agents; add it to 'agents' or pick one of them`, input: t.manager });
+    ctx.addIssue({
+      code: "custom",
+      path: ["manager"],
+      message: `'${t.manager.slice(0, 64)}' is not one of the team's agents; add it to 'agents' or pick one of them`,
+      input: t.manager,
+    });
   }
 }
 
 const AgentTeamObject = z.strictObject(agentTeamShape).superRefine(teamRules);
-export const AgentTeam = document(AgentTeamObject).meta({ id: "AgentTeam", description: "A team of agents. The runtime-validation schema of the kind, and the body of POST /v1/agent-teams." });
+export const AgentTeam = document(AgentTeamObject).meta({
+  id: "AgentTeam",
+  description: "A team of agents. The runtime-validation schema of the kind, and the body of POST /v1/agent-teams.",
+});
 export const AgentTeamUpdate = document(z.strictObject(patchShape(agentTeamShape))).meta({ id: "AgentTeamUpdate" });
-export const AgentTeamRecord = z.object(recordShape(agentTeamShape, "AgentTeam", true, "team_01JD2Y7X3Q9W6E8R4T5Y7U9I0P")).meta({ id: "AgentTeamRecord" });
+export const AgentTeamRecord = z
+  .object(recordShape(agentTeamShape, "AgentTeam", true, "team_01JD2Y7X3Q9W6E8R4T5Y7U9I0P"))
+  .meta({ id: "AgentTeamRecord" });
 
 export type AgentTeam = z.output<typeof AgentTeam>;
 export type AgentTeamInput = z.input<typeof AgentTeamObject>;

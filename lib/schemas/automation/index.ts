@@ -32,8 +32,18 @@ import { document } from "./shared";
 
 // The parts are used inside the kinds as they are; validated alone they get the same document guard as a kind.
 export const AUTOMATION_SCHEMAS = {
-  Agent, AIModel: document(AIModel), AgentMemory: document(AgentMemory), AgentTeam, Workflow, WorkflowStep: document(WorkflowStep),
-  Function, Trigger, Tool, ToolParameter: document(ToolParameter), Task, ExecutionContext,
+  Agent,
+  AIModel: document(AIModel),
+  AgentMemory: document(AgentMemory),
+  AgentTeam,
+  Workflow,
+  WorkflowStep: document(WorkflowStep),
+  Function,
+  Trigger,
+  Tool,
+  ToolParameter: document(ToolParameter),
+  Task,
+  ExecutionContext,
 } as const satisfies Record<string, z.ZodType>;
 
 export type AutomationSchemaName = keyof typeof AUTOMATION_SCHEMAS;

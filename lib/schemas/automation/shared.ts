@@ -10,7 +10,10 @@ export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(["__proto__", "constr
 export const MAX_JSON_DEPTH = 32;
 
 type Path = (string | number)[];
-interface Problem { path: Path; message: string }
+interface Problem {
+  path: Path;
+  message: string;
+}
 
 const DEEP = (maxDepth: number) =>
   `nests deeper than ${maxDepth} levels; flatten the value (documents allow at most ${maxDepth} levels of objects and arrays)`;
@@ -31,8 +34,16 @@ function walk(v: object, depth: number, maxDepth: number): Problem | null {
   if (Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) {
       const child: unknown = v[i];
-      const p = typeof child === "object" && child !== null ? walk(child, depth + 1, maxDepth) : typeof child === "string" ? null : scalarProblem(child);
-      if (p) { p.path.unshift(i); return p; }
+      const p =
+        typeof child === "object" && child !== null
+          ? walk(child, depth + 1, maxDepth)
+          : typeof child === "string"
+            ? null
+            : scalarProblem(child);
+      if (p) {
+        p.path.unshift(i);
+        return p;
+      }
     }
     return null;
   }
@@ -46,8 +57,16 @@ function walk(v: object, depth: number, maxDepth: number): Problem | null {
     }
     const child: unknown = (v as Record<string, unknown>)[key];
     if (child === undefined) continue; // an absent field, as a direct caller may write it
-    const p = typeof child === "object" && child !== null ? walk(child, depth + 1, maxDepth) : typeof child === "string" ? null : scalarProblem(child);
-    if (p) { p.path.unshift(key); return p; }
+    const p =
+      typeof child === "object" && child !== null
+        ? walk(child, depth + 1, maxDepth)
+        : typeof child === "string"
+          ? null
+          : scalarProblem(child);
+    if (p) {
+      p.path.unshift(key);
+      return p;
+    }
   }
   return null;
 }
@@ -77,10 +96,14 @@ export function document<T extends z.ZodType>(inner: T, maxDepth = MAX_JSON_DEPT
 // than the type test itself), and a workflow of 50 steps holds hundreds of fields (npm run bench:schemas).
 
 /** Required text, not blank, at most `max` characters; stored as given. */
-export const text = (max = 200) => z.string().superRefine((s, ctx) => {
-  if (s.length > max) ctx.addIssue({ code: "custom", message: `must be at most ${max} characters`, input: s });
-  else if (!NOT_BLANK.test(s)) ctx.addIssue({ code: "custom", message: "must not be empty", input: s });
-}).meta({ minLength: 1, maxLength: max });
+export const text = (max = 200) =>
+  z
+    .string()
+    .superRefine((s, ctx) => {
+      if (s.length > max) ctx.addIssue({ code: "custom", message: `must be at most ${max} characters`, input: s });
+      else if (!NOT_BLANK.test(s)) ctx.addIssue({ code: "custom", message: "must not be empty", input: s });
+    })
+    .meta({ minLength: 1, maxLength: max });
 const NOT_BLANK = /\S/;
 /** Text that may be empty, such as a description. */
 export const prose = (max = 10_000) => z.string().max(max, `must be at most ${max} characters`);
@@ -89,9 +112,13 @@ export const expression = (description = "An expression, evaluated by the runtim
 export const names = (max = 100) => z.array(text(200)).max(max);
 
 /** A whole number from `min` to `max`. */
-export const intIn = (min: number, max: number, message = `must be a whole number from ${min} to ${max}`) => z.number().superRefine((n, ctx) => {
-  if (!Number.isInteger(n) || n < min || n > max) ctx.addIssue({ code: "custom", message, input: n });
-}).meta({ type: "integer", minimum: min, maximum: max });
+export const intIn = (min: number, max: number, message = `must be a whole number from ${min} to ${max}`) =>
+  z
+    .number()
+    .superRefine((n, ctx) => {
+      if (!Number.isInteger(n) || n < min || n > max) ctx.addIssue({ code: "custom", message, input: n });
+    })
+    .meta({ type: "integer", minimum: min, maximum: max });
 export const positiveInt = (max = 2_147_483_647) => intIn(1, max);
 
 /** Any JSON value (an execution's input and output, a parameter's default). */
@@ -107,26 +134,35 @@ export const jsonObject = (description = "A free-form JSON object") =>
 
 /** Names to text (step input, environment variables, headers): at most 100 entries; names 1-200 characters. */
 export const stringMap = (description: string, keyPattern?: RegExp, keyMessage = "is not an allowed name") =>
-  z.custom<Record<string, string>>(isObject, { error: objectError }).superRefine((map, ctx) => {
-    let count = 0;
-    for (const key in map) {
-      if (++count > 100) { ctx.addIssue({ code: "custom", message: "holds at most 100 entries", input: map }); return; }
-      const value = map[key];
-      if (key.length === 0 || key.length > 200 || (keyPattern && !keyPattern.test(key))) {
-        ctx.addIssue({ code: "custom", path: [key], message: keyPattern ? keyMessage : "names must be 1 to 200 characters", input: key });
-      } else if (typeof value !== "string") {
-        ctx.addIssue({ code: "custom", path: [key], message: "must be a string", input: value });
-      } else if (value.length > 32_768) ctx.addIssue({ code: "custom", path: [key], message: "must be at most 32768 characters", input: value });
-    }
-  }).meta({ type: "object", additionalProperties: { type: "string", maxLength: 32_768 }, maxProperties: 100, description });
+  z
+    .custom<Record<string, string>>(isObject, { error: objectError })
+    .superRefine((map, ctx) => {
+      let count = 0;
+      for (const key in map) {
+        if (++count > 100) {
+          ctx.addIssue({ code: "custom", message: "holds at most 100 entries", input: map });
+          return;
+        }
+        const value = map[key];
+        if (key.length === 0 || key.length > 200 || (keyPattern && !keyPattern.test(key))) {
+          ctx.addIssue({ code: "custom", path: [key], message: keyPattern ? keyMessage : "names must be 1 to 200 characters", input: key });
+        } else if (typeof value !== "string") {
+          ctx.addIssue({ code: "custom", path: [key], message: "must be a string", input: value });
+        } else if (value.length > 32_768)
+          ctx.addIssue({ code: "custom", path: [key], message: "must be at most 32768 characters", input: value });
+      }
+    })
+    .meta({ type: "object", additionalProperties: { type: "string", maxLength: 32_768 }, maxProperties: 100, description });
 
 export const isoDateTime = () => z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time such as 2026-01-31T12:00:00Z" });
 export const httpUrl = () => z.url({ protocol: /^https?$/, error: "must be an http(s) URL such as https://example.com/hook" }).max(2_048);
 
-export const RateLimit = z.strictObject({
-  requests: positiveInt().meta({ description: "Requests allowed per window" }),
-  window: positiveInt(31_536_000).meta({ description: "Window length in seconds" }),
-}).meta({ id: "RateLimit" });
+export const RateLimit = z
+  .strictObject({
+    requests: positiveInt().meta({ description: "Requests allowed per window" }),
+    window: positiveInt(31_536_000).meta({ description: "Window length in seconds" }),
+  })
+  .meta({ id: "RateLimit" });
 
 const zones = new Map<string, boolean>();
 /** An IANA time zone the runtime knows (UTC, Europe/Berlin, ...). */
@@ -134,28 +170,53 @@ export function isTimeZone(name: string): boolean {
   if (name.length > 64) return false;
   let ok = zones.get(name);
   if (ok === undefined) {
-    try { new Intl.DateTimeFormat("en-US", { timeZone: name }); ok = true; } catch { ok = false; }
+    try {
+      new Intl.DateTimeFormat("en-US", { timeZone: name });
+      ok = true;
+    } catch {
+      ok = false;
+    }
     if (zones.size < 1_000) zones.set(name, ok);
   }
   return ok;
 }
 
-export const timeZone = () => z.string().refine(isTimeZone, "must be an IANA time zone such as UTC or Europe/Berlin")
-  .meta({ description: "IANA time zone", example: "Europe/Berlin" });
+export const timeZone = () =>
+  z
+    .string()
+    .refine(isTimeZone, "must be an IANA time zone such as UTC or Europe/Berlin")
+    .meta({ description: "IANA time zone", example: "Europe/Berlin" });
 
-export const cron = () => z.string().max(200).superRefine((value, ctx) => {
-  const problem = cronProblem(value);
-  if (problem) ctx.addIssue({ code: "custom", message: `not a valid cron expression: ${problem}`, input: value });
-}).meta({ description: "Five-field cron expression: minute hour day-of-month month day-of-week (or @daily, @hourly, ...)", example: "*/15 9-17 * * MON-FRI" });
+export const cron = () =>
+  z
+    .string()
+    .max(200)
+    .superRefine((value, ctx) => {
+      const problem = cronProblem(value);
+      if (problem) ctx.addIssue({ code: "custom", message: `not a valid cron expression: ${problem}`, input: value });
+    })
+    .meta({
+      description: "Five-field cron expression: minute hour day-of-month month day-of-week (or @daily, @hourly, ...)",
+      example: "*/15 9-17 * * MON-FRI",
+    });
 
 /** `$id`: the record's id, assigned by the server. */
-export const resourceId = () => z.string().max(64).optional()
-  .meta({ readOnly: true, description: "The record's id (agt_…, wf_…, …), assigned by the server; omit it when creating" });
+export const resourceId = () =>
+  z
+    .string()
+    .max(64)
+    .optional()
+    .meta({ readOnly: true, description: "The record's id (agt_…, wf_…, …), assigned by the server; omit it when creating" });
 
 /** `$type`: the kind's name; optional in a body, and when present it must name the kind. */
-export const typeTag = <K extends string>(kind: K) => z.literal(kind, {
-  error: (issue) => `must be '${kind}' on this resource${typeof issue.input === "string" ? ` (got '${issue.input.slice(0, 40)}')` : ""}`,
-}).optional().meta({ description: `Always '${kind}'; may be omitted in a request body` });
+export const typeTag = <K extends string>(kind: K) =>
+  z
+    .literal(kind, {
+      error: (issue) =>
+        `must be '${kind}' on this resource${typeof issue.input === "string" ? ` (got '${issue.input.slice(0, 40)}')` : ""}`,
+    })
+    .optional()
+    .meta({ description: `Always '${kind}'; may be omitted in a request body` });
 
 // ---- derived shapes ----
 
@@ -168,7 +229,8 @@ function bare(schema: z.ZodType): z.ZodType {
   return s;
 }
 
-const optionalIn = (schema: z.ZodType) => schema instanceof z.ZodOptional || schema instanceof z.ZodDefault || schema instanceof z.ZodPrefault;
+const optionalIn = (schema: z.ZodType) =>
+  schema instanceof z.ZodOptional || schema instanceof z.ZodDefault || schema instanceof z.ZodPrefault;
 
 /**
  * The body of a PATCH: every field optional and without defaults (an absent field is left as it is). A field the
@@ -190,18 +252,33 @@ export function patchShape(shape: Shape, opts: { notNull?: readonly string[]; om
  * INVALID_TYPE naming the allowed values) instead of zod's generic "invalid discriminator".
  */
 export function byType<const V extends readonly [z.ZodObject, ...z.ZodObject[]]>(types: readonly string[], variants: V, what: string) {
-  return z.preprocess((value, ctx) => {
-    if (value && typeof value === "object" && !Array.isArray(value)) {
-      const type = Object.hasOwn(value, "type") ? (value as { type: unknown }).type : undefined;
-      if (type === undefined) {
-        ctx.addIssue({ code: "custom", path: ["type"], message: `A ${what} needs a 'type': one of ${types.join(", ")}.`, params: { code: "MISSING_REQUIRED_FIELD" }, input: value });
-      } else if (typeof type !== "string" || !types.includes(type)) {
-        const shown = typeof type === "string" ? `'${type.slice(0, 40)}'` : JSON.stringify(type)?.slice(0, 40);
-        ctx.addIssue({ code: "custom", path: ["type"], message: `${shown} is not a ${what} type; use one of: ${types.join(", ")}.`, params: { code: "INVALID_TYPE" }, input: value });
+  return z.preprocess(
+    (value, ctx) => {
+      if (value && typeof value === "object" && !Array.isArray(value)) {
+        const type = Object.hasOwn(value, "type") ? (value as { type: unknown }).type : undefined;
+        if (type === undefined) {
+          ctx.addIssue({
+            code: "custom",
+            path: ["type"],
+            message: `A ${what} needs a 'type': one of ${types.join(", ")}.`,
+            params: { code: "MISSING_REQUIRED_FIELD" },
+            input: value,
+          });
+        } else if (typeof type !== "string" || !types.includes(type)) {
+          const shown = typeof type === "string" ? `'${type.slice(0, 40)}'` : JSON.stringify(type)?.slice(0, 40);
+          ctx.addIssue({
+            code: "custom",
+            path: ["type"],
+            message: `${shown} is not a ${what} type; use one of: ${types.join(", ")}.`,
+            params: { code: "INVALID_TYPE" },
+            input: value,
+          });
+        }
       }
-    }
-    return value;
-  }, z.discriminatedUnion("type", variants));
+      return value;
+    },
+    z.discriminatedUnion("type", variants),
+  );
 }
 
 /** The stored record: the document with defaults applied, plus id, `$id`, `$type`, environment and timestamps. */
@@ -223,7 +300,13 @@ export function uniqueCheck(ctx: z.RefinementCtx, values: readonly string[], pat
   const seen = new Map<string, number>();
   values.forEach((v, i) => {
     const first = seen.get(v);
-    if (first !== undefined) ctx.addIssue({ code: "custom", path: path(i), message: `repeats ${what} '${String(v).slice(0, 100)}' (first at index ${first})`, input: v });
+    if (first !== undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: path(i),
+        message: `repeats ${what} '${String(v).slice(0, 100)}' (first at index ${first})`,
+        input: v,
+      });
     else seen.set(v, i);
   });
 }

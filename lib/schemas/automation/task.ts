@@ -10,7 +10,10 @@ export const taskShape = {
   $type: typeTag("Task"),
   title: text(500),
   description: prose(10_000).optional(),
-  status: z.enum(TASK_STATUSES).default("pending").meta({ description: "New tasks start 'pending'; later changes follow the task state machine" }),
+  status: z
+    .enum(TASK_STATUSES)
+    .default("pending")
+    .meta({ description: "New tasks start 'pending'; later changes follow the task state machine" }),
   priority: intIn(0, 4, "must be a whole number from 0 (critical) to 4 (backlog)"),
   assignee: text(200).optional(),
   dueDate: isoDateTime().optional(),
@@ -25,8 +28,14 @@ const TaskObject = z.strictObject(taskShape).superRefine((t, ctx) => {
   const self = t.$id === undefined ? -1 : t.dependencies.indexOf(t.$id);
   if (self >= 0) ctx.addIssue({ code: "custom", path: ["dependencies", self], message: "a task cannot depend on itself", input: t.$id });
 });
-export const Task = document(TaskObject).meta({ id: "Task", description: "A task. The runtime-validation schema of the kind, and the body of POST /v1/tasks." });
-export const TaskUpdate = document(z.strictObject(patchShape(taskShape, { notNull: ["status"] }))).meta({ id: "TaskUpdate", description: "Fields to change; a new status must be a legal move" });
+export const Task = document(TaskObject).meta({
+  id: "Task",
+  description: "A task. The runtime-validation schema of the kind, and the body of POST /v1/tasks.",
+});
+export const TaskUpdate = document(z.strictObject(patchShape(taskShape, { notNull: ["status"] }))).meta({
+  id: "TaskUpdate",
+  description: "Fields to change; a new status must be a legal move",
+});
 export const TaskRecord = z.object(recordShape(taskShape, "Task", true, "task_01JD2Y7X3Q9W6E8R4T5Y7U9I0P")).meta({ id: "TaskRecord" });
 
 export type Task = z.output<typeof Task>;
@@ -44,15 +53,25 @@ export function findDependencyCycle(tasks: readonly { $id?: string; dependencies
     if (state.has(start)) continue;
     const path: string[] = [];
     const stack: { id: string; next: number }[] = [{ id: start, next: 0 }];
-    state.set(start, 1); path.push(start);
+    state.set(start, 1);
+    path.push(start);
     while (stack.length) {
       const top = stack[stack.length - 1];
       const children = deps.get(top.id) ?? [];
-      if (top.next >= children.length) { state.set(top.id, 2); stack.pop(); path.pop(); continue; }
+      if (top.next >= children.length) {
+        state.set(top.id, 2);
+        stack.pop();
+        path.pop();
+        continue;
+      }
       const child = children[top.next++];
       const s = state.get(child);
       if (s === 1) return [...path.slice(path.indexOf(child)), child];
-      if (s === undefined && deps.has(child)) { state.set(child, 1); path.push(child); stack.push({ id: child, next: 0 }); }
+      if (s === undefined && deps.has(child)) {
+        state.set(child, 1);
+        path.push(child);
+        stack.push({ id: child, next: 0 });
+      }
     }
   }
   return null;

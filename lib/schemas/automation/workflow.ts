@@ -1,7 +1,19 @@
 import { z } from "zod";
 import { BACKOFF, STEP_TYPES, stepId, WorkflowStep } from "./workflow-step";
 import { WorkflowTrigger } from "./trigger";
-import { document, httpUrl, jsonObject, patchShape, positiveInt, prose, recordShape, resourceId, text, typeTag, uniqueCheck } from "./shared";
+import {
+  document,
+  httpUrl,
+  jsonObject,
+  patchShape,
+  positiveInt,
+  prose,
+  recordShape,
+  resourceId,
+  text,
+  typeTag,
+  uniqueCheck,
+} from "./shared";
 
 // Workflow ($type Workflow): steps, where to start, variables, triggers and run policy. The cross-field rules a
 // user expects are checked here with the exact path: unique step ids, startStep / fallbackStep / then / else /
@@ -15,7 +27,9 @@ export const workflowShape = {
   $type: typeTag("Workflow"),
   name: text(200),
   description: prose(10_000),
-  version: z.string().regex(/^\d{1,9}\.\d{1,9}\.\d{1,9}(?:-[0-9A-Za-z.-]{1,64})?(?:\+[0-9A-Za-z.-]{1,64})?$/, "must be a semantic version such as 1.0.0")
+  version: z
+    .string()
+    .regex(/^\d{1,9}\.\d{1,9}\.\d{1,9}(?:-[0-9A-Za-z.-]{1,64})?(?:\+[0-9A-Za-z.-]{1,64})?$/, "must be a semantic version such as 1.0.0")
     .default("1.0.0"),
   inputSchema: jsonObject("JSON Schema of the workflow's input").optional(),
   outputSchema: jsonObject("JSON Schema of the workflow's output").optional(),
@@ -23,19 +37,25 @@ export const workflowShape = {
   startStep: stepId().optional().meta({ description: "The first step; defaults to steps[0]" }),
   variables: jsonObject("Initial variables").optional(),
   triggers: z.array(WorkflowTrigger).max(50).optional(),
-  concurrency: z.strictObject({
-    maxConcurrent: positiveInt(10_000).default(1),
-    queueBehavior: z.enum(QUEUE_BEHAVIORS).optional(),
-  }).prefault({}),
+  concurrency: z
+    .strictObject({
+      maxConcurrent: positiveInt(10_000).default(1),
+      queueBehavior: z.enum(QUEUE_BEHAVIORS).optional(),
+    })
+    .prefault({}),
   timeout: positiveInt().optional().meta({ description: "Milliseconds" }),
-  retry: z.strictObject({
-    maxAttempts: positiveInt(100).default(3),
-    backoff: z.enum(BACKOFF).optional(),
-  }).prefault({}),
-  notifications: z.strictObject({
-    onSuccess: z.array(httpUrl()).max(20).optional().meta({ description: "Webhook URLs told of a success" }),
-    onFailure: z.array(httpUrl()).max(20).optional().meta({ description: "Webhook URLs told of a failure" }),
-  }).optional(),
+  retry: z
+    .strictObject({
+      maxAttempts: positiveInt(100).default(3),
+      backoff: z.enum(BACKOFF).optional(),
+    })
+    .prefault({}),
+  notifications: z
+    .strictObject({
+      onSuccess: z.array(httpUrl()).max(20).optional().meta({ description: "Webhook URLs told of a success" }),
+      onFailure: z.array(httpUrl()).max(20).optional().meta({ description: "Webhook URLs told of a failure" }),
+    })
+    .optional(),
   active: z.boolean().default(true),
 };
 
@@ -48,7 +68,12 @@ function listOf(ids: Iterable<string>): string {
 }
 
 function unknownStep(ctx: z.RefinementCtx, ids: Set<string>, ref: string, path: (string | number)[], what: string) {
-  ctx.addIssue({ code: "custom", path, message: `'${ref}' names no step of this workflow (${what} must be a step id; steps are: ${listOf(ids)})`, input: ref });
+  ctx.addIssue({
+    code: "custom",
+    path,
+    message: `'${ref}' names no step of this workflow (${what} must be a step id; steps are: ${listOf(ids)})`,
+    input: ref,
+  });
 }
 
 // Runs on every workflow write and in the benchmark: plain loops, no closures per step.
@@ -59,14 +84,20 @@ function workflowRules(w: WorkflowFields, ctx: z.RefinementCtx) {
     const id = steps[i].id;
     if (ids.has(id)) {
       const first = steps.findIndex((s) => s.id === id);
-      ctx.addIssue({ code: "custom", path: ["steps", i, "id"], message: `repeats the step id '${id}' of steps[${first}]; step ids must be unique`, input: id });
+      ctx.addIssue({
+        code: "custom",
+        path: ["steps", i, "id"],
+        message: `repeats the step id '${id}' of steps[${first}]; step ids must be unique`,
+        input: id,
+      });
     }
     ids.add(id);
   }
   if (w.startStep !== undefined && !ids.has(w.startStep)) unknownStep(ctx, ids, w.startStep, ["startStep"], "startStep");
   for (let i = 0; i < steps.length; i++) {
     const s = steps[i];
-    if (s.fallbackStep !== undefined && !ids.has(s.fallbackStep)) unknownStep(ctx, ids, s.fallbackStep, ["steps", i, "fallbackStep"], "fallbackStep");
+    if (s.fallbackStep !== undefined && !ids.has(s.fallbackStep))
+      unknownStep(ctx, ids, s.fallbackStep, ["steps", i, "fallbackStep"], "fallbackStep");
     const c = s.config;
     if (s.type === "condition") {
       if (typeof c.then === "string" && !ids.has(c.then)) unknownStep(ctx, ids, c.then, ["steps", i, "config", "then"], "then");
@@ -74,7 +105,13 @@ function workflowRules(w: WorkflowFields, ctx: z.RefinementCtx) {
     } else if ((s.type === "loop" || s.type === "parallel") && Array.isArray(c.steps)) {
       const refs = c.steps as string[];
       for (let j = 0; j < refs.length; j++) {
-        if (refs[j] === s.id) ctx.addIssue({ code: "custom", path: ["steps", i, "config", "steps", j], message: `step '${s.id}' cannot contain itself`, input: refs[j] });
+        if (refs[j] === s.id)
+          ctx.addIssue({
+            code: "custom",
+            path: ["steps", i, "config", "steps", j],
+            message: `step '${s.id}' cannot contain itself`,
+            input: refs[j],
+          });
         else if (!ids.has(refs[j])) unknownStep(ctx, ids, refs[j], ["steps", i, "config", "steps", j], "step");
       }
       if (new Set(refs).size !== refs.length) uniqueCheck(ctx, refs, (j) => ["steps", i, "config", "steps", j], "the step");
@@ -83,9 +120,14 @@ function workflowRules(w: WorkflowFields, ctx: z.RefinementCtx) {
 }
 
 const WorkflowObject = z.strictObject(workflowShape).superRefine((w, ctx) => workflowRules(w as unknown as WorkflowFields, ctx));
-export const Workflow = document(WorkflowObject).meta({ id: "Workflow", description: "A workflow. The runtime-validation schema of the kind, and the body of POST /v1/workflows." });
+export const Workflow = document(WorkflowObject).meta({
+  id: "Workflow",
+  description: "A workflow. The runtime-validation schema of the kind, and the body of POST /v1/workflows.",
+});
 export const WorkflowUpdate = document(z.strictObject(patchShape(workflowShape))).meta({ id: "WorkflowUpdate" });
-export const WorkflowRecord = z.object(recordShape(workflowShape, "Workflow", true, "wf_01JD2Y7X3Q9W6E8R4T5Y7U9I0P")).meta({ id: "WorkflowRecord" });
+export const WorkflowRecord = z
+  .object(recordShape(workflowShape, "Workflow", true, "wf_01JD2Y7X3Q9W6E8R4T5Y7U9I0P"))
+  .meta({ id: "WorkflowRecord" });
 
 export type Workflow = z.output<typeof Workflow>;
 export type WorkflowInput = z.input<typeof WorkflowObject>;

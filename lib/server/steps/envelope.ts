@@ -24,6 +24,10 @@ export function writeEnvelope(ctx: RequestContext): void {
       return;
     case "empty":
       // No body, so no Content-Type or Cache-Control: the request id, version and rate-limit headers only.
-      ctx.response = { status: 204, headers: { "X-Request-Id": ctx.requestId, ...(ctx.version?.headers ?? {}), ...(ctx.admission?.headers ?? {}) }, body: null };
+      ctx.response = {
+        status: 204,
+        headers: { "X-Request-Id": ctx.requestId, ...(ctx.version?.headers ?? {}), ...(ctx.admission?.headers ?? {}) },
+        body: null,
+      };
   }
 }

@@ -8,15 +8,28 @@ export async function runHandler(ctx: RequestContext): Promise<void> {
   if (ctx.response) return;
   const { request } = ctx;
   const started = performance.now();
-  const run = () => ctx.route.handler({
-    requestId: ctx.requestId, auth: ctx.auth as AuthContext, params: ctx.params, query: ctx.query, body: ctx.body,
-    version: ctx.version!, baseUrl: request.baseUrl, client: { ip: ctx.ip, userAgent: request.headers.get("user-agent") },
-  });
+  const run = () =>
+    ctx.route.handler({
+      requestId: ctx.requestId,
+      auth: ctx.auth as AuthContext,
+      params: ctx.params,
+      query: ctx.query,
+      body: ctx.body,
+      version: ctx.version!,
+      baseUrl: request.baseUrl,
+      client: { ip: ctx.ip, userAgent: request.headers.get("user-agent") },
+    });
   // With a claimed Idempotency-Key, the handler's transactions mark the key's record as they commit, so after a
   // crash the record tells a request that committed from one that did not (lib/db/commit-hook.ts).
   const claim = ctx.idempotencyClaim;
   ctx.result = claim
-    ? await runWithCommitHook((tx) => markCommitted(claim, tx), (scope) => { ctx.commitScope = scope; return run(); })
+    ? await runWithCommitHook(
+        (tx) => markCommitted(claim, tx),
+        (scope) => {
+          ctx.commitScope = scope;
+          return run();
+        },
+      )
     : await run();
   ctx.computeMs = performance.now() - started;
 }

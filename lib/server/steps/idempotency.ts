@@ -19,7 +19,11 @@ export async function claimIdempotencyKey(ctx: RequestContext): Promise<void> {
   }
   const { status, body } = begun.response;
   // A stored error (a request that failed after committing part of its work) replays as it was.
-  ctx.response = { status: status >= 400 ? status : status === 204 ? 204 : 200, body: body || null, headers: { ...ctx.headers, "Idempotent-Replayed": "true" } };
+  ctx.response = {
+    status: status >= 400 ? status : status === 204 ? 204 : 200,
+    body: body || null,
+    headers: { ...ctx.headers, "Idempotent-Replayed": "true" },
+  };
 }
 
 /** Step 12 (after the envelope): the answer is kept (sealed) for replays. */
@@ -44,7 +48,8 @@ export async function releaseIdempotencyKey(ctx: RequestContext): Promise<void> 
   if (!claim) return;
   ctx.idempotencyClaim = null;
   try {
-    if (ctx.commitScope?.committed && ctx.response) await completeIdempotent(claim, { status: ctx.response.status, body: ctx.response.body ?? "" });
+    if (ctx.commitScope?.committed && ctx.response)
+      await completeIdempotent(claim, { status: ctx.response.status, body: ctx.response.body ?? "" });
     else await abandonIdempotent(claim);
   } catch (e) {
     console.error(`[${ctx.requestId}] idempotency key not released`, e);

@@ -11,9 +11,17 @@ function auditDenial(ctx: RequestContext, error: ApiError): void {
   if (error.status !== 401 && !(error.status === 403 && (error.subject || auth))) return;
   const subject = error.subject ?? (auth ? subjectOf(auth) : undefined);
   recordAudit({
-    businessId: subject?.businessId ?? null, environment: subject?.environment ?? null,
-    actorType: subject ? subject.actorType ?? "api_key" : "anonymous", actorId: subject ? subject.actorId ?? subject.keyId : null, action: "auth.denied",
-    targetType: "route", targetId: null, ip: ctx.ip, userAgent: ctx.request.headers.get("user-agent"), method: ctx.request.method, path: ctx.request.url.pathname,
+    businessId: subject?.businessId ?? null,
+    environment: subject?.environment ?? null,
+    actorType: subject ? (subject.actorType ?? "api_key") : "anonymous",
+    actorId: subject ? (subject.actorId ?? subject.keyId) : null,
+    action: "auth.denied",
+    targetType: "route",
+    targetId: null,
+    ip: ctx.ip,
+    userAgent: ctx.request.headers.get("user-agent"),
+    method: ctx.request.method,
+    path: ctx.request.url.pathname,
     details: { code: error.code, status: error.status, ...(subject?.actorType === "oauth_client" ? { grantId: subject.keyId } : {}) },
   });
 }

@@ -15,8 +15,10 @@ export async function rateCost(ctx: RequestContext): Promise<void> {
   const { auth, response } = ctx;
   if (!auth || !response || response.status >= 400) return;
   const bytes = requestBytes(ctx) + (response.body ? Buffer.byteLength(response.body) : 0);
-  const rated = await rateRequest(auth, { at: ctx.at, statusCode: response.status, bytes, computeMs: ctx.computeMs })
-    .catch((e) => { console.error("[billing] rating failed", e); return null; });
+  const rated = await rateRequest(auth, { at: ctx.at, statusCode: response.status, bytes, computeMs: ctx.computeMs }).catch((e) => {
+    console.error("[billing] rating failed", e);
+    return null;
+  });
   if (!rated) return;
   response.headers["X-Request-Cost"] = `${rated.decimal} ${rated.currency}`;
   ctx.cost = nanosToNumber(rated.nanos);

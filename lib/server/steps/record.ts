@@ -7,10 +7,24 @@ export function recordCall(ctx: RequestContext): void {
   const { auth, response, request } = ctx;
   if (!auth || !response) return;
   recordRequest({
-    requestId: ctx.requestId, at: ctx.at, auth, method: request.method, endpoint: ctx.route.path, path: request.url.pathname + request.url.search,
-    statusCode: response.status, errorType: ctx.error?.type ?? null, latencyMs: performance.now() - ctx.started, computeMs: ctx.computeMs,
-    requestBytes: requestBytes(ctx), responseBytes: response.body ? Buffer.byteLength(response.body) : 0, ip: ctx.ip,
-    userAgent: request.headers.get("user-agent"), requestHeaders: request.headers, requestBody: ctx.rawBody || null,
-    responseHeaders: response.headers, responseBody: response.body, cost: ctx.cost,
+    requestId: ctx.requestId,
+    at: ctx.at,
+    auth,
+    method: request.method,
+    endpoint: ctx.route.path,
+    path: request.url.pathname + request.url.search,
+    statusCode: response.status,
+    errorType: ctx.error?.type ?? null,
+    latencyMs: performance.now() - ctx.started,
+    computeMs: ctx.computeMs,
+    requestBytes: requestBytes(ctx),
+    responseBytes: response.body ? Buffer.byteLength(response.body) : 0,
+    ip: ctx.ip,
+    userAgent: request.headers.get("user-agent"),
+    requestHeaders: request.headers,
+    requestBody: ctx.rawBody || null,
+    responseHeaders: response.headers,
+    responseBody: response.body,
+    cost: ctx.cost,
   });
 }

@@ -11,7 +11,12 @@ export function subjectOf(auth: AuthContext): NonNullable<ApiError["subject"]> {
 
 export function authorize(auth: AuthContext, scope: string | undefined): void {
   if (scope && !grants(auth.scopes, scope)) {
-    throw forbidden("INSUFFICIENT_SCOPE", `This ${auth.oauth ? "access token" : "API key"} lacks the '${scope}' scope.`, { requiredScope: scope }, subjectOf(auth));
+    throw forbidden(
+      "INSUFFICIENT_SCOPE",
+      `This ${auth.oauth ? "access token" : "API key"} lacks the '${scope}' scope.`,
+      { requiredScope: scope },
+      subjectOf(auth),
+    );
   }
 }
 

@@ -12,7 +12,10 @@ test("authenticate: a public route needs no credential", async () => {
 
 test("authenticate: no credential is a 401 INVALID_API_KEY with WWW-Authenticate", async () => {
   const ctx = testContext();
-  await assert.rejects(authenticate(ctx), (e: unknown) => e instanceof ApiError && e.status === 401 && e.code === "INVALID_API_KEY" && !!e.headers?.["WWW-Authenticate"]);
+  await assert.rejects(
+    authenticate(ctx),
+    (e: unknown) => e instanceof ApiError && e.status === 401 && e.code === "INVALID_API_KEY" && !!e.headers?.["WWW-Authenticate"],
+  );
   assert.equal(ctx.auth, null);
 });
 

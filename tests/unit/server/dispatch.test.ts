@@ -2,7 +2,13 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { dispatchApi, API_PATH } from "@/lib/server/dispatch";
 
-const request = (method: string, path: string) => ({ method, url: new URL(path, "http://api.test"), headers: new Headers(), baseUrl: "http://api.test", readText: async () => "" });
+const request = (method: string, path: string) => ({
+  method,
+  url: new URL(path, "http://api.test"),
+  headers: new Headers(),
+  baseUrl: "http://api.test",
+  readText: async () => "",
+});
 const body = (b: string | null) => JSON.parse(b ?? "{}");
 
 test("dispatch: every path under a version prefix is the API's", () => {

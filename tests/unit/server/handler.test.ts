@@ -5,7 +5,12 @@ import { testAuth, testContext, testRoute } from "../../helpers/request-context"
 
 test("handler: runs the route with what earlier steps parsed and keeps its result and time", async () => {
   let seen: unknown;
-  const route = testRoute({ handler: async (c) => { seen = c; return { id: "wid_9" }; } });
+  const route = testRoute({
+    handler: async (c) => {
+      seen = c;
+      return { id: "wid_9" };
+    },
+  });
   const ctx = testContext({ route, auth: testAuth(), headers: { "user-agent": "ua/1" } });
   ctx.params = { id: "wid_9" };
   ctx.ip = "127.0.0.1";
@@ -20,7 +25,14 @@ test("handler: runs the route with what earlier steps parsed and keeps its resul
 
 test("handler: skipped when the answer is already there (an idempotent replay)", async () => {
   let ran = false;
-  const ctx = testContext({ route: testRoute({ handler: async () => { ran = true; return {}; } }) });
+  const ctx = testContext({
+    route: testRoute({
+      handler: async () => {
+        ran = true;
+        return {};
+      },
+    }),
+  });
   ctx.response = { status: 200, headers: {}, body: "{}" };
   await runHandler(ctx);
   assert.equal(ran, false);

@@ -18,5 +18,8 @@ test("idempotency: a GET, or a POST without the header, claims nothing", async (
 
 test("idempotency: a malformed key is a 400 naming the header, before any write", async () => {
   const ctx = testContext({ route: post, auth: testAuth(), headers: { "idempotency-key": "bad key\u0001" } });
-  await assert.rejects(claimIdempotencyKey(ctx), (e: unknown) => e instanceof ApiError && e.status === 400 && e.field === "Idempotency-Key");
+  await assert.rejects(
+    claimIdempotencyKey(ctx),
+    (e: unknown) => e instanceof ApiError && e.status === 400 && e.field === "Idempotency-Key",
+  );
 });

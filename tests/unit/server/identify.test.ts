@@ -4,8 +4,10 @@ import { identifyRequest } from "@/lib/server/steps/identify";
 import { testContext } from "../../helpers/request-context";
 
 test("identify gives each request its own id and the answer's base headers", () => {
-  const a = testContext(); const b = testContext();
-  identifyRequest(a); identifyRequest(b);
+  const a = testContext();
+  const b = testContext();
+  identifyRequest(a);
+  identifyRequest(b);
   assert.match(a.requestId, /^req_/);
   assert.notEqual(a.requestId, b.requestId);
   assert.equal(a.headers["X-Request-Id"], a.requestId);

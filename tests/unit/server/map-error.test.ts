@@ -7,7 +7,16 @@ import { testContext } from "../../helpers/request-context";
 test("map error: an ApiError becomes the spec's envelope with its status and headers, plus the answer's own", async () => {
   const ctx = testContext();
   ctx.headers["X-RateLimit-Limit"] = "10";
-  await mapError(ctx, new ApiError({ status: 429, type: "rate_limit_error", code: "RATE_LIMIT_EXCEEDED", message: "slow down", headers: { "Retry-After": "3" } }));
+  await mapError(
+    ctx,
+    new ApiError({
+      status: 429,
+      type: "rate_limit_error",
+      code: "RATE_LIMIT_EXCEEDED",
+      message: "slow down",
+      headers: { "Retry-After": "3" },
+    }),
+  );
   assert.equal(ctx.response?.status, 429);
   assert.equal(ctx.response?.headers["Retry-After"], "3");
   assert.equal(ctx.response?.headers["X-RateLimit-Limit"], "10");
@@ -22,7 +31,11 @@ test("map error: anything else is a 500 that names only the request id", async (
   const ctx = testContext();
   const original = console.error;
   console.error = () => {};
-  try { await mapError(ctx, new Error("secret internals")); } finally { console.error = original; }
+  try {
+    await mapError(ctx, new Error("secret internals"));
+  } finally {
+    console.error = original;
+  }
   assert.equal(ctx.response?.status, 500);
   assert.doesNotMatch(ctx.response!.body!, /secret internals/);
   assert.match(ctx.response!.body!, /req_test/);

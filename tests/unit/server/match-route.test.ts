@@ -35,6 +35,12 @@ test("match: unknown paths match nothing", () => {
 });
 
 test("match: a malformed percent-encoding is a 400 naming the path, not a crash", () => {
-  assert.throws(() => matcher.match("GET", "/v1/invoices/%ff"), (e: unknown) => e instanceof ApiError && e.status === 400 && e.field === "path");
-  assert.throws(() => matcher.match("GET", "/v1/invoices/%E0%A4%A"), (e: unknown) => e instanceof ApiError && e.status === 400);
+  assert.throws(
+    () => matcher.match("GET", "/v1/invoices/%ff"),
+    (e: unknown) => e instanceof ApiError && e.status === 400 && e.field === "path",
+  );
+  assert.throws(
+    () => matcher.match("GET", "/v1/invoices/%E0%A4%A"),
+    (e: unknown) => e instanceof ApiError && e.status === 400,
+  );
 });

@@ -8,7 +8,10 @@ test("rate limit: an admitted call carries the limit headers and its slot is rel
   const ctx = testContext({ auth: testAuth({ principal: { kind: "api_key", id: `key_rl_${Date.now()}` } }) });
   await rateLimit(ctx);
   assert.ok(ctx.admission);
-  assert.ok(Object.keys(ctx.headers).some((h) => /ratelimit/i.test(h)), "rate-limit headers on the answer");
+  assert.ok(
+    Object.keys(ctx.headers).some((h) => /ratelimit/i.test(h)),
+    "rate-limit headers on the answer",
+  );
   releaseAdmission(ctx);
   assert.equal(ctx.admission, null);
 });
@@ -18,7 +21,12 @@ test("rate limit: past the key's own limit the call is a 429 with Retry-After", 
   let refused: unknown;
   for (let i = 0; i < 50 && !refused; i++) {
     const ctx = testContext({ auth });
-    try { await rateLimit(ctx); releaseAdmission(ctx); } catch (e) { refused = e; }
+    try {
+      await rateLimit(ctx);
+      releaseAdmission(ctx);
+    } catch (e) {
+      refused = e;
+    }
   }
   assert.ok(refused instanceof ApiError && refused.status === 429 && refused.headers?.["Retry-After"]);
 });

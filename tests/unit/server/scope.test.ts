@@ -6,7 +6,13 @@ import { testAuth, testContext, testRoute } from "../../helpers/request-context"
 
 test("scope: a key without the route's scope is a 403 naming the scope", () => {
   const ctx = testContext({ route: testRoute({ scope: "products:write" }), auth: testAuth({ scopes: ["products:read"] }) });
-  assert.throws(() => checkScope(ctx), (e: unknown) => e instanceof ApiError && e.code === "INSUFFICIENT_SCOPE" && (e.extra as { requiredScope?: string })?.requiredScope === "products:write");
+  assert.throws(
+    () => checkScope(ctx),
+    (e: unknown) =>
+      e instanceof ApiError &&
+      e.code === "INSUFFICIENT_SCOPE" &&
+      (e.extra as { requiredScope?: string })?.requiredScope === "products:write",
+  );
 });
 
 test("scope: a granted scope passes", () => {

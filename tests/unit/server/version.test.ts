@@ -13,7 +13,10 @@ test("version: the path's version, and its headers on the answer", () => {
 
 test("version: a header asking for another version than the path is a 400 naming the header", () => {
   const ctx = testContext({ headers: { "x-api-version": "v2" } });
-  assert.throws(() => resolveRequestVersion(ctx), (e: unknown) => e instanceof ApiError && e.status === 400 && e.field === "X-API-Version");
+  assert.throws(
+    () => resolveRequestVersion(ctx),
+    (e: unknown) => e instanceof ApiError && e.status === 400 && e.field === "X-API-Version",
+  );
 });
 
 test("version: a vendor media type answers in the same media type", () => {

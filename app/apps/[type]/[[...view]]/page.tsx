@@ -30,15 +30,23 @@ export default async function AppShellDemo({ params, searchParams }: { params: P
   const { entry, current } = await resolve(params);
   const parsedMode = Mode.safeParse((await searchParams).mode);
   const mode = parsedMode.success ? parsedMode.data : undefined;
-  const app: AppConfig = entry.schema.parse({ name: `${entry.type} app`, description: entry.description, ...(mode ? { theme: { mode } } : {}) });
+  const app: AppConfig = entry.schema.parse({
+    name: `${entry.type} app`,
+    description: entry.description,
+    ...(mode ? { theme: { mode } } : {}),
+  });
   const basePath = `/apps/${entry.slug}`;
   const linkQuery = mode && mode !== "system" ? `?mode=${mode}` : "";
 
   const modeLink = (m: "system" | "light" | "dark") => {
     const active = (mode ?? "system") === m;
     return (
-      <Link key={m} href={viewHref(basePath, current, m === "system" ? "" : `?mode=${m}`)} aria-current={active ? "true" : undefined}
-        className={`rounded px-2 py-1 no-underline hover:no-underline focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-(--app-accent) ${active ? "bg-(--app-accent-soft) font-semibold text-(--app-accent-strong)" : "text-(--app-fg) hover:bg-(--app-accent-soft)"}`}>
+      <Link
+        key={m}
+        href={viewHref(basePath, current, m === "system" ? "" : `?mode=${m}`)}
+        aria-current={active ? "true" : undefined}
+        className={`rounded px-2 py-1 no-underline hover:no-underline focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-(--app-accent) ${active ? "bg-(--app-accent-soft) font-semibold text-(--app-accent-strong)" : "text-(--app-fg) hover:bg-(--app-accent-soft)"}`}
+      >
         {humanize(m)}
       </Link>
     );
@@ -54,10 +62,19 @@ export default async function AppShellDemo({ params, searchParams }: { params: P
       panelDescriptions={entry.panelDescriptions}
       headerActions={
         <>
-          <div role="group" aria-label="Colour mode" className="flex items-center gap-1 rounded-md border border-(--app-border) p-1 text-sm">
+          <div
+            role="group"
+            aria-label="Colour mode"
+            className="flex items-center gap-1 rounded-md border border-(--app-border) p-1 text-sm"
+          >
             {(["system", "light", "dark"] as const).map(modeLink)}
           </div>
-          <Link href="/apps" className="rounded-md px-2 py-1.5 text-sm text-(--app-accent-strong) focus-visible:outline-2 focus-visible:outline-(--app-accent)">All app types</Link>
+          <Link
+            href="/apps"
+            className="rounded-md px-2 py-1.5 text-sm text-(--app-accent-strong) focus-visible:outline-2 focus-visible:outline-(--app-accent)"
+          >
+            All app types
+          </Link>
         </>
       }
     />

@@ -10,10 +10,17 @@ export async function GET(_req: Request, { params }: { params: Promise<{ id: str
   try {
     const csv = await invoiceLineCsv(ctx.auth, id, lineId);
     return new Response(csv, {
-      headers: { "Content-Type": "text/csv; charset=utf-8", "Cache-Control": "no-store", "Content-Disposition": `attachment; filename="${id}-${lineId.replace(/[^A-Za-z0-9_-]/g, "")}.csv"` },
+      headers: {
+        "Content-Type": "text/csv; charset=utf-8",
+        "Cache-Control": "no-store",
+        "Content-Disposition": `attachment; filename="${id}-${lineId.replace(/[^A-Za-z0-9_-]/g, "")}.csv"`,
+      },
     });
   } catch (e) {
-    const err = e instanceof ApiError ? e : new ApiError({ status: 500, type: "server_error", code: "INTERNAL_ERROR", message: "Something went wrong." });
+    const err =
+      e instanceof ApiError
+        ? e
+        : new ApiError({ status: 500, type: "server_error", code: "INTERNAL_ERROR", message: "Something went wrong." });
     return Response.json({ error: { code: err.code, message: err.message } }, { status: err.status });
   }
 }
