@@ -6,13 +6,14 @@ import { ApiError } from "@/lib/http/errors";
 import { newId } from "@/lib/ids";
 import { testAuth } from "../helpers/request-context";
 
-function fakeModel(rows: Record<string, unknown>[]) {
+function fakeModel<Row extends Record<string, unknown>>(rows: Row[]) {
   const calls: unknown[] = [];
-  const matches = (row: Record<string, unknown>, where: Record<string, unknown>) =>
+  const matches = (row: Record<string, unknown>, where: Record<string, unknown>): boolean =>
     Object.entries(where).every(([k, v]) => (k === "AND" ? (v as Record<string, unknown>[]).every((w) => matches(row, w)) : row[k] === v));
   return {
     calls,
-    findFirst: async (args: { where: Record<string, unknown> }) => (calls.push(args), rows.find((r) => matches(r, args.where)) ?? null),
+    findFirst: async (args: { where: Record<string, unknown> }) =>
+      (calls.push(args), rows.find((r) => matches(r, args.where)) ?? null) as Row | null,
     findMany: async (args: { where: Record<string, unknown> }) => rows.filter((r) => matches(r, args.where)),
     count: async (args: { where: Record<string, unknown> }) => rows.filter((r) => matches(r, args.where)).length,
   };
