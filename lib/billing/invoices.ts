@@ -1,9 +1,9 @@
 import { db } from "@/lib/db/client";
+import { tenantResource } from "@/lib/db/tenant-resource";
 import { now } from "@/lib/clock";
-import { isIdOf } from "@/lib/ids";
+
 import { ApiError, notFound } from "@/lib/http/errors";
-import { tenantWhere } from "@/lib/http/tenant";
-import { listCollection } from "@/lib/http/list-collection";
+
 import type { CollectionQuery, CollectionSpec } from "@/lib/http/collection-query";
 import type { AuthContext } from "@/lib/http/auth-context";
 import type { Invoice as InvoiceRow, Payment as PaymentRow } from "@/generated/prisma-sqlite";
@@ -91,22 +91,17 @@ export function serializeInvoice(i: WithPayments) {
   };
 }
 
-export function listInvoices(auth: AuthContext, query: CollectionQuery) {
-  return listCollection({
-    spec: INVOICE_COLLECTION,
-    query,
-    baseWhere: tenantWhere(auth),
-    from: db.invoice,
-    serialize: (row: InvoiceRow) => serializeInvoice(row),
-  });
-}
+const invoices = tenantResource<InvoiceRow>({
+  model: () => db.invoice,
+  idKind: "invoice",
+  label: "invoice",
+  collection: INVOICE_COLLECTION,
+  serialize: serializeInvoice,
+});
 
-export async function getInvoiceOrThrow(auth: AuthContext, id: string) {
-  if (!isIdOf("invoice", id)) throw notFound("invoice", id);
-  const row = await db.invoice.findFirst({ where: { id, ...tenantWhere(auth) } });
-  if (!row) throw notFound("invoice", id);
-  return row;
-}
+export const listInvoices = (auth: AuthContext, query: CollectionQuery) => invoices.list(auth, query);
+
+export const getInvoiceOrThrow = (auth: AuthContext, id: string) => invoices.getOrThrow(auth, id);
 
 export async function getInvoice(auth: AuthContext, id: string) {
   const row = await getInvoiceOrThrow(auth, id);

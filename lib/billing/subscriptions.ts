@@ -1,10 +1,11 @@
 import type { z } from "zod";
 import { db } from "@/lib/db/client";
+import { tenantResource } from "@/lib/db/tenant-resource";
 import { now } from "@/lib/clock";
 import { isIdOf, newId } from "@/lib/ids";
-import { ApiError, notFound } from "@/lib/http/errors";
+import { ApiError } from "@/lib/http/errors";
 import { tenantWhere } from "@/lib/http/tenant";
-import { listCollection } from "@/lib/http/list-collection";
+
 import { emitEvent, withEvents } from "@/lib/events/emit-event";
 import type { CollectionQuery, CollectionSpec } from "@/lib/http/collection-query";
 import type { AuthContext } from "@/lib/http/auth-context";
@@ -76,22 +77,17 @@ async function subscribablePrice(auth: AuthContext, priceId: string, field: stri
   return price;
 }
 
-export async function getSubscriptionOrThrow(auth: AuthContext, id: string) {
-  if (!isIdOf("subscription", id)) throw notFound("subscription", id);
-  const row = await db.subscription.findFirst({ where: { id, ...tenantWhere(auth) } });
-  if (!row) throw notFound("subscription", id);
-  return row;
-}
+export const getSubscriptionOrThrow = (auth: AuthContext, id: string) => subscriptions.getOrThrow(auth, id);
 
-export function listSubscriptions(auth: AuthContext, query: CollectionQuery) {
-  return listCollection({
-    spec: SUBSCRIPTION_COLLECTION,
-    query,
-    baseWhere: tenantWhere(auth),
-    from: db.subscription,
-    serialize: (row: SubscriptionRow) => serializeSubscription(row),
-  });
-}
+const subscriptions = tenantResource<SubscriptionRow>({
+  model: () => db.subscription,
+  idKind: "subscription",
+  label: "subscription",
+  collection: SUBSCRIPTION_COLLECTION,
+  serialize: serializeSubscription,
+});
+
+export const listSubscriptions = (auth: AuthContext, query: CollectionQuery) => subscriptions.list(auth, query);
 
 const eventOf = (s: SubscriptionRow, type: string, previousAttributes?: Record<string, unknown>) => ({
   businessId: s.businessId,

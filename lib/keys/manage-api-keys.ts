@@ -1,9 +1,9 @@
 import { db, dbNull } from "@/lib/db/client";
+import { tenantResource } from "@/lib/db/tenant-resource";
 import { now } from "@/lib/clock";
-import { isIdOf } from "@/lib/ids";
-import { ApiError, forbidden, invalidField, notFound, stateConflict } from "@/lib/http/errors";
-import { tenantWhere } from "@/lib/http/tenant";
-import { listCollection } from "@/lib/http/list-collection";
+
+import { ApiError, forbidden, invalidField, stateConflict } from "@/lib/http/errors";
+
 import type { CollectionQuery, CollectionSpec } from "@/lib/http/collection-query";
 import { coversAll, SCOPE_RESOURCES } from "@/lib/auth/scopes";
 import { announceKeyChange } from "@/lib/auth/key-invalidation";
@@ -128,22 +128,17 @@ function parseExpiry(expiresAt: string | null | undefined, expiresInDays: number
   return d;
 }
 
-export async function listApiKeys(auth: AuthContext, query: CollectionQuery) {
-  return listCollection({
-    spec: API_KEY_COLLECTION,
-    query,
-    baseWhere: tenantWhere(auth),
-    from: db.apiKey,
-    serialize: (row: Parameters<typeof serializeApiKey>[0]) => serializeApiKey(row),
-  });
-}
+const apiKeys = tenantResource<Parameters<typeof serializeApiKey>[0]>({
+  model: () => db.apiKey,
+  idKind: "apiKey",
+  label: "API key",
+  collection: API_KEY_COLLECTION,
+  serialize: serializeApiKey,
+});
 
-export async function getApiKeyOrThrow(auth: AuthContext, id: string) {
-  if (!isIdOf("apiKey", id)) throw notFound("API key", id);
-  const row = await db.apiKey.findFirst({ where: { id, ...tenantWhere(auth) } });
-  if (!row) throw notFound("API key", id);
-  return row;
-}
+export const listApiKeys = (auth: AuthContext, query: CollectionQuery) => apiKeys.list(auth, query);
+
+export const getApiKeyOrThrow = (auth: AuthContext, id: string) => apiKeys.getOrThrow(auth, id);
 
 export async function createKeyForCaller(caller: Caller, input: ApiKeyCreate) {
   const { auth } = caller;

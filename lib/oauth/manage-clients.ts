@@ -1,9 +1,9 @@
 import { db } from "@/lib/db/client";
+import { tenantResource } from "@/lib/db/tenant-resource";
 import { now } from "@/lib/clock";
-import { isIdOf, newId } from "@/lib/ids";
-import { forbidden, notFound } from "@/lib/http/errors";
-import { tenantWhere } from "@/lib/http/tenant";
-import { listCollection } from "@/lib/http/list-collection";
+import { newId } from "@/lib/ids";
+import { forbidden } from "@/lib/http/errors";
+
 import type { CollectionQuery, CollectionSpec } from "@/lib/http/collection-query";
 import { coversAll } from "@/lib/auth/scopes";
 import { recordAudit } from "@/lib/audit/record-audit";
@@ -88,22 +88,17 @@ function assertGrantable(auth: AuthContext, scopes: string[]) {
     });
 }
 
-export function listOAuthClients(auth: AuthContext, query: CollectionQuery) {
-  return listCollection({
-    spec: OAUTH_CLIENT_COLLECTION,
-    query,
-    baseWhere: tenantWhere(auth),
-    from: db.oAuthClient,
-    serialize: (row: ClientRow) => serializeOAuthClient(row),
-  });
-}
+const oauthClients = tenantResource<ClientRow>({
+  model: () => db.oAuthClient,
+  idKind: "oauthClient",
+  label: "OAuth client",
+  collection: OAUTH_CLIENT_COLLECTION,
+  serialize: serializeOAuthClient,
+});
 
-export async function getOAuthClientOrThrow(auth: AuthContext, id: string) {
-  if (!isIdOf("oauthClient", id)) throw notFound("OAuth client", id);
-  const row = await db.oAuthClient.findFirst({ where: { id, ...tenantWhere(auth) } });
-  if (!row) throw notFound("OAuth client", id);
-  return row;
-}
+export const listOAuthClients = (auth: AuthContext, query: CollectionQuery) => oauthClients.list(auth, query);
+
+export const getOAuthClientOrThrow = (auth: AuthContext, id: string) => oauthClients.getOrThrow(auth, id);
 
 export async function createOAuthClient(caller: ClientCaller, input: OAuthClientCreate) {
   const scopes = [...new Set(input.scopes)];

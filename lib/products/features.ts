@@ -1,10 +1,11 @@
 import { db, dbNull } from "@/lib/db/client";
+import { tenantResource } from "@/lib/db/tenant-resource";
 import { withEvents } from "@/lib/events/emit-event";
 import { now } from "@/lib/clock";
-import { isIdOf, newId } from "@/lib/ids";
-import { notFound } from "@/lib/http/errors";
+import { newId } from "@/lib/ids";
+
 import { tenantWhere } from "@/lib/http/tenant";
-import { listCollection } from "@/lib/http/list-collection";
+
 import type { CollectionQuery, CollectionSpec } from "@/lib/http/collection-query";
 import type { AuthContext } from "@/lib/http/auth-context";
 import type { FeatureCreate, FeatureUpdate } from "@/lib/schemas/feature";
@@ -24,15 +25,17 @@ export const FEATURE_COLLECTION: CollectionSpec = {
   search: (terms) => ({ AND: terms.map((t) => ({ OR: [{ name: { contains: t } }, { key: { contains: t } }] })) }),
 };
 
+const features = tenantResource<Parameters<typeof serializeFeature>[0]>({
+  model: () => db.feature,
+  idKind: "feature",
+  label: "feature",
+  collection: FEATURE_COLLECTION,
+  serialize: serializeFeature,
+});
+
 export async function listFeatures(auth: AuthContext, productId: string, query: CollectionQuery) {
   const product = await getProductOrThrow(auth, productId);
-  return listCollection({
-    spec: FEATURE_COLLECTION,
-    query,
-    baseWhere: { productId: product.id, ...tenantWhere(auth) },
-    from: db.feature,
-    serialize: (row: Parameters<typeof serializeFeature>[0]) => serializeFeature(row),
-  });
+  return features.list(auth, query, { productId: product.id });
 }
 
 export async function createFeature(auth: AuthContext, productId: string, input: FeatureCreate) {
@@ -57,12 +60,7 @@ export async function createFeature(auth: AuthContext, productId: string, input:
   return serializeFeature(row);
 }
 
-export async function getFeatureOrThrow(auth: AuthContext, id: string) {
-  if (!isIdOf("feature", id)) throw notFound("feature", id);
-  const row = await db.feature.findFirst({ where: { id, ...tenantWhere(auth) } });
-  if (!row) throw notFound("feature", id);
-  return row;
-}
+export const getFeatureOrThrow = (auth: AuthContext, id: string) => features.getOrThrow(auth, id);
 
 export async function updateFeature(auth: AuthContext, id: string, patch: FeatureUpdate) {
   const current = await getFeatureOrThrow(auth, id);

@@ -1,10 +1,11 @@
 import { db } from "@/lib/db/client";
+import { tenantResource } from "@/lib/db/tenant-resource";
 import { withEvents } from "@/lib/events/emit-event";
 import { now } from "@/lib/clock";
-import { isIdOf, newId } from "@/lib/ids";
-import { notFound } from "@/lib/http/errors";
+import { newId } from "@/lib/ids";
+
 import { tenantWhere } from "@/lib/http/tenant";
-import { listCollection } from "@/lib/http/list-collection";
+
 import type { CollectionQuery, CollectionSpec } from "@/lib/http/collection-query";
 import type { AuthContext } from "@/lib/http/auth-context";
 import { CURRENCIES, PRICE_TYPES, type PriceCreate } from "@/lib/schemas/price";
@@ -45,15 +46,17 @@ export const PRICE_COLLECTION: CollectionSpec = {
   ],
 };
 
+const prices = tenantResource<Parameters<typeof serializePrice>[0]>({
+  model: () => db.price,
+  idKind: "price",
+  label: "price",
+  collection: PRICE_COLLECTION,
+  serialize: serializePrice,
+});
+
 export async function listPrices(auth: AuthContext, productId: string, query: CollectionQuery) {
   const product = await getProductOrThrow(auth, productId);
-  return listCollection({
-    spec: PRICE_COLLECTION,
-    query,
-    baseWhere: { productId: product.id, ...tenantWhere(auth) },
-    from: db.price,
-    serialize: (row: Parameters<typeof serializePrice>[0]) => serializePrice(row),
-  });
+  return prices.list(auth, query, { productId: product.id });
 }
 
 export async function createPrice(auth: AuthContext, productId: string, input: PriceCreate) {
@@ -89,12 +92,7 @@ export async function createPrice(auth: AuthContext, productId: string, input: P
   return serializePrice(row);
 }
 
-export async function getPriceOrThrow(auth: AuthContext, id: string) {
-  if (!isIdOf("price", id)) throw notFound("price", id);
-  const row = await db.price.findFirst({ where: { id, ...tenantWhere(auth) } });
-  if (!row) throw notFound("price", id);
-  return row;
-}
+export const getPriceOrThrow = (auth: AuthContext, id: string) => prices.getOrThrow(auth, id);
 
 export async function updatePrice(
   auth: AuthContext,

@@ -1,4 +1,5 @@
 import { db, dbNull } from "@/lib/db/client";
+import { tenantResource } from "@/lib/db/tenant-resource";
 import { now } from "@/lib/clock";
 import { isIdOf, newId } from "@/lib/ids";
 import { ApiError, invalidField, notFound, stateConflict } from "@/lib/http/errors";
@@ -121,22 +122,17 @@ function validateEvents(events: string[]) {
   return [...new Set(events)];
 }
 
-export async function getWebhookOrThrow(auth: AuthContext, id: string) {
-  if (!isIdOf("webhook", id)) throw notFound("webhook", id);
-  const w = await db.webhook.findFirst({ where: { id, ...tenantWhere(auth) } });
-  if (!w) throw notFound("webhook", id);
-  return w;
-}
+export const getWebhookOrThrow = (auth: AuthContext, id: string) => webhooks.getOrThrow(auth, id);
 
-export function listWebhooks(auth: AuthContext, query: CollectionQuery) {
-  return listCollection({
-    spec: WEBHOOK_COLLECTION,
-    query,
-    baseWhere: tenantWhere(auth),
-    from: db.webhook,
-    serialize: (row: WebhookRow) => serializeWebhook(row),
-  });
-}
+const webhooks = tenantResource<WebhookRow>({
+  model: () => db.webhook,
+  idKind: "webhook",
+  label: "webhook",
+  collection: WEBHOOK_COLLECTION,
+  serialize: serializeWebhook,
+});
+
+export const listWebhooks = (auth: AuthContext, query: CollectionQuery) => webhooks.list(auth, query);
 
 const resourceData = (w: WebhookRow) => ({ object: "webhook", ...serializeWebhook(w) });
 
