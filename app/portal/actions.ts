@@ -5,9 +5,7 @@
 import { cookies, headers } from "next/headers";
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { db } from "@/lib/db/client";
 import { now } from "@/lib/clock";
-import { newId } from "@/lib/ids";
 import { ApiError } from "@/lib/http/errors";
 import { ApiKeyCreate } from "@/lib/schemas/api-key";
 import { WebhookCreate } from "@/lib/schemas/webhook";
@@ -20,7 +18,7 @@ import {
   sendTestEvent,
   updateWebhook,
 } from "@/lib/webhooks/manage-webhooks";
-import { forgetNotifyAt } from "@/lib/usage/quota";
+import { addMember, updateBusinessSettings } from "@/lib/businesses/settings";
 import { clientIp } from "@/lib/auth/client-ip";
 import { runAction } from "@/lib/portal/run-action";
 import { ENV_COOKIE, ROLES, requirePortalContext, type PortalContext } from "@/lib/portal/portal-context";
@@ -127,22 +125,7 @@ const Settings = z.strictObject({
 });
 
 export async function updateSettingsAction(input: unknown) {
-  return act(
-    "*",
-    async (ctx) => {
-      const s = Settings.parse(input);
-      await db.$transaction([
-        db.business.update({ where: { id: ctx.business.id }, data: { name: s.businessName, updatedAt: now() } }),
-        db.project.update({
-          where: { id: ctx.project.id },
-          data: { name: s.projectName, retentionDays: s.retentionDays, quotaNotifyAt: s.quotaNotifyAt, updatedAt: now() },
-        }),
-      ]);
-      forgetNotifyAt(ctx.project.id);
-      return s;
-    },
-    ["/portal", "/portal/settings"],
-  );
+  return act("*", async (ctx) => updateBusinessSettings(await caller(ctx), Settings.parse(input)), ["/portal", "/portal/settings"]);
 }
 
 const Member = z.strictObject({
@@ -152,30 +135,5 @@ const Member = z.strictObject({
 
 /** Adds a person by e-mail; someone new can then sign in with a magic link. */
 export async function addMemberAction(input: unknown) {
-  return act(
-    "*",
-    async (ctx) => {
-      const m = Member.parse(input);
-      const t = now();
-      const user = await db.user.upsert({
-        where: { email: m.email },
-        update: {},
-        create: { id: newId("user"), email: m.email, createdAt: t, updatedAt: t },
-      });
-      const existing = await db.membership.findUnique({ where: { userId_businessId: { userId: user.id, businessId: ctx.business.id } } });
-      if (existing)
-        throw new ApiError({
-          status: 409,
-          type: "conflict_error",
-          code: "ALREADY_EXISTS",
-          field: "email",
-          message: `${m.email} is already a member.`,
-        });
-      await db.membership.create({
-        data: { id: newId("membership"), userId: user.id, businessId: ctx.business.id, role: m.role, createdAt: t },
-      });
-      return m;
-    },
-    ["/portal/settings"],
-  );
+  return act("*", async (ctx) => addMember(await caller(ctx), Member.parse(input)), ["/portal/settings"]);
 }
