@@ -71,7 +71,7 @@ export function OAuthClientsManager({
           className="rounded-lg border-2 border-amber-400 bg-amber-50 p-4 dark:border-amber-600 dark:bg-amber-950"
         >
           <h2 id="client-created" className="font-semibold">
-            Registered &ldquo;{created.name}&rdquo;
+            Registered &quot;{created.name}&quot;
           </h2>
           <p className="mt-1 text-sm">
             client_id: <code data-testid="new-client-id">{created.id}</code> <CopyButton value={created.id} />
