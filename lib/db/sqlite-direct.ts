@@ -44,10 +44,13 @@ export function directSqlite(): DirectSqlite | null {
   return direct.current;
 }
 
-/** A prepared statement, compiled once per connection. */
+/** A prepared statement, compiled once per connection (list pages make many shapes: the cache is bounded). */
 export function statement(s: DirectSqlite, sql: string): Database.Statement {
   let st = s.statements.get(sql);
-  if (!st) s.statements.set(sql, (st = s.conn.prepare(sql)));
+  if (!st) {
+    if (s.statements.size >= 1000) s.statements.clear();
+    s.statements.set(sql, (st = s.conn.prepare(sql)));
+  }
   return st;
 }
 

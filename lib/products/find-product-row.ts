@@ -1,6 +1,7 @@
 import { db } from "@/lib/db/client";
 import { directSqlite, fromSqliteDate, fromSqliteJson, statement } from "@/lib/db/sqlite-direct";
 import { directPostgres, queryOne } from "@/lib/db/pg-direct";
+import { sqliteOrderBy, sqliteWhere, type TableShape } from "@/lib/db/sqlite-where";
 import type { Product as ProductRow } from "@/generated/prisma-sqlite";
 import type { AuthContext } from "@/lib/http/auth-context";
 import { tenantWhere } from "@/lib/http/tenant";
@@ -76,4 +77,27 @@ export async function findProductRow(auth: AuthContext, id: string, expandBusine
     where: { id, ...tenantWhere(auth) },
     include: expandBusiness ? { business: { select: { id: true, name: true } } } : undefined,
   });
+}
+
+const PRODUCT_SHAPE: TableShape = { alias: "p", columns: new Set(COLUMNS), nullable: new Set(["description"]) };
+
+/**
+ * A list page of products (the collection rules' `findMany` arguments) on the plain SQLite connection: one prepared
+ * statement instead of Prisma's ~1 ms of CPU per page. Null when not on SQLite, or when the arguments use anything
+ * the translation does not cover (lib/db/sqlite-where.ts); the caller then asks Prisma.
+ */
+export function findProductRowsDirect(
+  args: { where?: unknown; orderBy?: unknown; take?: number; skip?: number },
+  expandBusiness: boolean,
+): ProductWithBusiness[] | null {
+  const sqlite = directSqlite();
+  if (!sqlite) return null;
+  const where = sqliteWhere(args.where, PRODUCT_SHAPE);
+  const order = sqliteOrderBy(args.orderBy, PRODUCT_SHAPE);
+  if (!where || order === null) return null;
+  const sql = `SELECT ${COLUMNS.map((c) => `p."${c}"`).join(", ")}, b."name" AS "businessName"
+    FROM "Product" p JOIN "Business" b ON b."id" = p."businessId"
+    WHERE ${where.sql} ${order} LIMIT ? OFFSET ?`;
+  const rows = statement(sqlite, sql).all(...where.params, args.take ?? -1, args.skip ?? 0) as Record<string, unknown>[];
+  return rows.map((r) => fromSqlite(r, expandBusiness));
 }

@@ -4,6 +4,7 @@ import { tenantWhere } from "@/lib/http/tenant";
 import type { CollectionQuery } from "@/lib/http/collection-query";
 import type { AuthContext } from "@/lib/http/auth-context";
 import { PRODUCT_COLLECTION } from "./product-collection";
+import { findProductRowsDirect } from "./find-product-row";
 import { serializeProduct } from "./serialize";
 
 export function listProducts(auth: AuthContext, query: CollectionQuery) {
@@ -12,7 +13,11 @@ export function listProducts(auth: AuthContext, query: CollectionQuery) {
     spec: PRODUCT_COLLECTION,
     query,
     baseWhere: tenantWhere(auth),
-    from: { findMany: (args) => db.product.findMany({ ...args, include }), count: (args) => db.product.count(args) },
+    from: {
+      // The plain SQLite connection when the page's arguments translate, else Prisma (find-product-row.ts).
+      findMany: async (args) => findProductRowsDirect(args, !!include) ?? db.product.findMany({ ...args, include }),
+      count: (args) => db.product.count(args),
+    },
     serialize: (row: Parameters<typeof serializeProduct>[0]) => serializeProduct(row),
   });
 }
