@@ -5,8 +5,9 @@ import { publish, subscribe } from "@/lib/redis/bus";
 // A count is kept per model and arguments (tenant, filters) and used again until that model is written: every
 // write through the client bumps its model's write version, a raw statement or the end of a transaction bumps
 // all of them, so a total is never older than the last write this process made or saw. Another process's
-// writes arrive through Redis when REDIS_URL is set (the channel below); without Redis a count is also never
-// kept longer than COUNT_CACHE_MS (default 2 s), which bounds what a separate `npm run jobs` process can skew.
+// server's writes arrive through Redis when REDIS_URL is set (the topic below); a count is also never kept longer
+// than COUNT_CACHE_MS (default 2 s), which bounds what writes of other processes (a separate `npm run jobs`, the
+// CLI) can skew.
 // Only the server turns it on (instrumentation.ts): a script, the CLI or a test reading the database counts afresh.
 
 const WRITES = new Set([
@@ -51,7 +52,9 @@ function bumpLocally(model: string | null): void {
 /** A write happened (model null: any table may have changed). */
 export function markWritten(model: string | null): void {
   bumpLocally(model);
-  publish(TOPIC, model ?? "*");
+  // Servers tell each other. A script, the CLI or a test does not open a Redis connection just for this (it would
+  // keep a short process alive); their writes reach the servers' counts within COUNT_CACHE_MS.
+  if (state.enabled) publish(TOPIC, model ?? "*");
 }
 
 function listen(): void {
