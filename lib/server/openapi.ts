@@ -92,6 +92,8 @@ class SchemaSink {
   }
 }
 
+const RANGE_OPS = { gte: "At least", gt: "Greater than", lte: "At most", lt: "Less than" };
+
 function collectionParameters(spec: CollectionSpec): Json[] {
   const p = (name: string, description: string, schema: Json = { type: "string" }) => ({
     name,
@@ -122,7 +124,13 @@ function collectionParameters(spec: CollectionSpec): Json[] {
               : def.type === "date"
                 ? { type: "string", format: "date-time" }
                 : { type: "string" };
-    params.push({ ...p(field, `Exact match; comma-separated values match any. Also ${field}[gte], [gt], [lte], [lt], [ne].`), schema });
+    // `type=API,SaaS`: a comma list (form style, not exploded) matches any of the values; `[ne]` excludes them.
+    const list = { type: "array", items: schema, minItems: 1, maxItems: 100 };
+    params.push({ ...p(field, "Exact match; comma-separated values match any", list), style: "form", explode: false });
+    params.push({ ...p(`${field}[ne]`, "Not equal; comma-separated values exclude each", list), style: "form", explode: false });
+    if (def.type !== "boolean" && def.type !== "enum") {
+      for (const [op, words] of Object.entries(RANGE_OPS)) params.push(p(`${field}[${op}]`, `${words} this value`, schema));
+    }
   }
   return params;
 }
@@ -220,7 +228,23 @@ export function buildOpenApi(routes: AnyRoute[], serverUrl = "/"): Json {
         required: ["data", "meta"],
         properties: { data: sink.convert(r.schema, "output"), meta: metaRef },
       });
-      responses[String(r.status)] = { description: route.summary, headers: headersFor(r.status), content };
+      const data = sink.convert(r.schema, "output");
+      const withFields = !!route.query && "fields" in (route.query as z.ZodObject).shape;
+      responses[String(r.status)] = {
+        description: route.summary,
+        headers: headersFor(r.status),
+        content,
+        // `fields=` answers a partial object: a client validating such an answer uses this schema instead.
+        ...(withFields
+          ? {
+              "x-partial-schema": {
+                type: "object",
+                required: ["data", "meta"],
+                properties: { data: partialOf(data, sink.components), meta: metaRef },
+              },
+            }
+          : {}),
+      };
       // A replay (same Idempotency-Key) answers 200 with the body the first request got.
       if (idempotent && r.status === 201) {
         responses["200"] = {

@@ -68,7 +68,10 @@ export function conformanceFor(doc: Json): Conformance {
       const mediaKey = Object.keys(content).find((k) => k === media) ?? (media.endsWith("+json") ? "application/json" : undefined);
       if (!mediaKey) return `${name} ${status}: content type '${media}' is not declared (declared: ${Object.keys(content).join(", ")})`;
       if (!mediaKey.includes("json")) return null;
-      const pointer = `openapi.json#/paths/${escapePointer(operation.path)}/${m}/responses/${key}/content/${escapePointer(mediaKey)}/schema`;
+      const base = `openapi.json#/paths/${escapePointer(operation.path)}/${m}/responses/${key}`;
+      // `fields=` answers partial objects, which the document describes beside the full schema.
+      const partial = new URL(url).searchParams.has("fields") && declared["x-partial-schema"];
+      const pointer = partial ? `${base}/x-partial-schema` : `${base}/content/${escapePointer(mediaKey)}/schema`;
       let validate = validators.get(pointer);
       if (!validate) {
         validate = ajv.compile({ $ref: pointer });
