@@ -13,6 +13,31 @@ import { API_PIPELINE_DOCS } from "./pipeline";
 
 type Json = Record<string, unknown>;
 
+/**
+ * A request schema states its defaults in words, not as `default`: generators (openapi-typescript) make a property
+ * with a `default` required, which in a request is the opposite of what a default means.
+ */
+function withoutDefaults(node: Json): Json {
+  const walk = (n: unknown, isSchema: boolean): unknown => {
+    if (Array.isArray(n)) return n.map((x) => walk(x, true));
+    if (!n || typeof n !== "object") return n;
+    const out: Json = {};
+    for (const [k, v] of Object.entries(n as Json)) {
+      if (isSchema && k === "default") continue;
+      if (isSchema && ["enum", "const", "examples", "example"].includes(k)) out[k] = v;
+      else if (isSchema && ["properties", "$defs", "patternProperties"].includes(k)) {
+        out[k] = Object.fromEntries(Object.entries(v as Json).map(([name, sub]) => [name, walk(sub, true)]));
+      } else out[k] = walk(v, true);
+    }
+    if (isSchema && "default" in (n as Json)) {
+      const said = `Defaults to ${JSON.stringify((n as Json).default)}.`;
+      out.description = out.description ? `${String(out.description).replace(/\.?$/, ".")} ${said}` : said;
+    }
+    return out;
+  };
+  return walk(node, true) as Json;
+}
+
 class SchemaSink {
   readonly components: Record<string, Json> = {};
   private readonly inputNames = new Set<string>();
@@ -41,7 +66,7 @@ class SchemaSink {
   convert(schema: z.ZodType, io: "input" | "output"): Json {
     const toJson = (mode: "input" | "output") =>
       z.toJSONSchema(schema, { io: mode, unrepresentable: "any", target: "draft-2020-12" }) as Json;
-    const out = toJson(io);
+    const out = io === "input" ? withoutDefaults(toJson(io)) : toJson(io);
     const defs = (out.$defs ?? {}) as Record<string, Json>;
     delete out.$defs;
     delete out.$schema;

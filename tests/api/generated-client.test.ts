@@ -87,7 +87,7 @@ async function main() {
   if (!agent.data) return fail("create agent", agent);
   out.agentTemperature = agent.data.data.model.temperature;
   const workflow = await api.POST("/v1/workflows", {
-    body: { name: "Onboarding", steps: [{ id: "greet", name: "Greet", type: "agent", config: {} }] },
+    body: { name: "Onboarding", description: "Welcomes a customer", steps: [{ id: "greet", name: "Greet", type: "agent", config: {} }] },
   });
   if (!workflow.data) return fail("create workflow", workflow);
   out.workflowRetry = workflow.data.data.retry?.maxAttempts;

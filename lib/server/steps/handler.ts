@@ -37,7 +37,8 @@ export async function runHandler(ctx: RequestContext): Promise<void> {
 
 export const runHandlerDoc: StepDoc = {
   step: "handler",
-  appliesTo: (route) => !!route.params,
+  // A path id, an id in the body, or a resource the business has not set up yet (an upcoming invoice).
+  appliesTo: (route) => route.auth !== "none",
   statuses: { 404: "No such resource (or one of another business or environment)" },
 };
 
