@@ -11,7 +11,7 @@ import { claimIdempotencyKey, claimIdempotencyKeyDoc, storeIdempotentResponse } 
 import { conflictDoc, runHandler, runHandlerDoc } from "./steps/handler";
 import { writeEnvelope } from "./steps/envelope";
 import { mapError } from "./steps/map-error";
-import { rateCost } from "./steps/rate-cost";
+import { rateCost, rateCostDoc } from "./steps/rate-cost";
 import { recordCall } from "./steps/record";
 import type { RequestContext, ApiResponse } from "./request-context";
 import type { StepDoc } from "./step-doc";
@@ -48,7 +48,7 @@ export const API_PIPELINE: Pipeline = {
   outbound: [releaseAdmission, rateCost, recordCall],
 };
 
-/** What the inbound steps add to answers (statuses, headers), for the OpenAPI document. */
+/** What the steps add to answers (statuses, headers), for the OpenAPI document. */
 export const API_PIPELINE_DOCS: StepDoc[] = [
   identifyRequestDoc,
   resolveRequestVersionDoc,
@@ -62,6 +62,7 @@ export const API_PIPELINE_DOCS: StepDoc[] = [
   claimIdempotencyKeyDoc,
   runHandlerDoc,
   conflictDoc,
+  rateCostDoc,
 ];
 
 export async function runPipeline(ctx: RequestContext, pipeline: Pipeline = API_PIPELINE): Promise<ApiResponse> {

@@ -24,7 +24,7 @@ interface Operation {
 
 export interface Conformance {
   /** Null when the response is what the document says; otherwise why not. */
-  check(method: string, url: string, status: number, contentType: string | null, text: string): string | null;
+  check(method: string, url: string, status: number, headers: Headers, text: string): string | null;
 }
 
 const escapePointer = (s: string) => s.replaceAll("~", "~0").replaceAll("/", "~1");
@@ -34,6 +34,7 @@ export function conformanceFor(doc: Json): Conformance {
   addFormats(ajv);
   ajv.addSchema(doc, "openapi.json");
   const validators = new Map<string, ValidateFunction>();
+  const knownHeaders = new Set(Object.keys((doc.components?.headers ?? {}) as Json).map((h) => h.toLowerCase()));
   const ops: Operation[] = [];
   for (const [path, item] of Object.entries(doc.paths as Record<string, Json>)) {
     const segments = path.split("/").filter(Boolean);
@@ -49,7 +50,8 @@ export function conformanceFor(doc: Json): Conformance {
   ops.sort((a, b) => b.literals - a.literals);
 
   return {
-    check(method, url, status, contentType, text) {
+    check(method, url, status, headers, text) {
+      const contentType = headers.get("content-type");
       const { pathname } = new URL(url);
       const m = method.toLowerCase();
       const operation = ops.find((o) => o.method === m && o.regex.test(pathname));
@@ -60,6 +62,11 @@ export function conformanceFor(doc: Json): Conformance {
       const key = [String(status), `${String(status)[0]}XX`, "default"].find((k) => k in responses);
       const declared = key ? (responses[key] as Json) : undefined;
       if (!declared) return `${name}: status ${status} is not declared (declared: ${Object.keys(responses).join(", ")})`;
+      // A header the document knows (components.headers) must be declared on the response that carries it.
+      const declaredHeaders = new Set(Object.keys((declared.headers ?? {}) as Json).map((h) => h.toLowerCase()));
+      for (const [header] of headers) {
+        if (knownHeaders.has(header) && !declaredHeaders.has(header)) return `${name} ${status}: header '${header}' is not declared`;
+      }
       const content = declared.content as Json | undefined;
       if (!content) {
         return text === "" ? null : `${name} ${status}: the document declares no body, the server sent ${text.slice(0, 200)}`;

@@ -27,6 +27,12 @@ export const resolveRequestVersionDoc: StepDoc = {
     "X-API-Version": { description: "The API version that answered", schema: { type: "string" }, on: "all" },
     Deprecation: { description: "`true` while the version in use is deprecated (RFC 9745)", schema: { type: "string" }, on: "all" },
     Sunset: { description: "HTTP date after which a deprecated version stops answering (RFC 8594)", schema: { type: "string" }, on: "all" },
+    "X-API-Deprecation": {
+      description: "On a deprecated version: when it was deprecated (ISO 8601)",
+      schema: { type: "string" },
+      on: "all",
+    },
+    "X-API-Sunset": { description: "On a deprecated version: when it stops answering (ISO 8601)", schema: { type: "string" }, on: "all" },
     Link: {
       description: "On a deprecated version: the migration guide (rel=deprecation) and the successor (rel=alternate)",
       schema: { type: "string" },
