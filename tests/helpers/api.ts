@@ -35,13 +35,7 @@ export async function request<T = any>(
   // Every response of the server under test must be one its OpenAPI document declares (tests/helpers/openapi-conformance.ts).
   const base = opts.base ?? BASE_URL;
   if (base === BASE_URL && method !== "HEAD" && method !== "OPTIONS") {
-    const mismatch = (await serverConformance(BASE_URL)).check(
-      method,
-      res.url || `${base}${path}`,
-      res.status,
-      res.headers.get("content-type"),
-      text,
-    );
+    const mismatch = (await serverConformance(BASE_URL)).check(method, res.url || `${base}${path}`, res.status, res.headers, text);
     if (mismatch) throw new Error(`OpenAPI conformance: ${mismatch}`);
   }
   return { status: res.status, headers: res.headers, body: parsed as T, text };
