@@ -306,6 +306,7 @@ export function buildOpenApi(routes: AnyRoute[], serverUrl = "/"): Json {
 
     const statuses = new Map<number, string>();
     for (const d of steps) for (const [code, text] of Object.entries(d.statuses ?? {})) statuses.set(Number(code), text);
+    for (const [code, text] of Object.entries(route.statuses ?? {})) statuses.set(Number(code), text);
     for (const status of [...statuses.keys()].sort()) {
       const codes = ERROR_CATALOG.filter((e) => e.status === status).map((e) => e.code);
       responses[String(status)] = {

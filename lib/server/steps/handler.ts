@@ -38,7 +38,7 @@ export async function runHandler(ctx: RequestContext): Promise<void> {
 export const runHandlerDoc: StepDoc = {
   step: "handler",
   // A path id, an id in the body, or a resource the business has not set up yet (an upcoming invoice).
-  appliesTo: (route) => route.auth !== "none",
+  appliesTo: (route) => route.auth !== "none" || !!route.params,
   statuses: { 404: "No such resource (or one of another business or environment)" },
 };
 
