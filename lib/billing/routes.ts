@@ -38,6 +38,8 @@ export const billingRoutes = [
     summary: "Subscribe a project to a price",
     tag: "Billing",
     scope: "subscriptions:write",
+    // The card is charged or checked here: a decline is this route's own answer.
+    statuses: { 402: "The card was declined (CARD_DECLINED); declineCode says why. Nothing was created or changed" },
     body: SubscriptionCreate,
     response: { kind: "single", status: 201, schema: Subscription },
     handler: ({ auth, body }) => createSubscription(auth, body),
@@ -58,6 +60,8 @@ export const billingRoutes = [
     summary: "Change a subscription's price (at renewal), payment method, metadata or cancelAtPeriodEnd",
     tag: "Billing",
     scope: "subscriptions:write",
+    // The card is charged or checked here: a decline is this route's own answer.
+    statuses: { 402: "The card was declined (CARD_DECLINED); declineCode says why. Nothing was created or changed" },
     params: IdParams,
     body: SubscriptionUpdate,
     response: { kind: "single", status: 200, schema: Subscription },

@@ -1,4 +1,8 @@
-// Every error code the API answers with, for the docs page that error envelopes link to (/docs/errors#CODE).
+import { z } from "zod";
+
+// Every error code the API answers with, for the docs page that error envelopes link to (/docs/errors#CODE),
+// and for the OpenAPI document: `fields` names the members a code adds to the error object, so the document's
+// Error schema is built from this list and a new field cannot be sent without being declared.
 
 export interface ErrorDoc {
   code: string;
@@ -6,7 +10,11 @@ export interface ErrorDoc {
   type: string;
   meaning: string;
   fix: string;
+  /** Members of the error object beyond type, code, message, field, suggestion and documentation. */
+  fields?: Record<string, z.ZodType>;
 }
+
+const retryAfter = z.number().int().meta({ description: "Seconds to wait before retrying" });
 
 export const ERROR_CATALOG: ErrorDoc[] = [
   {
@@ -108,6 +116,7 @@ export const ERROR_CATALOG: ErrorDoc[] = [
     type: "authorization_error",
     meaning: "The key lacks the scope the route needs (`requiredScope`).",
     fix: "Use a key with that scope.",
+    fields: { requiredScope: z.string().meta({ description: "The scope that was missing" }) },
   },
   {
     code: "IP_NOT_ALLOWED",
@@ -151,6 +160,12 @@ export const ERROR_CATALOG: ErrorDoc[] = [
     type: "conflict_error",
     meaning: "The resource is not in a state that allows this.",
     fix: "Read its state and choose an allowed action.",
+    fields: {
+      currentState: z.string().meta({ description: "The resource's state (or why the action cannot run)" }),
+      allowed: z.array(z.string()).meta({ description: "States (or transitions) that would allow the action" }),
+      requested: z.string().meta({ description: "The state transition asked for" }),
+      referencedBy: z.array(z.string()).meta({ description: "Ids of the resources that still reference this one" }),
+    },
   },
   {
     code: "IDEMPOTENCY_KEY_IN_USE",
@@ -181,6 +196,7 @@ export const ERROR_CATALOG: ErrorDoc[] = [
     meaning:
       "The card was declined where it was given (subscribing, or replacing a subscription's card); `declineCode` says why (generic_decline, insufficient_funds, lost_card, stolen_card, expired_card, incorrect_cvc, processing_error, incorrect_number, card_velocity_exceeded, fraudulent). Nothing was created or changed.",
     fix: "Use another card; after processing_error the same card may be tried again.",
+    fields: { declineCode: z.string().meta({ description: "Why the card was declined, as Stripe's decline_code" }) },
   },
   {
     code: "RATE_LIMIT_EXCEEDED",
@@ -188,6 +204,12 @@ export const ERROR_CATALOG: ErrorDoc[] = [
     type: "rate_limit_error",
     meaning: "Too many requests for this key; see `retryAfter`.",
     fix: "Wait `Retry-After` seconds.",
+    fields: {
+      retryAfter,
+      limit: z.number().int().meta({ description: "Requests allowed in the window" }),
+      window: z.number().int().meta({ description: "The window, in seconds" }),
+      policy: z.string().meta({ description: "The policy that refused (burst, hour, day, concurrent), as named in RateLimit-Policy" }),
+    },
   },
   {
     code: "QUOTA_EXCEEDED",
@@ -195,6 +217,12 @@ export const ERROR_CATALOG: ErrorDoc[] = [
     type: "rate_limit_error",
     meaning: "The project's monthly quota is used up (free plan).",
     fix: "Upgrade the plan or wait for the next period.",
+    fields: {
+      retryAfter,
+      limit: z.number().int().meta({ description: "Requests allowed per period" }),
+      period: z.string().meta({ description: "The quota's period (month)" }),
+      resets: z.string().meta({ description: "ISO 8601 date-time at which the quota starts afresh", format: "date-time" }),
+    },
   },
   {
     code: "VERSION_SUNSET",
@@ -202,6 +230,10 @@ export const ERROR_CATALOG: ErrorDoc[] = [
     type: "version_sunset",
     meaning: "The API version in the path was sunset; `currentVersion` and `migration` say where to go.",
     fix: "Move to the current version.",
+    fields: {
+      migration: z.string().meta({ description: "Link to the migration guide" }),
+      currentVersion: z.string().meta({ description: "The version to move to" }),
+    },
   },
   {
     code: "INTERNAL_ERROR",

@@ -58,6 +58,8 @@ export interface RouteSpec<P extends z.ZodType = z.ZodType, Q extends z.ZodType 
   body?: B;
   /** Accepts `Idempotency-Key` (every authenticated POST does). */
   response: ResponseSpec;
+  /** Error statuses the handler itself answers beyond those the pipeline's steps declare (402 on a declined card). */
+  statuses?: Record<number, string>;
   handler: (ctx: RouteContext<z.infer<P>, any, z.infer<B>>) => Promise<unknown>;
 }
 

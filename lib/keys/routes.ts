@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { defineRoute } from "@/lib/http/route";
 import { IdParams } from "@/lib/schemas/common";
 import { ApiKey, ApiKeyCreate, ApiKeyRotate, ApiKeyUpdate } from "@/lib/schemas/api-key";
@@ -15,7 +16,11 @@ import {
 import { serializeApiKey } from "./serialize-api-key";
 
 const tag = "API keys";
-const RotatedKey = ApiKey.extend({}).meta({
+const RotatedKey = ApiKey.extend({
+  rotatedFrom: z
+    .object({ id: z.string(), expiresAt: z.string().meta({ format: "date-time" }) })
+    .meta({ description: "The old key, and when it stops working (the end of the grace period)" }),
+}).meta({
   id: "RotatedApiKey",
   description: "The new key (full value shown once) and the old key's new expiry in rotatedFrom",
 });

@@ -25,6 +25,7 @@ export const Pagination = z
   })
   .meta({ id: "Pagination" });
 
+// lib/server/openapi.ts adds the fields each error code declares in the error catalog.
 export const ErrorObject = z
   .object({
     type: z.string().meta({ example: "validation_error" }),
@@ -33,20 +34,8 @@ export const ErrorObject = z
     field: z.string().optional(),
     suggestion: z.string().optional(),
     documentation: z.string().optional(),
-    retryAfter: z.number().optional(),
-    limit: z.number().optional(),
-    window: z.number().optional(),
-    policy: z
-      .string()
-      .optional()
-      .meta({ description: "On a 429: the rate-limit policy that refused (burst, hour, day, concurrent), as named in RateLimit-Policy" }),
-    declineCode: z.string().optional().meta({ description: "On a 402 CARD_DECLINED: why the card was declined, as Stripe's decline_code" }),
-    migration: z.string().optional(),
-    currentVersion: z.string().optional(),
   })
-  .meta({ id: "Error" });
-
-export const ErrorEnvelope = z.object({ error: ErrorObject, meta: Meta }).meta({ id: "ErrorEnvelope" });
+  .meta({ description: "The error object; each code adds its own fields (lib/http/error-catalog.ts)" });
 
 // Any string: an id of the wrong shape or length names no resource, so the resource's own lookup answers 404
 // (it checks the id's shape before any query), as contract.md asks of every bad id.

@@ -1,19 +1,20 @@
 import { ApiError } from "@/lib/http/errors";
-import { identifyRequest } from "./steps/identify";
-import { resolveRequestVersion } from "./steps/version";
-import { authenticate } from "./steps/authenticate";
-import { checkRestrictions } from "./steps/restrictions";
-import { rateLimit, releaseAdmission } from "./steps/rate-limit";
-import { checkScope } from "./steps/scope";
-import { checkQuota } from "./steps/quota";
-import { parseInput } from "./steps/parse-input";
-import { claimIdempotencyKey, storeIdempotentResponse } from "./steps/idempotency";
-import { runHandler } from "./steps/handler";
+import { identifyRequest, identifyRequestDoc } from "./steps/identify";
+import { resolveRequestVersion, resolveRequestVersionDoc } from "./steps/version";
+import { authenticate, authenticateDoc } from "./steps/authenticate";
+import { checkRestrictions, checkRestrictionsDoc } from "./steps/restrictions";
+import { rateLimit, rateLimitDoc, releaseAdmission } from "./steps/rate-limit";
+import { checkScope, checkScopeDoc } from "./steps/scope";
+import { checkQuota, checkQuotaDoc } from "./steps/quota";
+import { parseInput, parseInputDoc, readBodyDoc } from "./steps/parse-input";
+import { claimIdempotencyKey, claimIdempotencyKeyDoc, storeIdempotentResponse } from "./steps/idempotency";
+import { conflictDoc, runHandler, runHandlerDoc } from "./steps/handler";
 import { writeEnvelope } from "./steps/envelope";
 import { mapError } from "./steps/map-error";
-import { rateCost } from "./steps/rate-cost";
+import { rateCost, rateCostDoc } from "./steps/rate-cost";
 import { recordCall } from "./steps/record";
 import type { RequestContext, ApiResponse } from "./request-context";
+import type { StepDoc } from "./step-doc";
 
 // The request pipeline: a list of small steps over one RequestContext (lib/server/steps, each with its own unit
 // test). Inbound steps run in order until one throws; whatever was thrown is mapped to the error envelope by
@@ -46,6 +47,23 @@ export const API_PIPELINE: Pipeline = {
   onError: mapError,
   outbound: [releaseAdmission, rateCost, recordCall],
 };
+
+/** What the steps add to answers (statuses, headers), for the OpenAPI document. */
+export const API_PIPELINE_DOCS: StepDoc[] = [
+  identifyRequestDoc,
+  resolveRequestVersionDoc,
+  authenticateDoc,
+  checkRestrictionsDoc,
+  rateLimitDoc,
+  checkScopeDoc,
+  checkQuotaDoc,
+  parseInputDoc,
+  readBodyDoc,
+  claimIdempotencyKeyDoc,
+  runHandlerDoc,
+  conflictDoc,
+  rateCostDoc,
+];
 
 export async function runPipeline(ctx: RequestContext, pipeline: Pipeline = API_PIPELINE): Promise<ApiResponse> {
   try {

@@ -48,6 +48,29 @@ test("the served document passes redocly lint", async () => {
   }
 });
 
+// Spectral's `spectral:oas` ruleset (.spectral.yaml), with hints counted: 0 errors, warnings, infos or hints.
+test("the served document passes spectral lint (spectral:oas) with no finding at all", async () => {
+  const res = await request("GET", "/v1/openapi.json");
+  assert.equal(res.status, 200);
+  const dir = mkdtempSync(path.join(tmpdir(), "openapi-spectral-"));
+  const file = path.join(dir, "openapi.json");
+  try {
+    writeFileSync(file, res.text);
+    const { code, output } = await new Promise<{ code: number; output: string }>((resolve) => {
+      execFile(
+        "node_modules/.bin/spectral",
+        ["lint", file, "--ruleset", path.resolve(".spectral.yaml"), "--fail-severity=hint", "--format", "text"],
+        { timeout: 120_000 },
+        (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === "number" ? err.code : 1) : 0, output: `${stdout}\n${stderr}` }),
+      );
+    });
+    assert.equal(code, 0, `spectral lint failed:\n${output.slice(0, 4000)}`);
+    assert.match(output, /No results/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test("an invalid key does not stop the public document", async () => {
   const res = await request("GET", "/v1/openapi.json", { key: "sk_test_not-a-real-key" });
   assert.equal(res.status, 200);

@@ -1,6 +1,7 @@
 // Shared helpers for the API integration tests: a tiny HTTP client for the server under test (BASE_URL)
 // and seeding of a fresh business per test, so test files run in parallel without seeing each other.
 import { bootstrapBusiness, type Plan } from "@/lib/businesses/bootstrap-business";
+import { serverConformance } from "./openapi-conformance";
 
 export const BASE_URL = process.env.BASE_URL ?? "http://127.0.0.1:3000";
 
@@ -30,6 +31,12 @@ export async function request<T = any>(
     parsed = text ? JSON.parse(text) : undefined;
   } catch {
     parsed = undefined;
+  }
+  // Every response of the server under test must be one its OpenAPI document declares (tests/helpers/openapi-conformance.ts).
+  const base = opts.base ?? BASE_URL;
+  if (base === BASE_URL && method !== "HEAD" && method !== "OPTIONS") {
+    const mismatch = (await serverConformance(BASE_URL)).check(method, res.url || `${base}${path}`, res.status, res.headers, text);
+    if (mismatch) throw new Error(`OpenAPI conformance: ${mismatch}`);
   }
   return { status: res.status, headers: res.headers, body: parsed as T, text };
 }

@@ -92,3 +92,66 @@ test("collection routes document limit 1..100 (default 10) and their filters", (
     );
   }
 });
+
+// Issue 16: the document declares everything the pipeline can send, from the sources the pipeline uses.
+type Json = Record<string, any>;
+const full = doc as unknown as Json;
+const schemas = full.components.schemas as Record<string, Json>;
+
+test("every authenticated operation declares 401, 403 and 429; bodies 413; writes 409; every answer its headers", () => {
+  for (const route of ROUTES) {
+    const op = (full.paths[route.path] as Json)[route.method.toLowerCase()] as Json;
+    const where = `${route.method} ${route.path}`;
+    assert.ok(op.description, `${where} has no description`);
+    const headers = (status: string) => Object.keys(op.responses[status]?.headers ?? {});
+    const success = Object.keys(op.responses).find((s) => s.startsWith("2"))!;
+    assert.ok(headers(success).includes("X-Request-Id"), `${where} ${success} does not declare X-Request-Id`);
+    if (route.auth === "none") continue;
+    for (const status of ["401", "403", "429"]) assert.ok(op.responses[status], `${where} does not declare ${status}`);
+    for (const h of ["X-RateLimit-Limit", "RateLimit", "RateLimit-Policy", "X-API-Version"]) {
+      assert.ok(headers(success).includes(h), `${where} ${success} does not declare ${h}`);
+    }
+    assert.ok(headers("429").includes("Retry-After"), `${where} 429 does not declare Retry-After`);
+    if (route.body) assert.ok(op.responses["413"], `${where} reads a body but does not declare 413`);
+    if (route.method !== "GET") assert.ok(op.responses["409"], `${where} does not declare 409`);
+    if (route.method === "POST" && op.responses["201"]) {
+      assert.ok(op.responses["200"]?.content, `${where}: a replayed create answers a body the document does not declare`);
+      assert.ok(headers("200").includes("Idempotent-Replayed"));
+    }
+  }
+  assert.ok(full.info.contact?.url, "info.contact is missing");
+});
+
+test("the Error schema declares every field the error catalog gives a code", async () => {
+  const { ERROR_CATALOG } = await import("@/lib/http/error-catalog");
+  const error = schemas.Error;
+  assert.equal(error.additionalProperties, false);
+  const names = ERROR_CATALOG.flatMap((e) => Object.keys(e.fields ?? {}));
+  for (const name of ["requiredScope", "currentState", "allowed", "referencedBy", "retryAfter", "declineCode", "migration"]) {
+    assert.ok(names.includes(name), `the catalog names no code with '${name}'`);
+  }
+  for (const name of names) assert.ok(error.properties[name], `Error does not declare '${name}'`);
+});
+
+test("a property with a default is optional in a request and present in a response", () => {
+  assert.ok(!(schemas.KeyRotationSettingsInput.required ?? []).includes("strategy"));
+  assert.ok(schemas.KeyRotationSettings.required.includes("strategy"));
+  const agentModel = schemas.AIModelInput;
+  assert.ok(!(agentModel.required ?? []).includes("temperature"), "model.temperature is required in requests");
+  const rotate = full.paths["/v1/api-keys/{id}/rotate"].post;
+  assert.equal(rotate.requestBody.required, false, "rotate declares a body it does not need");
+  assert.ok(schemas.RotatedApiKey.properties.rotatedFrom, "rotatedFrom is not declared");
+});
+
+test("comma lists and range filters are declared per list", () => {
+  const list = full.paths["/v1/products"].get.parameters as Json[];
+  const type = list.find((x) => x.name === "type")!;
+  assert.deepEqual({ type: type.schema.type, style: type.style, explode: type.explode }, { type: "array", style: "form", explode: false });
+  for (const name of ["createdAt[gte]", "createdAt[lt]", "type[ne]"])
+    assert.ok(
+      list.some((x) => x.name === name),
+      name,
+    );
+  assert.ok(!list.some((x) => x.name === "type[gte]"), "an enum cannot be compared with gte");
+  assert.ok(full.paths["/v1/products"].get.responses["200"]["x-partial-schema"], "fields= answers are not described");
+});

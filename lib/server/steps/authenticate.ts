@@ -2,6 +2,7 @@ import { extractCredential } from "@/lib/auth/credentials";
 import { verifyCredential } from "@/lib/auth/verify-credential";
 import { listenForKeyChanges } from "@/lib/auth/key-invalidation";
 import type { RequestContext } from "../request-context";
+import { authenticated, type StepDoc } from "../step-doc";
 
 /** Step 3: who is calling (an API key or an OAuth access token). Public routes (`auth: "none"`) skip it. */
 export async function authenticate(ctx: RequestContext): Promise<void> {
@@ -10,3 +11,10 @@ export async function authenticate(ctx: RequestContext): Promise<void> {
   listenForKeyChanges();
   ctx.auth = await verifyCredential(extractCredential(ctx.request.headers, ctx.request.url.searchParams));
 }
+
+export const authenticateDoc: StepDoc = {
+  step: "authenticate",
+  appliesTo: authenticated,
+  statuses: { 401: "Missing, invalid, expired or revoked API key or access token" },
+  headers: { "WWW-Authenticate": { description: "The authentication scheme to use", schema: { type: "string" }, on: [401] } },
+};

@@ -2,6 +2,7 @@ import type { AuthContext } from "@/lib/http/auth-context";
 import { runWithCommitHook } from "@/lib/db/commit-hook";
 import { markCommitted } from "../idempotency";
 import type { RequestContext } from "../request-context";
+import type { StepDoc } from "../step-doc";
 
 /** Step 10: the route's own work. Skipped when an earlier step already answered (an idempotent replay). */
 export async function runHandler(ctx: RequestContext): Promise<void> {
@@ -33,3 +34,17 @@ export async function runHandler(ctx: RequestContext): Promise<void> {
     : await run();
   ctx.computeMs = performance.now() - started;
 }
+
+export const runHandlerDoc: StepDoc = {
+  step: "handler",
+  // A path id, an id in the body, or a resource the business has not set up yet (an upcoming invoice).
+  appliesTo: (route) => route.auth !== "none" || !!route.params,
+  statuses: { 404: "No such resource (or one of another business or environment)" },
+};
+
+/** A change can meet a state it cannot apply to, or a resource others still reference. */
+export const conflictDoc: StepDoc = {
+  step: "handler",
+  appliesTo: (route) => route.auth !== "none" && route.method !== "GET",
+  statuses: { 409: "A state conflict: the resource's state does not allow this, or others still reference it" },
+};

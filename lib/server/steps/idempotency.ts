@@ -1,5 +1,7 @@
+import type { AnyRoute } from "@/lib/http/route";
 import { beginIdempotent, completeIdempotent, abandonIdempotent, requestHash, validateIdempotencyKey } from "../idempotency";
 import type { RequestContext } from "../request-context";
+import type { StepDoc } from "../step-doc";
 
 /**
  * Step 9: an authenticated POST with `Idempotency-Key` claims the key (for a lease: a claim left by a crashed
@@ -57,3 +59,20 @@ export async function releaseIdempotencyKey(ctx: RequestContext): Promise<void> 
     if (ctx.commitScope) ctx.commitScope.closed = true;
   }
 }
+
+const idempotent = (route: AnyRoute) => route.method === "POST" && route.auth !== "none";
+export const claimIdempotencyKeyDoc: StepDoc = {
+  step: "idempotency",
+  appliesTo: idempotent,
+  statuses: {
+    409: "A request with this Idempotency-Key is still running, or a state conflict",
+    422: "The Idempotency-Key was used with another method, path or body (IDEMPOTENCY_KEY_REUSED)",
+  },
+  headers: {
+    "Idempotent-Replayed": {
+      description: "`true` when this answer is the stored result of an earlier request with the same Idempotency-Key",
+      schema: { type: "string", enum: ["true"] },
+      on: "success",
+    },
+  },
+};

@@ -3,6 +3,7 @@ import { zodToApiError } from "@/lib/http/zod-errors";
 import { parseCollectionQuery } from "@/lib/http/collection-query";
 import { parseJsonBody } from "@/lib/http/read-body";
 import type { RequestContext } from "../request-context";
+import type { StepDoc } from "../step-doc";
 
 // The pipeline's own query parameters, which no route's query schema lists.
 const PIPELINE_PARAMETERS = new Set(["api_key", "version", "api-version"]);
@@ -33,3 +34,16 @@ export async function parseInput(ctx: RequestContext): Promise<void> {
   ctx.rawBody = json.raw;
   ctx.body = parseWith(route.body, json.value, "body");
 }
+
+export const parseInputDoc: StepDoc = {
+  step: "parse-input",
+  appliesTo: (route) => !!(route.body || route.query || route.collection || route.params),
+  statuses: { 400: "Invalid input: a malformed parameter, header or body (validation_error)" },
+};
+
+/** Routes that read a body refuse one over 1 MB. */
+export const readBodyDoc: StepDoc = {
+  step: "read-body",
+  appliesTo: (route) => !!route.body,
+  statuses: { 413: "Body over 1 MB (PAYLOAD_TOO_LARGE)" },
+};

@@ -1,6 +1,7 @@
 import { rateRequest } from "@/lib/billing/rate-request";
 import { nanosToNumber } from "@/lib/billing/money";
 import type { RequestContext } from "../request-context";
+import { authenticated, type StepDoc } from "../step-doc";
 
 /** Bytes in and out, as billed: the declared request length (or the body read) plus the answer's body. */
 export function requestBytes(ctx: RequestContext): number {
@@ -23,3 +24,15 @@ export async function rateCost(ctx: RequestContext): Promise<void> {
   response.headers["X-Request-Cost"] = `${rated.decimal} ${rated.currency}`;
   ctx.cost = nanosToNumber(rated.nanos);
 }
+
+export const rateCostDoc: StepDoc = {
+  step: "rate-cost",
+  appliesTo: authenticated,
+  headers: {
+    "X-Request-Cost": {
+      description: "What this call cost under the business's prices, e.g. `0.01 USD` (when the project has a subscription)",
+      schema: { type: "string" },
+      on: "success",
+    },
+  },
+};

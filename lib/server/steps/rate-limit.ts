@@ -1,5 +1,6 @@
 import { admit } from "@/lib/limits/rate-limit";
 import type { RequestContext } from "../request-context";
+import { authenticated, type StepDoc } from "../step-doc";
 
 /** Step 5: the key's rate and concurrency limits; their headers go on every answer, refusals included. */
 export async function rateLimit(ctx: RequestContext): Promise<void> {
@@ -13,3 +14,23 @@ export function releaseAdmission(ctx: RequestContext): void {
   ctx.admission?.release();
   ctx.admission = null;
 }
+
+const intHeader = { type: "string", pattern: "^[0-9]+$" };
+export const rateLimitDoc: StepDoc = {
+  step: "rate-limit",
+  appliesTo: authenticated,
+  statuses: { 429: "Too many requests (RATE_LIMIT_EXCEEDED) or the monthly quota is used up (QUOTA_EXCEEDED)" },
+  headers: {
+    "X-RateLimit-Limit": { description: "Requests allowed in the binding window", schema: intHeader, on: "all" },
+    "X-RateLimit-Remaining": { description: "Requests left in the binding window", schema: intHeader, on: "all" },
+    "X-RateLimit-Reset": { description: "Unix time (seconds) at which the window resets", schema: intHeader, on: "all" },
+    "X-RateLimit-Window": { description: "The binding window, in seconds", schema: intHeader, on: "all" },
+    RateLimit: { description: "The binding policy's state (draft-ietf-httpapi-ratelimit-headers)", schema: { type: "string" }, on: "all" },
+    "RateLimit-Policy": {
+      description: "Every policy the key runs under (draft-ietf-httpapi-ratelimit-headers)",
+      schema: { type: "string" },
+      on: "all",
+    },
+    "Retry-After": { description: "Seconds to wait before retrying", schema: intHeader, on: [429] },
+  },
+};

@@ -2,6 +2,7 @@ import { forbidden, type ApiError } from "@/lib/http/errors";
 import type { AuthContext } from "@/lib/http/auth-context";
 import { grants } from "@/lib/auth/scopes";
 import type { RequestContext } from "../request-context";
+import { authenticated, type StepDoc } from "../step-doc";
 
 /** Who a refusal is recorded against: the key, or for an OAuth token the client acting under its grant. */
 export function subjectOf(auth: AuthContext): NonNullable<ApiError["subject"]> {
@@ -24,3 +25,9 @@ export function authorize(auth: AuthContext, scope: string | undefined): void {
 export function checkScope(ctx: RequestContext): void {
   if (ctx.auth) authorize(ctx.auth, ctx.route.scope);
 }
+
+export const checkScopeDoc: StepDoc = {
+  step: "scope",
+  appliesTo: authenticated,
+  statuses: { 403: "The key lacks a scope, or its IP or referrer allow-list refused the caller" },
+};
