@@ -18,7 +18,7 @@ async function placesHolding(needles: string[]): Promise<string[]> {
   const found: string[] = [];
   if (isPostgres) {
     const tables = await db.$queryRawUnsafe<{ name: string }[]>(
-      "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'",
+      "SELECT table_name::text AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'",
     );
     for (const { name } of tables) {
       for (const needle of needles) {

@@ -31,6 +31,10 @@ export const rateLimitDoc: StepDoc = {
       schema: { type: "string" },
       on: "all",
     },
-    "Retry-After": { description: "Seconds to wait before retrying", schema: intHeader, on: [429] },
+    "Retry-After": {
+      description: "Seconds to wait before retrying (a rate limit, or an Idempotency-Key still in use)",
+      schema: intHeader,
+      on: [429, 409],
+    },
   },
 };
