@@ -44,14 +44,28 @@ await ensureInstrumentationRegistered(process.cwd(), process.env.NEXT_DIST_DIR ?
 const frontDoor = globalThis.__platformFrontDoor;
 if (typeof frontDoor !== "function") throw new Error("instrumentation.ts did not register the API front door");
 
+// The headers each Host value leads to, worked out once (a bounded map: the Host header is the client's to write).
+const originHeaders = new Map();
+function applyRequestOrigin(headers) {
+  const key = headers.host ?? "";
+  let values = originHeaders.get(key);
+  if (!values) {
+    values = {};
+    applyOrigin(
+      values,
+      requestOrigin({ hostHeader: headers.host, port, listenHost: hostname, publicBaseUrl: fixedOrigin, names: ownNames }),
+    );
+    if (originHeaders.size >= 256) originHeaders.clear();
+    originHeaders.set(key, values);
+  }
+  Object.assign(headers, values);
+}
+
 const server = createServer((req, res) => {
   req.headers["x-platform-client-ip"] = req.socket.remoteAddress ?? "";
   // Host, X-Forwarded-Host and -Proto are replaced by the origin this request is answered for: the client's
   // own Host when it names this server, else this server's address; never a value a client made up.
-  applyOrigin(
-    req.headers,
-    requestOrigin({ hostHeader: req.headers.host, port, listenHost: hostname, publicBaseUrl: fixedOrigin, names: ownNames }),
-  );
+  applyRequestOrigin(req.headers);
   if (!frontDoor(req, res)) handle(req, res);
 });
 server.keepAliveTimeout = 65_000;
