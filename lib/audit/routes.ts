@@ -1,8 +1,7 @@
 import { z } from "zod";
 import { db } from "@/lib/db/client";
+import { tenantResource } from "@/lib/db/tenant-resource";
 import { defineRoute } from "@/lib/http/route";
-import { listCollection } from "@/lib/http/list-collection";
-import { tenantWhere } from "@/lib/http/tenant";
 import type { CollectionQuery, CollectionSpec } from "@/lib/http/collection-query";
 import { Timestamp } from "@/lib/schemas/common";
 import type { AuditLog as AuditRow } from "@/generated/prisma-sqlite";
@@ -69,6 +68,14 @@ function serializeAudit(row: AuditRow) {
   };
 }
 
+const auditEntries = tenantResource<AuditRow>({
+  model: () => db.auditLog,
+  idKind: "audit",
+  label: "audit entry",
+  collection: AUDIT_COLLECTION,
+  serialize: serializeAudit,
+});
+
 export const auditRoutes = [
   defineRoute({
     method: "GET",
@@ -78,13 +85,6 @@ export const auditRoutes = [
     scope: "audit_logs:read",
     collection: AUDIT_COLLECTION,
     response: { kind: "collection", schema: AuditLog },
-    handler: ({ auth, query }) =>
-      listCollection({
-        spec: AUDIT_COLLECTION,
-        query: query as CollectionQuery,
-        baseWhere: tenantWhere(auth),
-        from: db.auditLog,
-        serialize: (row: AuditRow) => serializeAudit(row),
-      }),
+    handler: ({ auth, query }) => auditEntries.list(auth, query as CollectionQuery),
   }),
 ];

@@ -1,9 +1,6 @@
 import { db } from "@/lib/db/client";
+import { tenantResource } from "@/lib/db/tenant-resource";
 import { defineRoute } from "@/lib/http/route";
-import { isIdOf } from "@/lib/ids";
-import { notFound } from "@/lib/http/errors";
-import { tenantWhere } from "@/lib/http/tenant";
-import { listCollection } from "@/lib/http/list-collection";
 import type { CollectionQuery, CollectionSpec } from "@/lib/http/collection-query";
 import { IdParams } from "@/lib/schemas/common";
 import { Event } from "@/lib/schemas/webhook";
@@ -18,6 +15,14 @@ const EVENT_COLLECTION: CollectionSpec = {
 
 const serializeEvent = (e: EventRow) => ({ ...eventPayload(e), environment: e.environment });
 
+const events = tenantResource<EventRow>({
+  model: () => db.event,
+  idKind: "event",
+  label: "event",
+  collection: EVENT_COLLECTION,
+  serialize: serializeEvent,
+});
+
 export const eventRoutes = [
   defineRoute({
     method: "GET",
@@ -27,14 +32,7 @@ export const eventRoutes = [
     scope: "events:read",
     collection: EVENT_COLLECTION,
     response: { kind: "collection", schema: Event },
-    handler: ({ auth, query }) =>
-      listCollection({
-        spec: EVENT_COLLECTION,
-        query: query as CollectionQuery,
-        baseWhere: tenantWhere(auth),
-        from: db.event,
-        serialize: (row: EventRow) => serializeEvent(row),
-      }),
+    handler: ({ auth, query }) => events.list(auth, query as CollectionQuery),
   }),
   defineRoute({
     method: "GET",
@@ -44,10 +42,6 @@ export const eventRoutes = [
     scope: "events:read",
     params: IdParams,
     response: { kind: "single", status: 200, schema: Event },
-    handler: async ({ auth, params }) => {
-      const e = isIdOf("event", params.id) ? await db.event.findFirst({ where: { id: params.id, ...tenantWhere(auth) } }) : null;
-      if (!e) throw notFound("event", params.id);
-      return serializeEvent(e);
-    },
+    handler: async ({ auth, params }) => serializeEvent(await events.getOrThrow(auth, params.id)),
   }),
 ];
