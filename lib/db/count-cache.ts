@@ -38,8 +38,6 @@ const state = processSingleton("count-cache", () => ({
   entries: new Map<string, Entry>(),
   listening: false,
   enabled: false,
-  hits: 0,
-  misses: 0,
 }));
 
 const versionOf = (model: string) => state.all + (state.versions.get(model) ?? 0);
@@ -68,8 +66,6 @@ export function enableCountCache(): void {
   state.enabled = TTL_MS > 0;
 }
 
-export const countCacheStats = () => ({ hits: state.hits, misses: state.misses, entries: state.entries.size });
-
 /** A count through the cache: `run` only when the model was written since, or the entry is older than the TTL. */
 export async function cachedCount(model: string, args: unknown, run: () => Promise<number>): Promise<number> {
   if (!state.enabled) return run();
@@ -78,10 +74,8 @@ export async function cachedCount(model: string, args: unknown, run: () => Promi
   const version = versionOf(model);
   const hit = state.entries.get(key);
   if (hit && hit.version === version && Date.now() - hit.at < TTL_MS) {
-    state.hits++;
     return hit.total;
   }
-  state.misses++;
   const total = await run();
   // Kept only if nothing was written while counting: the count may or may not include that write.
   if (versionOf(model) === version) {

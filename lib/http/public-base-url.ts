@@ -4,10 +4,14 @@ import type { HeaderReader } from "./header-reader";
 // falls back to the address the server itself knows.
 const PLAIN_HOST = /^[A-Za-z0-9.:[\]-]{1,255}$/;
 
+/** The Host header when it is a plain host[:port], else null. */
+export const plainHost = (host: string | null | undefined): string | null => (host && PLAIN_HOST.test(host) ? host : null);
+
 /** PUBLIC_BASE_URL when set (behind a proxy); otherwise the address the client used. */
 export function baseUrlFor(protocol: string, host: string | null, fallbackOrigin: string): string {
   if (process.env.PUBLIC_BASE_URL) return process.env.PUBLIC_BASE_URL.replace(/\/+$/, "");
-  return host && PLAIN_HOST.test(host) ? `${protocol}//${host}` : fallbackOrigin;
+  const plain = plainHost(host);
+  return plain ? `${protocol}//${plain}` : fallbackOrigin;
 }
 
 /** The same for a Web `Request` (Next's route handlers). */

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { NodeHeaders } from "@/lib/http/header-reader";
-import { baseUrlFor } from "@/lib/http/public-base-url";
+import { baseUrlFor, plainHost } from "@/lib/http/public-base-url";
 import { readNodeText } from "@/lib/http/read-body";
 import { handleTokenRequest, handleRevokeRequest } from "@/lib/oauth/token-endpoint";
 import { handleMetadataRequest } from "@/lib/oauth/metadata";
@@ -57,7 +57,7 @@ async function serveApi(req: IncomingMessage, res: ServerResponse): Promise<void
 /** Converts to a Web `Request` for the handlers written against it (the OAuth endpoints). */
 async function serveWeb(handler: WebHandler, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const { protocol } = origin(req);
-  const host = req.headers.host && /^[A-Za-z0-9.:[\]-]{1,255}$/.test(req.headers.host) ? req.headers.host : "localhost";
+  const host = plainHost(req.headers.host) ?? "localhost";
   const hasBody = req.method !== "GET" && req.method !== "HEAD";
   const webReq = new Request(`${protocol}//${host}${req.url}`, {
     method: req.method,
