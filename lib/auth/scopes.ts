@@ -25,8 +25,12 @@ export const SCOPE_RESOURCES = [
 ] as const;
 export const SCOPE_ACTIONS = ["read", "write", "delete"] as const;
 
+/** `call:<product id>` lets a key call that product (gateway, verification, meter events); `call:*` every product. */
+const CALL_SCOPE = /^call:(\*|prod_[0-9A-Za-z]{10,40})$/;
+
 export function isValidScope(scope: string): boolean {
   if (scope === "*") return true;
+  if (scope.startsWith("call:")) return CALL_SCOPE.test(scope);
   const [resource, action, ...rest] = scope.split(":");
   if (rest.length || !(SCOPE_RESOURCES as readonly string[]).includes(resource)) return false;
   return action === "*" || (SCOPE_ACTIONS as readonly string[]).includes(action);

@@ -1,13 +1,13 @@
 import { db } from "@/lib/db/client";
 import { now } from "@/lib/clock";
 import { idTimeBound, newId } from "@/lib/ids";
-import { emitEvent, withEvents } from "@/lib/events/emit-event";
+import { withEvents } from "@/lib/events/emit-event";
 import type { Prisma, Subscription as SubscriptionRow } from "@/generated/prisma-sqlite";
+import { emitSubscriptionEvent } from "./subscription-events";
 import { compilePrice } from "./price-plan";
 import { ratePeriod, invoiceTotal, type InvoiceLine } from "./rate-events";
 import { addInterval } from "./periods";
 import { periodQuantities } from "./period-usage";
-import { serializeSubscription } from "./subscription-serialize";
 
 // Closing a period: the invoice of [currentPeriodStart, end) is written, and the subscription moves on (renewed
 // for the next period, or canceled) in the same transaction, with its event. The update is conditional on the
@@ -17,8 +17,8 @@ export interface StoredLine extends InvoiceLine {
   usage: { csv: string | null; events: string } | null;
 }
 
-export function linksFor(lines: InvoiceLine[], invoiceId: string | null, start: Date, end: Date): StoredLine[] {
-  const events = `/v1/usage?timestamp[gte]=${start.toISOString()}&timestamp[lt]=${end.toISOString()}&statusCode[lt]=400`;
+export function linksFor(lines: InvoiceLine[], invoiceId: string | null, start: Date, end: Date, subscriptionId: string): StoredLine[] {
+  const events = `/v1/usage?subscriptionId=${subscriptionId}&timestamp[gte]=${start.toISOString()}&timestamp[lt]=${end.toISOString()}&statusCode[lt]=400`;
   return lines.map((l) => ({
     ...l,
     usage: l.type === "usage" ? { csv: invoiceId ? `/v1/invoices/${invoiceId}/lines/${l.id}/usage` : null, events } : null,
@@ -26,7 +26,7 @@ export function linksFor(lines: InvoiceLine[], invoiceId: string | null, start: 
 }
 
 export async function invoiceLinesFor(
-  sub: Pick<SubscriptionRow, "projectId" | "environment" | "priceId">,
+  sub: Pick<SubscriptionRow, "id" | "priceId">,
   start: Date,
   end: Date,
   fullEnd: Date,
@@ -36,14 +36,14 @@ export async function invoiceLinesFor(
   const price = await db.price.findUnique({ where: { id: sub.priceId } });
   if (!price) return null; // the price was deleted: nothing can be rated any more
   const plan = compilePrice(price);
-  const q = await periodQuantities({ projectId: sub.projectId, environment: sub.environment, start, end, idBefore });
+  const q = await periodQuantities({ subscriptionId: sub.id, start, end, idBefore });
   const cut = end.getTime() < fullEnd.getTime();
   const lines = ratePeriod(plan, q, {
     start,
     end,
     proration: cut ? [BigInt(end.getTime() - start.getTime()), BigInt(fullEnd.getTime() - start.getTime())] : undefined,
   });
-  return { price, lines: linksFor(lines, invoiceId, start, end) };
+  return { price, lines: linksFor(lines, invoiceId, start, end, sub.id) };
 }
 
 export async function closePeriod(
@@ -100,6 +100,8 @@ export async function closePeriod(
           environment: sub.environment,
           subscriptionId: sub.id,
           priceId: sub.priceId,
+          providerId: sub.providerId,
+          productId: sub.productId,
           number: `${sub.environment === "test" ? "TEST-" : ""}${sub.businessId.slice(-6)}-${String(count + 1).padStart(4, "0")}`,
           status: "open",
           currency: rated.price.currency,
@@ -120,15 +122,12 @@ export async function closePeriod(
       written = invoiceId;
     }
     const after = await tx.subscription.findUniqueOrThrow({ where: { id: sub.id } });
-    const data2 = { object: "subscription", ...serializeSubscription(after), ...(written ? { latestInvoiceId: written } : {}) };
-    await emitEvent(
-      {
-        businessId: sub.businessId,
-        environment: sub.environment,
-        type: ending ? "subscription.canceled" : "subscription.renewed",
-        data: data2,
-      },
+    await emitSubscriptionEvent(
+      after,
+      ending ? "subscription.canceled" : "subscription.renewed",
       tx,
+      undefined,
+      written ? { latestInvoiceId: written } : {},
     );
     return { invoiceId: written };
   });

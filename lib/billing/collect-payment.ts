@@ -2,8 +2,8 @@ import { db } from "@/lib/db/client";
 import { now } from "@/lib/clock";
 import { newId } from "@/lib/ids";
 import { emitEvent, withEvents } from "@/lib/events/emit-event";
+import { emitSubscriptionEvent } from "./subscription-events";
 import { paymentProvider, type StoredPaymentMethod } from "./payment-provider";
-import { serializeSubscription } from "./subscription-serialize";
 import { invalidateBillingCache } from "./rate-request";
 import { minorToDecimal } from "./money";
 
@@ -101,16 +101,7 @@ export async function collectInvoice(invoiceId: string): Promise<"paid" | "faile
       });
       if (sub?.status === "past_due") {
         const after = await tx.subscription.update({ where: { id: sub.id }, data: { status: "active", updatedAt: t } });
-        await emitEvent(
-          {
-            businessId: sub.businessId,
-            environment: sub.environment,
-            type: "subscription.updated",
-            data: { object: "subscription", ...serializeSubscription(after) },
-            previousAttributes: { status: "past_due" },
-          },
-          tx,
-        );
+        await emitSubscriptionEvent(after, "subscription.updated", tx, { status: "past_due" });
       }
       return;
     }
@@ -125,16 +116,7 @@ export async function collectInvoice(invoiceId: string): Promise<"paid" | "faile
     });
     if (sub && sub.status === "active" && attempt >= PAST_DUE_AFTER_FAILURES) {
       const after = await tx.subscription.update({ where: { id: sub.id }, data: { status: "past_due", updatedAt: t } });
-      await emitEvent(
-        {
-          businessId: sub.businessId,
-          environment: sub.environment,
-          type: "subscription.updated",
-          data: { object: "subscription", ...serializeSubscription(after) },
-          previousAttributes: { status: "active" },
-        },
-        tx,
-      );
+      await emitSubscriptionEvent(after, "subscription.updated", tx, { status: "active" });
     }
   });
   if (sub) invalidateBillingCache(sub.projectId, sub.environment);

@@ -2,7 +2,7 @@ import { db } from "@/lib/db/client";
 import { tenantResource } from "@/lib/db/tenant-resource";
 import { now } from "@/lib/clock";
 
-import { ApiError, notFound } from "@/lib/http/errors";
+import { ApiError, invalidParameter, notFound } from "@/lib/http/errors";
 
 import type { CollectionQuery, CollectionSpec } from "@/lib/http/collection-query";
 import type { AuthContext } from "@/lib/http/auth-context";
@@ -54,7 +54,7 @@ export const INVOICE_COLLECTION: CollectionSpec = {
   ],
 };
 
-type WithPayments = InvoiceRow & { payments?: PaymentRow[] };
+type WithPayments = InvoiceRow & { payments?: PaymentRow[]; sellerName?: string };
 
 export function serializeInvoice(i: WithPayments) {
   return {
@@ -63,6 +63,8 @@ export function serializeInvoice(i: WithPayments) {
     subscriptionId: i.subscriptionId,
     projectId: i.projectId,
     priceId: i.priceId,
+    productId: i.productId,
+    seller: { id: i.providerId || i.businessId, name: i.sellerName ?? "" },
     status: i.status as (typeof INVOICE_STATUSES)[number],
     currency: i.currency,
     periodStart: i.periodStart.toISOString(),
@@ -106,21 +108,39 @@ export const getInvoiceOrThrow = (auth: AuthContext, id: string) => invoices.get
 export async function getInvoice(auth: AuthContext, id: string) {
   const row = await getInvoiceOrThrow(auth, id);
   const payments = await db.payment.findMany({ where: { invoiceId: row.id }, orderBy: { createdAt: "asc" } });
-  return serializeInvoice({ ...row, payments });
+  return serializeInvoice({ ...row, payments, sellerName: await businessName(row.providerId || row.businessId) });
 }
 
-/** The running period of the project's current subscription, rated up to now. */
-export async function upcomingInvoice(auth: AuthContext, projectId = auth.projectId) {
-  const sub = await db.subscription.findFirst({
-    where: { businessId: auth.businessId, projectId, environment: auth.environment, status: { in: CURRENT } },
+const businessName = async (id: string) => (await db.business.findUnique({ where: { id }, select: { name: true } }))?.name ?? "";
+
+/** The running period of one of the project's current subscriptions, rated up to now. */
+export async function upcomingInvoice(auth: AuthContext, projectId = auth.projectId, subscriptionId?: string) {
+  const current = await db.subscription.findMany({
+    where: {
+      businessId: auth.businessId,
+      projectId,
+      environment: auth.environment,
+      status: { in: CURRENT },
+      ...(subscriptionId ? { id: subscriptionId } : {}),
+    },
+    take: 2,
   });
+  if (current.length > 1)
+    throw invalidParameter(
+      "subscriptionId",
+      "The project holds several subscriptions: name one.",
+      "Add ?subscriptionId=sub_… (GET /v1/subscriptions lists them).",
+    );
+  const sub = current[0];
   if (!sub) {
     throw new ApiError({
       status: 404,
       type: "not_found_error",
       code: "RESOURCE_NOT_FOUND",
       field: "projectId",
-      message: "The project has no current subscription, so no upcoming invoice.",
+      message: subscriptionId
+        ? "No such current subscription in the project."
+        : "The project has no current subscription, so no upcoming invoice.",
     });
   }
   const t = now();
@@ -134,6 +154,8 @@ export async function upcomingInvoice(auth: AuthContext, projectId = auth.projec
     subscriptionId: sub.id,
     projectId: sub.projectId,
     priceId: sub.priceId,
+    productId: sub.productId,
+    seller: { id: sub.providerId || sub.businessId, name: await businessName(sub.providerId || sub.businessId) },
     status: "upcoming" as const,
     currency: rated.price.currency,
     periodStart: sub.currentPeriodStart.toISOString(),
@@ -177,15 +199,21 @@ export async function invoiceLineCsv(auth: AuthContext, invoiceId: string, lineI
   let total = 0n;
   const measure = plan.usage[index].measure;
   for await (const e of periodEvents({
-    projectId: invoice.projectId,
-    environment: invoice.environment,
+    subscriptionId: invoice.subscriptionId,
     start: invoice.periodStart,
     end: invoice.periodEnd,
     idBefore: invoice.usageCutoff,
   })) {
-    const usage = { bytes: e.requestSize + e.responseSize, computeMs: e.computeTime ?? 0 };
+    const usage = { bytes: e.requestSize + e.responseSize, computeMs: e.computeTime ?? 0, quantity: e.quantity };
     const cost = rateEventParts(state, usage)[index];
-    const q = measure === "requests" ? 1 : measure === "compute" ? Math.round(usage.computeMs * 100) : measure === "none" ? 0 : usage.bytes;
+    const q =
+      measure === "requests"
+        ? e.quantity
+        : measure === "compute"
+          ? Math.round(usage.computeMs * 100)
+          : measure === "none"
+            ? 0
+            : usage.bytes;
     if (q === 0) continue;
     quantity += q;
     total += cost;

@@ -2,24 +2,24 @@ import { db } from "@/lib/db/client";
 import { flushUsage } from "@/lib/usage/recorder";
 import { zeroQuantities, type Quantities } from "./rate-events";
 
-// What a project used in a period, from its usage events: the requests that succeeded (status below 400) in
-// the subscription's environment. Live events are the billable ones (contract.md); test events are rated the
-// same way into test invoices, like Stripe's test mode, and are never charged to a real card.
+// What a subscription used in a period, from its usage events: the product calls it rated that succeeded (status
+// below 400; and failed ones its price bills, which carry a cost). Calls of the platform's own /v1 are control
+// plane and carry no subscription, so no invoice counts them. Live events are the billable ones (contract.md);
+// test events are rated the same way into test invoices, like Stripe's test mode, and never charged to a real
+// card. A project-wide scope (projectId and environment) is what the plan simulator reads.
 
-export interface PeriodScope {
-  projectId: string;
-  environment: string;
+export type PeriodScope = ({ subscriptionId: string } | { projectId: string; environment: string }) & {
   start: Date;
   end: Date;
   idBefore?: string | null;
-}
+};
 
 export function usageWhere(s: PeriodScope) {
+  const owner = "subscriptionId" in s ? { subscriptionId: s.subscriptionId } : { projectId: s.projectId, environment: s.environment };
   return {
-    projectId: s.projectId,
-    environment: s.environment,
+    ...owner,
     timestamp: { gte: s.start, lt: s.end },
-    statusCode: { lt: 400 },
+    OR: [{ statusCode: { lt: 400 } }, { cost: { gt: 0 } }],
     ...(s.idBefore ? { id: { lt: s.idBefore } } : {}),
   };
 }
@@ -30,11 +30,10 @@ export async function periodQuantities(s: PeriodScope, opts: { flush?: boolean }
   if (opts.flush !== false) await flushUsage();
   const agg = await db.usageEvent.aggregate({
     where: usageWhere(s),
-    _count: { _all: true },
-    _sum: { requestSize: true, responseSize: true, computeTime: true },
+    _sum: { requestSize: true, responseSize: true, computeTime: true, quantity: true },
   });
   const q = zeroQuantities();
-  q.requests = agg._count._all;
+  q.requests = agg._sum.quantity ?? 0;
   q.bytes = (agg._sum.requestSize ?? 0) + (agg._sum.responseSize ?? 0);
   q.tokens = q.bytes;
   q.compute = Math.round((agg._sum.computeTime ?? 0) * 100);
@@ -55,10 +54,11 @@ export async function* periodEvents(s: PeriodScope, pageSize = 5000) {
       responseSize: number;
       computeTime: number | null;
       apiKey: string;
+      quantity: number;
     }[] = await db.usageEvent.findMany({
       where: {
         ...usageWhere(s),
-        ...(after ? { OR: [{ timestamp: { gt: after.timestamp } }, { timestamp: after.timestamp, id: { gt: after.id } }] } : {}),
+        ...(after ? { AND: [{ OR: [{ timestamp: { gt: after.timestamp } }, { timestamp: after.timestamp, id: { gt: after.id } }] }] } : {}),
       },
       orderBy: [{ timestamp: "asc" }, { id: "asc" }],
       take: pageSize,
@@ -72,6 +72,7 @@ export async function* periodEvents(s: PeriodScope, pageSize = 5000) {
         responseSize: true,
         computeTime: true,
         apiKey: true,
+        quantity: true,
       },
     });
     for (const e of page) yield e;

@@ -229,10 +229,10 @@ export function compilePrice(p: PriceLike): PricePlan {
 }
 
 /** One usage event's quantity of a measure, in base units. */
-export function eventQuantity(measure: Measure, e: { bytes: number; computeMs: number }): number {
+export function eventQuantity(measure: Measure, e: { bytes: number; computeMs: number; quantity?: number }): number {
   switch (measure) {
     case "requests":
-      return 1;
+      return e.quantity ?? 1;
     case "bytes":
     case "tokens":
       return e.bytes;

@@ -7,6 +7,8 @@ import { nanosToDecimal, allocateMinor, minorToNumber } from "./money";
 export interface EventUsage {
   bytes: number;
   computeMs: number;
+  /** Units the event counts as (a meter event's quantity); 1 when absent. */
+  quantity?: number;
 }
 export type Quantities = Record<Exclude<Measure, "none">, number>;
 export const zeroQuantities = (): Quantities => ({ requests: 0, bytes: 0, tokens: 0, compute: 0 });

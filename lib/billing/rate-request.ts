@@ -1,104 +1,135 @@
 import { db } from "@/lib/db/client";
-import { publish, subscribe } from "@/lib/redis/bus";
+import { announce, listenLocally, subscribe } from "@/lib/redis/bus";
 import { processSingleton } from "@/lib/process-state";
-import type { AuthContext } from "@/lib/http/auth-context";
 import { compilePrice, type PricePlan } from "./price-plan";
 import { newRatingState, rateEvent, type RatingState } from "./rate-events";
 import { addInterval } from "./periods";
 import { periodQuantities } from "./period-usage";
 import { nanosToDecimal } from "./money";
 
-// The cost of one request, on the request's path without a database query: each process keeps the project's
-// current subscription, its compiled price and the period's running totals in memory. A subscription write
-// invalidates its entry at once in this process and, through Redis pub/sub when REDIS_URL is set, in the others;
-// without Redis they notice within BILLING_CACHE_TTL_MS (default 30 s), refreshing in the background while they
-// go on rating with what they have.
+// A project's current subscriptions, their compiled prices and the period's running totals, in memory: what a
+// product call (gateway, key verification, meter event) is entitled to and what it costs, without a database
+// query on the call's path. A subscription write invalidates its project's entry at once in this process and,
+// through Redis pub/sub when REDIS_URL is set, in the others; without Redis they notice within
+// BILLING_CACHE_TTL_MS (default 30 s), refreshing in the background while they go on with what they have.
 //
-// The running totals start from the period's usage events when a process first meets the subscription and then
-// count this process's requests. With several processes each counts its own, so the cost a response shows can
+// The running totals start from the period's usage events when a process first rates a subscription and then
+// count this process's calls. With several processes each counts its own, so the cost a response shows can
 // differ from the invoice around an allowance or tier boundary; the invoice rates the period's events in
 // (timestamp, id) order, which is what its CSV shows, and with one process the two agree.
 
 const TTL_MS = Number(process.env.BILLING_CACHE_TTL_MS ?? 30_000);
 
-interface Entry {
-  loadedAt: number;
-  invalid: boolean;
-  subscriptionId: string | null;
-  priceId: string | null;
+/** One current subscription as product calls meet it. */
+export interface SubscriptionEntry {
+  subscriptionId: string;
+  businessId: string;
+  projectId: string;
+  environment: string;
+  productId: string;
+  providerId: string;
+  priceId: string;
+  status: string;
   cancelAtPeriodEnd: boolean;
-  plan: PricePlan | null;
+  plan: PricePlan;
+  rateLimit: { limit: number; windowSeconds: number } | null;
+  monthlyQuota: number | null;
+  billFailedCalls: boolean;
   periodStart: number;
   periodEnd: number;
+  /** Running totals of the period (null until the first call is rated in this process). */
   state: RatingState | null;
+  /** Units counted in the period so far (what the monthly quota is measured against). */
+  calls: number;
 }
 
-const S = processSingleton("billing-rate-cache", () => new Map<string, Entry>());
+interface ProjectEntry {
+  loadedAt: number;
+  invalid: boolean;
+  byProduct: Map<string, SubscriptionEntry>;
+}
 
+const S = processSingleton("billing-rate-cache", () => new Map<string, ProjectEntry>());
 const TOPIC = "billing-changed";
 const listener = processSingleton("billing-invalidation", () => ({ listening: false }));
 
 function invalidateLocally(key: string): void {
+  if (key === "*") {
+    for (const e of S.values()) e.invalid = true;
+    return;
+  }
   const e = S.get(key);
   if (e) e.invalid = true;
 }
 
+/** A subscription of the project changed: its entitlements and running totals are read again. */
 export function invalidateBillingCache(projectId: string, environment: string): void {
-  const key = `${projectId}|${environment}`;
-  invalidateLocally(key);
-  publish(TOPIC, key);
+  announce(TOPIC, `${projectId}|${environment}`);
 }
 
 function listenForBillingChanges(): void {
   if (listener.listening) return;
   listener.listening = true;
   subscribe(TOPIC, invalidateLocally);
+  listenLocally(TOPIC, invalidateLocally);
 }
 
-async function load(key: string, projectId: string, environment: string, previous: Entry | undefined): Promise<Entry> {
-  const sub = await db.subscription.findFirst({
-    where: { projectId, environment, status: { in: ["active", "past_due"] } },
-    orderBy: { createdAt: "desc" },
-  });
-  const price = sub ? await db.price.findUnique({ where: { id: sub.priceId } }) : null;
-  const entry: Entry = {
-    loadedAt: Date.now(),
-    invalid: false,
-    subscriptionId: sub?.id ?? null,
-    priceId: price?.id ?? null,
-    cancelAtPeriodEnd: sub?.cancelAtPeriodEnd ?? false,
-    plan: price ? compilePrice(price) : null,
-    periodStart: sub?.currentPeriodStart.getTime() ?? 0,
-    periodEnd: sub?.currentPeriodEnd.getTime() ?? 0,
-    state: null,
-  };
-  if (sub && entry.plan) {
-    const same =
-      previous &&
-      previous.subscriptionId === sub.id &&
-      previous.priceId === entry.priceId &&
-      previous.periodStart === entry.periodStart &&
-      previous.state;
-    entry.state = same
-      ? previous.state
-      : newRatingState(
-          entry.plan,
-          await periodQuantities({ projectId, environment, start: sub.currentPeriodStart, end: sub.currentPeriodEnd }),
-        );
+async function load(key: string, projectId: string, environment: string, previous: ProjectEntry | undefined): Promise<ProjectEntry> {
+  // Current subscriptions first, then the latest ended one of each product (a canceled subscription answers
+  // differently from none).
+  const all = await db.subscription.findMany({ where: { projectId, environment }, orderBy: [{ status: "asc" }, { createdAt: "desc" }] });
+  const subs: typeof all = [];
+  const seen = new Set<string>();
+  for (const s of [...all.filter((x) => x.status !== "canceled"), ...all.filter((x) => x.status === "canceled")]) {
+    if (seen.has(s.productId)) continue;
+    seen.add(s.productId);
+    subs.push(s);
   }
+  const prices = subs.length ? await db.price.findMany({ where: { id: { in: subs.map((s) => s.priceId) } } }) : [];
+  const priceById = new Map(prices.map((p) => [p.id, p]));
+  const byProduct = new Map<string, SubscriptionEntry>();
+  for (const sub of subs) {
+    const price = priceById.get(sub.priceId);
+    if (!price) continue;
+    const before = previous?.byProduct.get(sub.productId);
+    const same =
+      before && before.subscriptionId === sub.id && before.priceId === price.id && before.periodStart === sub.currentPeriodStart.getTime();
+    byProduct.set(sub.productId, {
+      subscriptionId: sub.id,
+      businessId: sub.businessId,
+      projectId,
+      environment,
+      productId: sub.productId,
+      providerId: sub.providerId,
+      priceId: price.id,
+      status: sub.status,
+      cancelAtPeriodEnd: sub.cancelAtPeriodEnd,
+      plan: compilePrice(price),
+      rateLimit: (price.rateLimit as SubscriptionEntry["rateLimit"]) ?? null,
+      monthlyQuota: price.monthlyQuota,
+      billFailedCalls: price.billFailedCalls,
+      periodStart: sub.currentPeriodStart.getTime(),
+      periodEnd: sub.currentPeriodEnd.getTime(),
+      state: same ? before.state : null,
+      calls: same ? before.calls : 0,
+    });
+  }
+  const entry: ProjectEntry = { loadedAt: Date.now(), invalid: false, byProduct };
   S.set(key, entry);
   return entry;
 }
 
-const pending = processSingleton("billing-rate-loading", () => new Map<string, Promise<Entry>>());
+const pending = processSingleton("billing-rate-loading", () => new Map<string, Promise<ProjectEntry>>());
 
-function entryFor(auth: AuthContext): Entry | Promise<Entry> {
-  const key = `${auth.projectId}|${auth.environment}`;
+/** The project's current subscriptions by product: from memory when cached (a plain value), else a load. */
+export function currentSubscriptions(projectId: string, environment: string): ProjectEntry | Promise<ProjectEntry> {
+  listenForBillingChanges();
+  const key = `${projectId}|${environment}`;
   const e = S.get(key);
   const refresh = () => {
     let p = pending.get(key);
     if (!p) {
-      p = load(key, auth.projectId, auth.environment, e).finally(() => pending.delete(key));
+      p = load(key, projectId, environment, e).finally(() => pending.delete(key));
       pending.set(key, p);
     }
     return p;
@@ -108,6 +139,29 @@ function entryFor(auth: AuthContext): Entry | Promise<Entry> {
   return e;
 }
 
+/** The running totals of the subscription's period, read from its usage events once per process. */
+async function ratingState(sub: SubscriptionEntry): Promise<RatingState> {
+  if (sub.state) return sub.state;
+  const q = await periodQuantities({ subscriptionId: sub.subscriptionId, start: new Date(sub.periodStart), end: new Date(sub.periodEnd) });
+  if (!sub.state) {
+    sub.state = newRatingState(sub.plan, q);
+    sub.calls = q.requests;
+  }
+  return sub.state;
+}
+
+/** Units of the quota left in the running period (null: the plan has no quota). */
+export function quotaRemaining(sub: SubscriptionEntry, at: number): number | null {
+  if (sub.monthlyQuota === null) return null;
+  const used = at >= sub.periodEnd ? 0 : sub.calls;
+  return Math.max(0, sub.monthlyQuota - used);
+}
+
+/** Makes sure the running totals are loaded (the quota check needs `calls`). */
+export async function primeSubscription(sub: SubscriptionEntry): Promise<void> {
+  await ratingState(sub);
+}
+
 export interface RequestCost {
   nanos: bigint;
   currency: string;
@@ -115,29 +169,31 @@ export interface RequestCost {
 }
 
 /**
- * Rates a finished request: null when it is not rated (an error, or no current subscription). `at` decides the
- * period; a request after the period's end starts the next period's totals before the job has renewed it.
+ * Rates a product call under its subscription: null when it is not rated (it failed and the price does not bill
+ * failed calls, or it falls outside the subscription's periods). `at` decides the period; a call after the
+ * period's end starts the next period's totals before the job has renewed it.
  */
-export async function rateRequest(
-  auth: AuthContext,
-  r: { at: Date; statusCode: number; bytes: number; computeMs: number },
+export async function rateProductCall(
+  sub: SubscriptionEntry,
+  r: { at: Date; statusCode: number; bytes: number; computeMs: number; quantity?: number },
 ): Promise<RequestCost | null> {
-  if (r.statusCode >= 400) return null;
-  listenForBillingChanges();
-  const found = entryFor(auth);
-  const e = found instanceof Promise ? await found : found;
-  if (!e.plan || !e.state) return null;
+  const failed = r.statusCode >= 500 && sub.billFailedCalls;
+  if (r.statusCode >= 400 && !failed) return null;
+  let state = await ratingState(sub);
   const t = r.at.getTime();
-  // Before the subscription began (the request that created it, say): in no period of it, like its invoice.
-  if (t < e.periodStart) return null;
-  if (t >= e.periodEnd) {
-    if (e.cancelAtPeriodEnd) return null;
-    while (t >= e.periodEnd) {
-      e.periodStart = e.periodEnd;
-      e.periodEnd = addInterval(new Date(e.periodEnd), e.plan.interval, 1).getTime();
+  // Before the subscription began: in no period of it, like its invoice.
+  if (t < sub.periodStart) return null;
+  if (t >= sub.periodEnd) {
+    if (sub.cancelAtPeriodEnd) return null;
+    while (t >= sub.periodEnd) {
+      sub.periodStart = sub.periodEnd;
+      sub.periodEnd = addInterval(new Date(sub.periodEnd), sub.plan.interval, 1).getTime();
     }
-    e.state = newRatingState(e.plan);
+    state = sub.state = newRatingState(sub.plan);
+    sub.calls = 0;
   }
-  const nanos = rateEvent(e.state, { bytes: r.bytes, computeMs: Math.round(r.computeMs * 100) / 100 });
-  return { nanos, currency: e.plan.currency, decimal: nanosToDecimal(nanos) };
+  const quantity = r.quantity ?? 1;
+  sub.calls += quantity;
+  const nanos = rateEvent(state, { bytes: r.bytes, computeMs: Math.round(r.computeMs * 100) / 100, quantity });
+  return { nanos, currency: sub.plan.currency, decimal: nanosToDecimal(nanos) };
 }

@@ -10,6 +10,7 @@ import {
   SubscriptionUpdate,
   UpcomingQuery,
 } from "@/lib/schemas/billing";
+import { Customer, CustomerListQuery, CustomerUsage, CustomerUsageQuery, Revenue, RevenueQuery } from "@/lib/schemas/catalog";
 import {
   SUBSCRIPTION_COLLECTION,
   listSubscriptions,
@@ -19,9 +20,52 @@ import {
   cancelSubscription,
   serializeSubscription,
 } from "./subscriptions";
+import { listCustomers, getCustomer, customerUsage } from "./customers";
+import { revenueByProductAndMonth } from "./revenue";
 import { INVOICE_COLLECTION, listInvoices, getInvoice, upcomingInvoice, invoiceLineCsv } from "./invoices";
 
 export const billingRoutes = [
+  defineRoute({
+    method: "GET",
+    path: "/v1/customers",
+    summary: "List the businesses subscribed to your products, with plan, status and this period's calls and amount",
+    tag: "Customers",
+    scope: "subscriptions:read",
+    query: CustomerListQuery,
+    response: { kind: "collection", schema: Customer },
+    handler: ({ auth, query }) => listCustomers(auth, query as { limit: number; offset: number }),
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/v1/customers/{id}",
+    summary: "Retrieve a customer: its subscriptions to your products and their invoices",
+    tag: "Customers",
+    scope: "subscriptions:read",
+    params: IdParams,
+    response: { kind: "single", status: 200, schema: Customer },
+    handler: ({ auth, params }) => getCustomer(auth, params.id),
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/v1/customers/{id}/usage",
+    summary: "A customer's calls of your products, per product",
+    tag: "Customers",
+    scope: "usage:read",
+    params: IdParams,
+    query: CustomerUsageQuery,
+    response: { kind: "single", status: 200, schema: CustomerUsage },
+    handler: ({ auth, params, query }) => customerUsage(auth, params.id, query as { from?: string; to?: string }),
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/v1/revenue",
+    summary: "Your revenue per product and month: invoiced, paid and the running periods so far",
+    tag: "Customers",
+    scope: "invoices:read",
+    query: RevenueQuery,
+    response: { kind: "single", status: 200, schema: Revenue },
+    handler: ({ auth, query }) => revenueByProductAndMonth(auth, query as { months?: number }),
+  }),
   defineRoute({
     method: "GET",
     path: "/v1/subscriptions",
@@ -96,7 +140,10 @@ export const billingRoutes = [
     scope: "invoices:read",
     query: UpcomingQuery,
     response: { kind: "single", status: 200, schema: Invoice },
-    handler: ({ auth, query }) => upcomingInvoice(auth, (query as { projectId?: string }).projectId),
+    handler: ({ auth, query }) => {
+      const q = query as { projectId?: string; subscriptionId?: string };
+      return upcomingInvoice(auth, q.projectId, q.subscriptionId);
+    },
   }),
   defineRoute({
     method: "GET",

@@ -9,6 +9,7 @@ export function serializeSubscription(s: SubscriptionRow) {
     id: s.id,
     projectId: s.projectId,
     productId: s.productId,
+    providerId: s.providerId || s.businessId,
     priceId: s.priceId,
     status: s.status as (typeof SUBSCRIPTION_STATUSES)[number],
     currentPeriodStart: s.currentPeriodStart.toISOString(),

@@ -3,16 +3,17 @@ import { db } from "@/lib/db/client";
 import { tenantResource } from "@/lib/db/tenant-resource";
 import { now } from "@/lib/clock";
 import { isIdOf, newId } from "@/lib/ids";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError, invalidField, missingField } from "@/lib/http/errors";
 import { tenantWhere } from "@/lib/http/tenant";
 
-import { emitEvent, withEvents } from "@/lib/events/emit-event";
+import { withEvents } from "@/lib/events/emit-event";
 import type { CollectionQuery, CollectionSpec } from "@/lib/http/collection-query";
 import type { AuthContext } from "@/lib/http/auth-context";
 import type { Prisma, Subscription as SubscriptionRow } from "@/generated/prisma-sqlite";
 import { SUBSCRIPTION_STATUSES, type SubscriptionCreate, type SubscriptionUpdate } from "@/lib/schemas/billing";
 import { compilePrice } from "./price-plan";
 import { serializeSubscription } from "./subscription-serialize";
+import { emitSubscriptionEvent } from "./subscription-events";
 export { serializeSubscription };
 import { addInterval } from "./periods";
 import { paymentProvider } from "./payment-provider";
@@ -59,12 +60,16 @@ export const SUBSCRIPTION_COLLECTION: CollectionSpec = {
 const conflict = (code: string, field: string, message: string) =>
   new ApiError({ status: 409, type: "conflict_error", code, field, message });
 
-/** A price that may be subscribed to: this tenant's, active, on an active product. */
+/**
+ * A price that may be subscribed to: a price of one of this business's own products (to try it), or of another
+ * business's public, active product. Anything else (unknown, private, or another business's inactive product) is
+ * a 404, so a private product's existence is not revealed; an inactive price is a 400 naming the field.
+ */
 async function subscribablePrice(auth: AuthContext, priceId: string, field: string) {
-  const price = isIdOf("price", priceId)
-    ? await db.price.findFirst({ where: { id: priceId, ...tenantWhere(auth) }, include: { product: true } })
-    : null;
-  if (!price)
+  const price = isIdOf("price", priceId) ? await db.price.findUnique({ where: { id: priceId }, include: { product: true } }) : null;
+  const own = price !== null && price.businessId === auth.businessId && price.environment === auth.environment;
+  const listed = price !== null && price.product.visibility === "public" && price.product.isActive;
+  if (!price || (!own && !listed))
     throw new ApiError({
       status: 404,
       type: "not_found_error",
@@ -73,7 +78,7 @@ async function subscribablePrice(auth: AuthContext, priceId: string, field: stri
       message: `No such price: '${priceId.replace(/[^A-Za-z0-9_]/g, "").slice(0, 64)}'.`,
     });
   if (!price.product.isActive) throw conflict("STATE_CONFLICT", field, "The price's product is inactive; activate it before subscribing.");
-  if (!price.isActive) throw conflict("STATE_CONFLICT", field, "The price is inactive.");
+  if (!price.isActive) throw invalidField(field, "The price is inactive: choose one of the product's active prices.");
   return price;
 }
 
@@ -89,14 +94,6 @@ const subscriptions = tenantResource<SubscriptionRow>({
 
 export const listSubscriptions = (auth: AuthContext, query: CollectionQuery) => subscriptions.list(auth, query);
 
-const eventOf = (s: SubscriptionRow, type: string, previousAttributes?: Record<string, unknown>) => ({
-  businessId: s.businessId,
-  environment: s.environment,
-  type,
-  data: { object: "subscription", ...serializeSubscription(s) },
-  previousAttributes,
-});
-
 export async function createSubscription(auth: AuthContext, input: z.infer<typeof SubscriptionCreate>) {
   const price = await subscribablePrice(auth, input.priceId, "priceId");
   const projectId = input.projectId ?? auth.projectId;
@@ -109,15 +106,19 @@ export async function createSubscription(auth: AuthContext, input: z.infer<typeo
       field: "projectId",
       message: "No such project.",
     });
+  // Another business's product is paid for: its subscribers give a card (a test card in test mode).
+  if (price.businessId !== auth.businessId && !input.paymentMethod) throw missingField("paymentMethod");
   const paymentMethod = input.paymentMethod ? paymentProvider().tokenize(input.paymentMethod.card, "paymentMethod.card") : null;
   const t = now();
   const plan = compilePrice(price);
-  const current = await db.subscription.findFirst({ where: { projectId, environment: auth.environment, status: { in: CURRENT } } });
+  const current = await db.subscription.findFirst({
+    where: { projectId, environment: auth.environment, productId: price.productId, status: { in: CURRENT } },
+  });
   if (current)
     throw conflict(
       "ALREADY_EXISTS",
-      "projectId",
-      `The project already has a current subscription (${current.id}); change its price with PATCH or cancel it first.`,
+      "priceId",
+      `The project already subscribes to this product (${current.id}); change its price with PATCH or cancel it first.`,
     );
   // The transaction starts with its write: on SQLite a transaction that reads first cannot always upgrade to a
   // write while another connection writes. The unique currentSlot decides a race between two subscribers.
@@ -128,9 +129,10 @@ export async function createSubscription(auth: AuthContext, input: z.infer<typeo
         ...tenantWhere(auth),
         projectId,
         productId: price.productId,
+        providerId: price.businessId,
         priceId: price.id,
         status: "active",
-        currentSlot: `${projectId}:${auth.environment}`,
+        currentSlot: `${projectId}:${auth.environment}:${price.productId}`,
         currentPeriodStart: t,
         currentPeriodEnd: addInterval(t, plan.interval, 1),
         paymentMethod: (paymentMethod ?? undefined) as Prisma.InputJsonValue | undefined,
@@ -139,12 +141,12 @@ export async function createSubscription(auth: AuthContext, input: z.infer<typeo
         updatedAt: t,
       },
     });
-    await emitEvent(eventOf(created, "subscription.created"), tx);
+    await emitSubscriptionEvent(created, "subscription.created", tx);
     return created;
   }).catch((e) => {
     // Two subscribing at once: the unique current slot lets one in.
     if ((e as { code?: string }).code === "P2002")
-      throw conflict("ALREADY_EXISTS", "projectId", "The project already has a current subscription.");
+      throw conflict("ALREADY_EXISTS", "priceId", "The project already subscribes to this product.");
     throw e;
   });
   invalidateBillingCache(projectId, auth.environment);
@@ -157,7 +159,9 @@ export async function updateSubscription(auth: AuthContext, id: string, patch: z
   const data: Prisma.SubscriptionUpdateInput = { updatedAt: now() };
   const previous: Record<string, unknown> = {};
   if (patch.priceId !== undefined && patch.priceId !== current.priceId) {
-    await subscribablePrice(auth, patch.priceId, "priceId");
+    const next = await subscribablePrice(auth, patch.priceId, "priceId");
+    if (next.productId !== current.productId)
+      throw invalidField("priceId", "A subscription changes to another price of the same product; subscribe to the other product instead.");
     data.pendingPriceId = patch.priceId;
     previous.pendingPriceId = current.pendingPriceId;
   } else if (patch.priceId === current.priceId && current.pendingPriceId) {
@@ -178,7 +182,7 @@ export async function updateSubscription(auth: AuthContext, id: string, patch: z
   }
   const row = await withEvents(async (tx) => {
     const updated = await tx.subscription.update({ where: { id: current.id }, data });
-    await emitEvent(eventOf(updated, "subscription.updated", previous), tx);
+    await emitSubscriptionEvent(updated, "subscription.updated", tx, previous);
     return updated;
   });
   invalidateBillingCache(row.projectId, row.environment);
@@ -199,7 +203,7 @@ export async function cancelSubscription(auth: AuthContext, id: string, atPeriod
       throw conflict("STATE_CONFLICT", "atPeriodEnd", "The subscription is already set to cancel at the end of its period.");
     const row = await withEvents(async (tx) => {
       const updated = await tx.subscription.update({ where: { id: current.id }, data: { cancelAtPeriodEnd: true, updatedAt: now() } });
-      await emitEvent(eventOf(updated, "subscription.updated", { cancelAtPeriodEnd: false }), tx);
+      await emitSubscriptionEvent(updated, "subscription.updated", tx, { cancelAtPeriodEnd: false });
       return updated;
     });
     invalidateBillingCache(row.projectId, row.environment);

@@ -225,6 +225,20 @@ export const ERROR_CATALOG: ErrorDoc[] = [
     },
   },
   {
+    code: "PRODUCT_NOT_SUBSCRIBED",
+    status: 403,
+    type: "authorization_error",
+    meaning: "The key's project has no subscription to the product called, or the key is limited (by `call:` scopes) to other products.",
+    fix: "Subscribe the key's project to the product (POST /v1/subscriptions), or use a key whose scopes include `call:<product id>` or `call:*`.",
+  },
+  {
+    code: "SUBSCRIPTION_INACTIVE",
+    status: 402,
+    type: "authorization_error",
+    meaning: "The subscription to the product is past due (402: a payment failed) or canceled (403).",
+    fix: "Update the subscription's payment method, or subscribe again.",
+  },
+  {
     code: "VERSION_SUNSET",
     status: 410,
     type: "version_sunset",

@@ -25,6 +25,11 @@ const COLUMNS = [
   "productCategories",
   "interfaces",
   "searchText",
+  "visibility",
+  "slug",
+  "api",
+  "apiSecretHeaders",
+  "publishedAt",
   "createdAt",
   "updatedAt",
 ] as const;
@@ -49,6 +54,11 @@ function fromSqlite(r: Record<string, unknown>, expandBusiness: boolean): Produc
     productCategories: fromSqliteJson(r.productCategories),
     interfaces: fromSqliteJson(r.interfaces),
     searchText: r.searchText as string,
+    visibility: r.visibility as string,
+    slug: (r.slug as string | null) ?? null,
+    api: fromSqliteJson(r.api),
+    apiSecretHeaders: (r.apiSecretHeaders as string | null) ?? null,
+    publishedAt: r.publishedAt == null ? null : fromSqliteDate(r.publishedAt),
     createdAt: fromSqliteDate(r.createdAt),
     updatedAt: fromSqliteDate(r.updatedAt),
   };
@@ -79,7 +89,11 @@ export async function findProductRow(auth: AuthContext, id: string, expandBusine
   });
 }
 
-const PRODUCT_SHAPE: TableShape = { alias: "p", columns: new Set(COLUMNS), nullable: new Set(["description"]) };
+const PRODUCT_SHAPE: TableShape = {
+  alias: "p",
+  columns: new Set(COLUMNS),
+  nullable: new Set(["description", "slug", "api", "apiSecretHeaders", "publishedAt"]),
+};
 
 /**
  * A list page of products (the collection rules' `findMany` arguments) on the plain SQLite connection: one prepared

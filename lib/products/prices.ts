@@ -8,7 +8,13 @@ import { tenantWhere } from "@/lib/http/tenant";
 
 import type { CollectionQuery, CollectionSpec } from "@/lib/http/collection-query";
 import type { AuthContext } from "@/lib/http/auth-context";
-import { CURRENCIES, PRICE_TYPES, type PriceCreate } from "@/lib/schemas/price";
+import { CURRENCIES, PRICE_TYPES, type PriceCreate, type PriceUpdate } from "@/lib/schemas/price";
+import { dbNull } from "@/lib/db/client";
+import { announce } from "@/lib/redis/bus";
+
+/** The topic lib/billing's entitlement cache listens on ("*": every entry). */
+export const PLAN_CHANGED_TOPIC = "billing-changed";
+const onPlanChanged = () => announce(PLAN_CHANGED_TOPIC, "*");
 import { getProductOrThrow } from "./get-product-or-throw";
 import { serializePrice } from "./serialize";
 
@@ -83,6 +89,9 @@ export async function createPrice(auth: AuthContext, productId: string, input: P
         baseSubscription: input.baseSubscription ?? undefined,
         overageRate: input.overageRate ?? null,
         metrics: input.metrics ?? undefined,
+        rateLimit: input.rateLimit ?? undefined,
+        monthlyQuota: input.monthlyQuota ?? null,
+        billFailedCalls: input.billFailedCalls ?? false,
         isActive: input.isActive ?? true,
         createdAt: t,
         updatedAt: t,
@@ -94,13 +103,14 @@ export async function createPrice(auth: AuthContext, productId: string, input: P
 
 export const getPriceOrThrow = (auth: AuthContext, id: string) => prices.getOrThrow(auth, id);
 
-export async function updatePrice(
-  auth: AuthContext,
-  id: string,
-  patch: { name?: string; description?: string | null; isActive?: boolean },
-) {
+export async function updatePrice(auth: AuthContext, id: string, patch: PriceUpdate) {
   const current = await getPriceOrThrow(auth, id);
-  return serializePrice(await db.price.update({ where: { id: current.id }, data: { ...patch, updatedAt: now() } }));
+  const { rateLimit, ...rest } = patch;
+  const data = { ...rest, ...(rateLimit !== undefined ? { rateLimit: rateLimit ?? dbNull } : {}), updatedAt: now() };
+  const row = await db.price.update({ where: { id: current.id }, data });
+  // Subscribers' entitlements carry the plan's limits: they are read again at once.
+  onPlanChanged();
+  return serializePrice(row);
 }
 
 export async function deletePrice(auth: AuthContext, id: string) {

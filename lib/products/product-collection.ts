@@ -1,4 +1,4 @@
-import { PRODUCT_TYPES } from "@/lib/schemas/product";
+import { PRODUCT_TYPES, PRODUCT_VISIBILITIES } from "@/lib/schemas/product";
 import { columnWhere, type CollectionSpec, type FilterOp, type FilterValue } from "@/lib/http/collection-query";
 
 const stringOf = (column: string) => ({ type: "string" as const, where: columnWhere(column) });
@@ -30,6 +30,8 @@ export const PRODUCT_COLLECTION: CollectionSpec = {
     type: { type: "enum", values: PRODUCT_TYPES },
     description: stringOf("description"),
     isActive: { type: "boolean" },
+    visibility: { type: "enum", values: PRODUCT_VISIBILITIES },
+    slug: stringOf("slug"),
     createdAt: { type: "date" },
     updatedAt: { type: "date" },
     business: stringOf("businessId"),
@@ -47,6 +49,10 @@ export const PRODUCT_COLLECTION: CollectionSpec = {
     "industries",
     "productCategories",
     "interfaces",
+    "visibility",
+    "slug",
+    "api",
+    "publishedAt",
     "createdAt",
     "updatedAt",
   ],

@@ -1,10 +1,12 @@
 import { z } from "zod";
+import { CatalogProduct, CatalogProductParams } from "@/lib/schemas/catalog";
 import { defineRoute } from "@/lib/http/route";
 import { IdParams } from "@/lib/schemas/common";
 import { Product, ProductCreate, ProductUpdate } from "@/lib/schemas/product";
 import { Feature, FeatureCreate, FeatureUpdate } from "@/lib/schemas/feature";
 import { Price, PriceCreate, PriceUpdate } from "@/lib/schemas/price";
 import { parseCollectionQuery, pickFields, type CollectionQuery } from "@/lib/http/collection-query";
+import { CATALOG_COLLECTION, getCatalogProduct, listCatalogProducts } from "./catalog";
 import { PRODUCT_COLLECTION } from "./product-collection";
 import { listProducts } from "./list-products";
 import { getProductOrThrow } from "./get-product-or-throw";
@@ -17,6 +19,24 @@ const tag = "Products";
 const GetQuery = z.strictObject({ fields: z.string().optional(), expand: z.string().optional() });
 
 export const productRoutes = [
+  defineRoute({
+    method: "GET",
+    path: "/v1/catalog/products",
+    summary: "The catalogue: every business's public, active products with their features, plans and provider",
+    tag: "Catalog",
+    collection: CATALOG_COLLECTION,
+    response: { kind: "collection", schema: CatalogProduct },
+    handler: ({ query }) => listCatalogProducts(query as CollectionQuery),
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/v1/catalog/products/{id}",
+    summary: "One catalogue product, by id or slug",
+    tag: "Catalog",
+    params: CatalogProductParams,
+    response: { kind: "single", status: 200, schema: CatalogProduct },
+    handler: ({ auth, params }) => getCatalogProduct(params.id, auth.businessId),
+  }),
   defineRoute({
     method: "GET",
     path: "/v1/products",

@@ -1,6 +1,29 @@
 import type { Feature as FeatureRow, Price as PriceRow, Product as ProductRow } from "@/generated/prisma-sqlite";
+import { secretHeaderNames } from "./api-secret-headers";
 
 // Rows → the wire shapes of lib/schemas. One place, so the API and the portal print the same thing.
+
+/** The stored `api` block of an API product (the secret headers are sealed in their own column). */
+export interface StoredApiBlock {
+  upstreamUrl: string;
+  sandboxUpstreamUrl: string | null;
+  timeoutMs: number;
+  openapiUrl: string | null;
+  openapiDocument: Record<string, unknown> | null;
+}
+
+/** What reads show of the api block: the secret headers' names, never their values. */
+function publicApiBlock(api: StoredApiBlock | null, sealedHeaders: string | null) {
+  if (!api) return null;
+  return {
+    upstreamUrl: api.upstreamUrl,
+    sandboxUpstreamUrl: api.sandboxUpstreamUrl ?? api.upstreamUrl,
+    timeoutMs: api.timeoutMs,
+    openapiUrl: api.openapiUrl,
+    hasOpenapiDocument: api.openapiDocument !== null,
+    secretHeaderNames: sealedHeaders ? secretHeaderNames(sealedHeaders) : [],
+  };
+}
 
 type ProductWithBusiness = ProductRow & { business?: { id: string; name: string } | null };
 
@@ -16,6 +39,10 @@ export function serializeProduct(p: ProductWithBusiness) {
     industries: (p.industries as string[] | null) ?? [],
     productCategories: (p.productCategories as string[] | null) ?? [],
     interfaces: (p.interfaces as Record<string, boolean> | null) ?? {},
+    visibility: p.visibility as "private" | "public",
+    slug: p.slug,
+    api: publicApiBlock(p.api as StoredApiBlock | null, p.apiSecretHeaders),
+    publishedAt: p.publishedAt?.toISOString() ?? null,
     createdAt: p.createdAt.toISOString(),
     updatedAt: p.updatedAt.toISOString(),
   };
@@ -52,6 +79,9 @@ export function serializePrice(p: PriceRow) {
     baseSubscription: (p.baseSubscription as { amount: number; interval: "month" | "year"; includedQuota: number } | null) ?? null,
     overageRate: p.overageRate,
     metrics: (p.metrics as { name: string; amount: number; unit: string; includedQuantity?: number }[] | null) ?? null,
+    rateLimit: (p.rateLimit as { limit: number; windowSeconds: number } | null) ?? null,
+    monthlyQuota: p.monthlyQuota,
+    billFailedCalls: p.billFailedCalls,
     isActive: p.isActive,
     environment: p.environment,
     createdAt: p.createdAt.toISOString(),

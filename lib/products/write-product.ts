@@ -7,6 +7,7 @@ import type { ProductCreate, ProductUpdate } from "@/lib/schemas/product";
 import { emitEvent, withEvents } from "@/lib/events/emit-event";
 import { getProductOrThrow } from "./get-product-or-throw";
 import { serializeProduct } from "./serialize";
+import { publishingColumns, slugTaken } from "./publishing";
 
 type ProductView = ReturnType<typeof serializeProduct>;
 
@@ -39,10 +40,13 @@ export async function createProduct(auth: AuthContext, input: ProductCreate) {
     );
   }
   const t = now();
+  const id = newId("product");
+  const publishing = await publishingColumns(id, input, null, { name: input.name, type: input.type, isActive: input.isActive ?? true });
   return withEvents(async (tx) => {
     const row = await tx.product.create({
       data: {
-        id: newId("product"),
+        ...(publishing as object),
+        id,
         ...tenantWhere(auth),
         name: input.name,
         type: input.type,
@@ -59,23 +63,36 @@ export async function createProduct(auth: AuthContext, input: ProductCreate) {
     const product = serializeProduct(row);
     await emitEvent(eventOf(auth, "product.created", product), tx);
     return product;
-  });
+  }).catch(slugRace);
+}
+
+/** Two writes choosing one slug at once: the unique index lets one in. */
+function slugRace(e: unknown): never {
+  const err = e as { code?: string; meta?: { target?: unknown } };
+  if (err.code === "P2002" && JSON.stringify(err.meta?.target ?? "").includes("slug")) throw slugTaken("requested");
+  throw e;
 }
 
 export async function updateProduct(auth: AuthContext, id: string, patch: ProductUpdate) {
   const current = await getProductOrThrow(auth, id);
   const name = patch.name ?? current.name;
   const description = patch.description === undefined ? current.description : patch.description;
+  const { visibility: _v, slug: _s, api: _a, ...plain } = patch;
+  const publishing = await publishingColumns(current.id, patch, current, {
+    name,
+    type: patch.type ?? current.type,
+    isActive: patch.isActive ?? current.isActive,
+  });
   return withEvents(async (tx) => {
     const row = await tx.product.update({
       where: { id: current.id },
-      data: { ...patch, searchText: searchText(name, description), updatedAt: now() },
+      data: { ...plain, ...(publishing as object), searchText: searchText(name, description), updatedAt: now() },
     });
     const before = serializeProduct(current);
     const after = serializeProduct(row);
     await emitEvent(eventOf(auth, "product.updated", after, changed(before, after)), tx);
     return after;
-  });
+  }).catch(slugRace);
 }
 
 /** activate / deactivate: idempotent, a repeat changes nothing. */

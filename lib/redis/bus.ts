@@ -54,3 +54,18 @@ export function subscribe(topic: string, handler: Handler): void {
     });
   }
 }
+
+const local = processSingleton("redis-bus-local", () => new Map<string, Handler[]>());
+
+/** Calls `handler` with messages this process announces on `topic` (see announce). */
+export function listenLocally(topic: string, handler: Handler): void {
+  const handlers = local.get(topic) ?? [];
+  if (!handlers.includes(handler)) handlers.push(handler);
+  local.set(topic, handlers);
+}
+
+/** Tells this process's local listeners and every other process: for a change whose writer cannot reach the cache. */
+export function announce(topic: string, message: string): void {
+  for (const h of local.get(topic) ?? []) h(message);
+  publish(topic, message);
+}

@@ -51,6 +51,7 @@ export const Subscription = z
     id: z.string().meta({ example: "sub_01JD2Y7X3Q9W6E8R4T5Y7U9I0P" }),
     projectId: z.string(),
     productId: z.string(),
+    providerId: z.string().meta({ description: "The business that sells the product (the consumer's own id for its own products)." }),
     priceId: z.string(),
     status: z.enum(SUBSCRIPTION_STATUSES),
     currentPeriodStart: Timestamp,
@@ -101,6 +102,8 @@ export const Invoice = z
     subscriptionId: z.string(),
     projectId: z.string(),
     priceId: z.string(),
+    productId: z.string(),
+    seller: z.object({ id: z.string(), name: z.string() }).meta({ description: "The business that sells the product." }),
     status: z.enum(INVOICE_STATUSES),
     currency: z.string(),
     periodStart: Timestamp,
@@ -132,4 +135,7 @@ export const Invoice = z
   .meta({ id: "Invoice" });
 
 export const InvoiceLineParams = z.object({ id: z.string(), lineId: z.string() });
-export const UpcomingQuery = z.strictObject({ projectId: z.string().max(64).optional() });
+export const UpcomingQuery = z.strictObject({
+  projectId: z.string().max(64).optional(),
+  subscriptionId: z.string().max(64).optional().meta({ description: "Which subscription, when the project holds several." }),
+});

@@ -94,6 +94,27 @@ export const PriceMetric = z
   })
   .meta({ id: "PriceMetric" });
 
+export const PlanRateLimit = z
+  .strictObject({
+    limit: z.number().int().min(1).max(1_000_000_000).meta({ description: "Calls allowed per window." }),
+    windowSeconds: z.number().int().min(1).max(86_400).meta({ description: "The window's length in seconds (1 to 86,400)." }),
+  })
+  .meta({ id: "PlanRateLimit", description: "The rate limit a subscriber to this price gets on the product's calls." });
+
+// What a plan buys on the product's calls, besides its price: editable, unlike the amounts.
+const planLimits = {
+  rateLimit: PlanRateLimit.nullable().optional(),
+  monthlyQuota: count()
+    .min(1)
+    .nullable()
+    .optional()
+    .meta({ description: "Product calls per billing period; a call beyond it is refused (429 QUOTA_EXCEEDED). Null: no quota." }),
+  billFailedCalls: z
+    .boolean()
+    .optional()
+    .meta({ description: "Whether a gateway call the upstream answered 5xx, or that timed out, is billed (default false)." }),
+};
+
 const Currency = z
   .string()
   .transform((c) => c.toUpperCase())
@@ -120,6 +141,7 @@ export const PriceCreate = z
     baseSubscription: BaseSubscription.optional(),
     overageRate: money.optional().meta({ description: "Price per request beyond the subscription's included quota." }),
     metrics: z.array(PriceMetric).min(1).max(20).optional(),
+    ...planLimits,
     isActive: z.boolean().optional(),
   })
   .superRefine((p, ctx) => {
@@ -177,6 +199,7 @@ export const PriceUpdate = z
     name: shortText(200).optional(),
     description: z.string().max(5000).nullable().optional(),
     isActive: z.boolean().optional(),
+    ...planLimits,
   })
   .meta({ id: "PriceUpdate" });
 
@@ -197,6 +220,9 @@ export const Price = z
     baseSubscription: BaseSubscription.nullable(),
     overageRate: z.number().nullable(),
     metrics: z.array(PriceMetric).nullable(),
+    rateLimit: PlanRateLimit.nullable(),
+    monthlyQuota: z.number().int().nullable(),
+    billFailedCalls: z.boolean(),
     isActive: z.boolean(),
     environment: Environment,
     createdAt: Timestamp,
@@ -205,3 +231,4 @@ export const Price = z
   .meta({ id: "Price" });
 
 export type PriceCreate = z.infer<typeof PriceCreate>;
+export type PriceUpdate = z.infer<typeof PriceUpdate>;

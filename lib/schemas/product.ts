@@ -14,6 +14,61 @@ export const ProductInterfaces = z
   })
   .meta({ id: "ProductInterfaces" });
 
+export const PRODUCT_VISIBILITIES = ["private", "public"] as const;
+
+const httpUrl = z
+  .string()
+  .max(2048)
+  .refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), "must be an http or https URL");
+
+// Header names the gateway sets itself or that would break the proxied request.
+const RESERVED_HEADER =
+  /^(host|connection|content-length|transfer-encoding|upgrade|keep-alive|te|trailer|proxy-.*|x-platform-.*|x-forwarded-.*)$/i;
+
+export const ProductApiInput = z
+  .strictObject({
+    upstreamUrl: httpUrl.meta({ description: "The live API's base URL: live keys' calls go here.", example: "https://api.example.com" }),
+    sandboxUpstreamUrl: httpUrl.nullable().optional().meta({ description: "Where test keys' calls go; defaults to upstreamUrl." }),
+    timeoutMs: z.number().int().min(100).max(120_000).optional().meta({ description: "Upstream response timeout (default 30,000)." }),
+    openapiUrl: httpUrl.nullable().optional().meta({ description: "Where the API's OpenAPI document is served." }),
+    openapiDocument: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .optional()
+      .meta({ description: "An uploaded OpenAPI document (JSON), instead of openapiUrl." }),
+    secretHeaders: z
+      .record(
+        z
+          .string()
+          .regex(/^[A-Za-z0-9-]{1,100}$/, "must be a header name (letters, digits, '-')")
+          .refine((h) => !RESERVED_HEADER.test(h), {
+            message: "is set by the gateway itself",
+          }),
+        z.string().max(4096),
+      )
+      .optional()
+      .meta({ description: "Headers the gateway adds upstream (an upstream credential, say). Stored sealed, never returned." }),
+  })
+  .meta({ id: "ProductApiInput" });
+
+export const ProductApi = z
+  .object({
+    upstreamUrl: z.string(),
+    sandboxUpstreamUrl: z.string(),
+    timeoutMs: z.number().int(),
+    openapiUrl: z.string().nullable(),
+    hasOpenapiDocument: z.boolean(),
+    secretHeaderNames: z.array(z.string()).meta({ description: "Names of the secret headers; their values are never returned." }),
+  })
+  .meta({ id: "ProductApi" });
+
+const Slug = z
+  .string()
+  .regex(
+    /^[a-z0-9](?:[a-z0-9-]{1,61}[a-z0-9])$/,
+    "must be 3 to 63 lower-case letters, digits or '-', starting and ending with a letter or digit",
+  );
+
 const labels = z.array(z.string().trim().min(1).max(100)).max(50);
 
 const writable = {
@@ -24,6 +79,12 @@ const writable = {
   industries: labels.optional(),
   productCategories: labels.optional(),
   interfaces: ProductInterfaces.optional(),
+  visibility: z
+    .enum(PRODUCT_VISIBILITIES)
+    .optional()
+    .meta({ description: "public: in every account's catalogue (needs an active product with an active price). Default private." }),
+  slug: Slug.optional().meta({ description: "Deployment-wide unique; made from the name when a product is published without one." }),
+  api: ProductApiInput.nullable().optional().meta({ description: "Type API only: where the gateway sends the product's calls." }),
 };
 
 export const ProductCreate = z
@@ -42,6 +103,9 @@ export const ProductUpdate = z
     industries: writable.industries,
     productCategories: writable.productCategories,
     interfaces: writable.interfaces,
+    visibility: writable.visibility,
+    slug: writable.slug,
+    api: writable.api,
   })
   .meta({ id: "ProductUpdate" });
 
@@ -59,6 +123,10 @@ export const Product = z
     industries: z.array(z.string()),
     productCategories: z.array(z.string()),
     interfaces: ProductInterfaces,
+    visibility: z.enum(PRODUCT_VISIBILITIES),
+    slug: z.string().nullable(),
+    api: ProductApi.nullable(),
+    publishedAt: Timestamp.nullable(),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   })

@@ -11,14 +11,13 @@ import { claimIdempotencyKey, claimIdempotencyKeyDoc, storeIdempotentResponse } 
 import { conflictDoc, runHandler, runHandlerDoc } from "./steps/handler";
 import { writeEnvelope } from "./steps/envelope";
 import { mapError } from "./steps/map-error";
-import { rateCost, rateCostDoc } from "./steps/rate-cost";
 import { recordCall } from "./steps/record";
 import type { RequestContext, ApiResponse } from "./request-context";
 import type { StepDoc } from "./step-doc";
 
 // The request pipeline: a list of small steps over one RequestContext (lib/server/steps, each with its own unit
 // test). Inbound steps run in order until one throws; whatever was thrown is mapped to the error envelope by
-// `onError`; outbound steps (release the limiter's slot, rate the cost, record usage and the log) always run
+// `onError`; outbound steps (release the limiter's slot, record usage and the log; the gateway's also rate the call) always run
 // and never change the status. Any front door (/v1 on node:http, Next's catch-all route, the gateway) runs it.
 
 export type Step = (ctx: RequestContext) => void | Promise<void>;
@@ -45,7 +44,7 @@ export const API_PIPELINE: Pipeline = {
     storeIdempotentResponse,
   ],
   onError: mapError,
-  outbound: [releaseAdmission, rateCost, recordCall],
+  outbound: [releaseAdmission, recordCall],
 };
 
 /** What the steps add to answers (statuses, headers), for the OpenAPI document. */
@@ -62,7 +61,6 @@ export const API_PIPELINE_DOCS: StepDoc[] = [
   claimIdempotencyKeyDoc,
   runHandlerDoc,
   conflictDoc,
-  rateCostDoc,
 ];
 
 export async function runPipeline(ctx: RequestContext, pipeline: Pipeline = API_PIPELINE): Promise<ApiResponse> {

@@ -5,6 +5,7 @@ import type { ApiError } from "@/lib/http/errors";
 import type { ResolvedVersion } from "@/lib/versions/resolve-version";
 import type { Admission } from "@/lib/limits/rate-limit";
 import type { CommitScope } from "@/lib/db/commit-hook";
+import type { SubscriptionEntry } from "@/lib/billing/rate-request";
 import type { IdempotencyClaim } from "./idempotency";
 
 /** A request as the pipeline sees it, whichever front door (node:http, a Web `Request`) it came through. */
@@ -56,7 +57,9 @@ export interface RequestContext {
   computeMs: number;
   error: ApiError | null;
   response: ApiResponse | null;
-  /** What the call cost, when the business rates requests (`X-Request-Cost`). */
+  /** A product call's subscription (the gateway's entitlement step sets it); null on the control plane. */
+  subscription: SubscriptionEntry | null;
+  /** What the product call cost under its subscription (`X-Request-Cost`). */
   cost: number | null;
 }
 
@@ -83,6 +86,7 @@ export function createRequestContext(request: ApiRequest, route: AnyRoute, rawPa
     computeMs: 0,
     error: null,
     response: null,
+    subscription: null,
     cost: null,
   };
 }

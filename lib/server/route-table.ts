@@ -8,6 +8,7 @@ import { eventRoutes } from "@/lib/events/routes";
 import { automationRoutes } from "@/lib/automation/routes";
 import { oauthClientRoutes } from "@/lib/oauth/routes";
 import { billingRoutes } from "@/lib/billing/routes";
+import { productCallRoutes } from "@/lib/product-calls/routes";
 import { defineRoute, type AnyRoute } from "@/lib/http/route";
 import { buildOpenApi } from "./openapi";
 
@@ -34,6 +35,7 @@ export const ROUTES: AnyRoute[] = [
   ...oauthClientRoutes,
   ...automationRoutes,
   ...billingRoutes,
+  ...productCallRoutes,
   ...versionRoutes,
   openApiRoute,
 ];

@@ -35,8 +35,17 @@ export interface RequestRecord {
   responseHeaders: Record<string, string>;
   responseBody: string | null;
   userId?: string | null;
-  /** The request's cost in the major unit (lib/billing/rate-request.ts), or null when it is not rated. */
+  /** The call's cost in the major unit (lib/billing/rate-request.ts), or null when it is not rated. */
   cost?: number | null;
+  /** A product call: the product, the subscription that rates it and the provider credited. */
+  product?: ProductCallRef | null;
+}
+
+export interface ProductCallRef {
+  productId: string;
+  subscriptionId: string | null;
+  providerId: string;
+  quantity?: number;
 }
 
 const EVENT_FLUSH_MS = Number(process.env.USAGE_FLUSH_MS ?? 500);
@@ -92,6 +101,11 @@ export const USAGE_COLUMNS: Columns = {
   ip: "text",
   userAgent: "text",
   region: "text",
+  productId: "text",
+  subscriptionId: "text",
+  providerId: "text",
+  quantity: "int",
+  identifier: "text",
 };
 export const LOG_COLUMNS: Columns = {
   id: "text",
@@ -292,6 +306,11 @@ export function recordRequest(r: RequestRecord): void {
     cost: r.cost ?? null,
     billable,
     region: process.env.REGION ?? null,
+    productId: r.product?.productId ?? null,
+    subscriptionId: r.product?.subscriptionId ?? null,
+    providerId: r.product?.providerId ?? null,
+    quantity: r.product?.quantity ?? 1,
+    identifier: null,
   });
   S.logQueue.push({
     raw: true,
@@ -306,6 +325,64 @@ export function recordRequest(r: RequestRecord): void {
   if (S.usageQueue.length >= BATCH) void flushEvents();
   else schedule();
 }
+
+/**
+ * A product call counted without a request of its own in the consumer's project (a provider verifying the
+ * consumer's key): a usage event and its rollup, no request log (the consumer sent no request here).
+ */
+export function recordProductUsage(
+  r: Omit<RequestRecord, "requestHeaders" | "requestBody" | "responseHeaders" | "responseBody" | "requestId">,
+): void {
+  S.stats.recorded++;
+  const billable = r.auth.environment === "production" && r.statusCode < 400;
+  if (S.usageQueue.length >= MAX_QUEUE) {
+    S.stats.dropped++;
+    return;
+  }
+  S.usageQueue.push({
+    raw: true,
+    id: newId("usage"),
+    timestamp: r.at,
+    businessId: r.auth.businessId,
+    projectId: r.auth.projectId,
+    environment: r.auth.environment,
+    apiKey: r.auth.principal.id,
+    userId: null,
+    method: r.method,
+    endpoint: r.endpoint,
+    path: r.path,
+    statusCode: r.statusCode,
+    errorType: r.errorType,
+    latency: Math.round(r.latencyMs * 100) / 100,
+    requestSize: r.requestBytes,
+    responseSize: r.responseBytes,
+    computeTime: Math.round(r.computeMs * 100) / 100,
+    cost: r.cost ?? null,
+    billable,
+    ip: r.ip,
+    userAgent: r.userAgent,
+    region: process.env.REGION ?? null,
+    productId: r.product?.productId ?? null,
+    subscriptionId: r.product?.subscriptionId ?? null,
+    providerId: r.product?.providerId ?? null,
+    quantity: r.product?.quantity ?? 1,
+    identifier: null,
+  });
+  addRollup({ ...r, requestId: "", requestHeaders: EMPTY_HEADERS, requestBody: null, responseHeaders: {}, responseBody: null }, billable);
+  if (S.usageQueue.length >= BATCH) void flushEvents();
+  else schedule();
+}
+
+/** A meter event written at once (its identifier must be unique now, not at the next flush): its rollup only. */
+export function recordMeterRollup(r: Parameters<typeof recordProductUsage>[0]): void {
+  addRollup(
+    { ...r, requestId: "", requestHeaders: EMPTY_HEADERS, requestBody: null, responseHeaders: {}, responseBody: null },
+    r.auth.environment === "production" && r.statusCode < 400,
+  );
+  schedule();
+}
+
+const EMPTY_HEADERS: HeaderReader = new Headers();
 
 /** Writes rows in batches; on the first failure puts the rest back for a later retry and answers false. */
 async function writeBatches<T>(rows: T[], write: (batch: T[]) => Promise<unknown>, requeue: (batch: T[]) => void): Promise<boolean> {

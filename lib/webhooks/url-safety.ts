@@ -136,22 +136,22 @@ export function isPrivateAddress(address: string): boolean {
 export type UrlProblem = { message: string };
 
 /** Syntax and scheme: a problem, or null. */
-export function checkUrlShape(raw: string): UrlProblem | null {
+export function checkUrlShape(raw: string, what = "Webhook URLs"): UrlProblem | null {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
     return { message: "The URL is not valid." };
   }
-  if (url.protocol !== "https:" && url.protocol !== "http:") return { message: "Webhook URLs must use http or https." };
-  if (url.username || url.password) return { message: "Webhook URLs must not carry credentials." };
+  if (url.protocol !== "https:" && url.protocol !== "http:") return { message: `${what} must use http or https.` };
+  if (url.username || url.password) return { message: `${what} must not carry credentials.` };
   if (!url.hostname) return { message: "The URL has no host." };
   return null;
 }
 
 /** Resolves the host and refuses addresses the current settings do not admit. */
-export async function checkUrlTarget(raw: string): Promise<UrlProblem | null> {
-  const shape = checkUrlShape(raw);
+export async function checkUrlTarget(raw: string, what = "Webhook URLs"): Promise<UrlProblem | null> {
+  const shape = checkUrlShape(raw, what);
   if (shape) return shape;
   const host = new URL(raw).hostname.replace(/^\[|\]$/g, "");
   let addresses: string[];
@@ -162,10 +162,10 @@ export async function checkUrlTarget(raw: string): Promise<UrlProblem | null> {
   }
   if (addresses.length === 0) return { message: `The host '${host.slice(0, 100)}' does not resolve.` };
   if (addresses.some((a) => classifyAddress(a) === "forbidden")) {
-    return { message: "Webhook URLs may not point to link-local, cloud metadata or reserved addresses, whatever ALLOW_PRIVATE_URLS says." };
+    return { message: `${what} may not point to link-local, cloud metadata or reserved addresses, whatever ALLOW_PRIVATE_URLS says.` };
   }
   if (addresses.some(isRefusedAddress)) {
-    return { message: "Webhook URLs may not point to loopback, private or link-local addresses." };
+    return { message: `${what} may not point to loopback, private or link-local addresses.` };
   }
   return null;
 }

@@ -1,4 +1,4 @@
-import { rateRequest } from "@/lib/billing/rate-request";
+import { rateProductCall } from "@/lib/billing/rate-request";
 import { nanosToNumber } from "@/lib/billing/money";
 import type { RequestContext } from "../request-context";
 import { authenticated, type StepDoc } from "../step-doc";
@@ -9,17 +9,20 @@ export function requestBytes(ctx: RequestContext): number {
 }
 
 /**
- * Outbound: what a successful call cost under the business's prices (`X-Request-Cost`). Rated from the in-memory
- * subscription cache (lib/billing/rate-request.ts): no query on the request's path.
+ * Outbound: what a product call cost under the consumer's subscription price (`X-Request-Cost`). Rated from the
+ * in-memory subscription cache (lib/billing/rate-request.ts): no query on the call's path. Calls of /v1 carry no
+ * subscription: the control plane is never billed as product usage.
  */
 export async function rateCost(ctx: RequestContext): Promise<void> {
-  const { auth, response } = ctx;
-  if (!auth || !response || response.status >= 400) return;
+  const { subscription, response } = ctx;
+  if (!subscription || !response) return;
   const bytes = requestBytes(ctx) + (response.body ? Buffer.byteLength(response.body) : 0);
-  const rated = await rateRequest(auth, { at: ctx.at, statusCode: response.status, bytes, computeMs: ctx.computeMs }).catch((e) => {
-    console.error("[billing] rating failed", e);
-    return null;
-  });
+  const rated = await rateProductCall(subscription, { at: ctx.at, statusCode: response.status, bytes, computeMs: ctx.computeMs }).catch(
+    (e: unknown) => {
+      console.error("[billing] rating failed", e);
+      return null;
+    },
+  );
   if (!rated) return;
   response.headers["X-Request-Cost"] = `${rated.decimal} ${rated.currency}`;
   ctx.cost = nanosToNumber(rated.nanos);
@@ -30,7 +33,7 @@ export const rateCostDoc: StepDoc = {
   appliesTo: authenticated,
   headers: {
     "X-Request-Cost": {
-      description: "What this call cost under the business's prices, e.g. `0.01 USD` (when the project has a subscription)",
+      description: "What this product call cost under the subscription's price, e.g. `0.01 USD`",
       schema: { type: "string" },
       on: "success",
     },

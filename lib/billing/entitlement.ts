@@ -1,0 +1,74 @@
+import { grants } from "@/lib/auth/scopes";
+import { currentSubscriptions, primeSubscription, quotaRemaining, type SubscriptionEntry } from "./rate-request";
+
+// Whether a key may call a product, and under which subscription, price, limits and remaining quota: the one
+// question the gateway, key verification and meter events ask. Answered from the per-process subscription cache
+// (lib/billing/rate-request.ts), so after a project's first call it is a map lookup, not a query.
+
+export type EntitlementCode = "VALID" | "PRODUCT_NOT_SUBSCRIBED" | "SUBSCRIPTION_INACTIVE" | "QUOTA_EXCEEDED";
+
+export interface Entitlement {
+  allowed: boolean;
+  code: EntitlementCode;
+  /** The HTTP status a refusal answers with (200 when allowed). */
+  status: number;
+  message: string;
+  subscription: SubscriptionEntry | null;
+  /** Units left in the period under the plan's quota; null when the plan has none. */
+  quotaRemaining: number | null;
+}
+
+export interface CallerKey {
+  projectId: string;
+  environment: string;
+  scopes: readonly string[];
+}
+
+/** The scope a key needs to call a product: `call:<product id>`, or `call:*` / `*` for every product. */
+export const callScope = (productId: string) => `call:${productId}`;
+
+const refuse = (code: EntitlementCode, status: number, message: string, subscription: SubscriptionEntry | null = null): Entitlement => ({
+  allowed: false,
+  code,
+  status,
+  message,
+  subscription,
+  quotaRemaining: null,
+});
+
+function decide(key: CallerKey, productId: string, byProduct: Map<string, SubscriptionEntry>, at: number): Entitlement | SubscriptionEntry {
+  if (!grants(key.scopes, callScope(productId)))
+    return refuse("PRODUCT_NOT_SUBSCRIBED", 403, "This key is limited to other products (its scopes do not include call:<product>).");
+  const sub = byProduct.get(productId);
+  if (!sub) return refuse("PRODUCT_NOT_SUBSCRIBED", 403, "The key's project does not subscribe to this product.");
+  if (sub.status === "past_due") return refuse("SUBSCRIPTION_INACTIVE", 402, "The subscription is past due: a payment failed.", sub);
+  if (sub.status !== "active") return refuse("SUBSCRIPTION_INACTIVE", 403, "The subscription is canceled.", sub);
+  if (sub.cancelAtPeriodEnd && at >= sub.periodEnd) return refuse("SUBSCRIPTION_INACTIVE", 403, "The subscription has ended.", sub);
+  return sub;
+}
+
+function withQuota(sub: SubscriptionEntry, at: number): Entitlement {
+  const remaining = quotaRemaining(sub, at);
+  if (remaining === 0) return { ...refuse("QUOTA_EXCEEDED", 429, "The plan's quota for this period is used up.", sub), quotaRemaining: 0 };
+  return {
+    allowed: true,
+    code: "VALID",
+    status: 200,
+    message: "The key may call this product.",
+    subscription: sub,
+    quotaRemaining: remaining,
+  };
+}
+
+/** The entitlement of `key` to call `productId` at `at` (ms); a plain value once the project is cached. */
+export function entitlementFor(key: CallerKey, productId: string, at: number): Entitlement | Promise<Entitlement> {
+  const cached = currentSubscriptions(key.projectId, key.environment);
+  const finish = (byProduct: Map<string, SubscriptionEntry>): Entitlement | Promise<Entitlement> => {
+    const d = decide(key, productId, byProduct, at);
+    if (!("subscriptionId" in d)) return d;
+    // The quota needs the period's count, read once per process and subscription.
+    if (d.monthlyQuota !== null && d.state === null) return primeSubscription(d).then(() => withQuota(d, at));
+    return withQuota(d, at);
+  };
+  return cached instanceof Promise ? cached.then((e) => finish(e.byProduct)) : finish(cached.byProduct);
+}
