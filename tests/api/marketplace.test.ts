@@ -55,7 +55,7 @@ test("publishing: needs an active price, makes a slug, seals the secret headers 
   const metadataUrl = { api: { upstreamUrl: "http://169.254.169.254/latest" } };
   assert.equal(expectError(await a.test.patch(`/v1/products/${product.id}`, metadataUrl), 400, "INVALID_FIELD").field, "api.upstreamUrl");
   assert.equal(
-    expectError(await a.test.patch(`/v1/products/${product.id}`, { slug: "Not A Slug" }), 400, "INVALID_FORMAT").field ?? "slug",
+    expectError(await a.test.patch(`/v1/products/${product.id}`, { slug: "Not A Slug" }), 400, "INVALID_FIELD").field ?? "slug",
     "slug",
   );
 
