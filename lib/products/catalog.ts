@@ -74,12 +74,13 @@ export function listCatalogProducts(query: CollectionQuery) {
 }
 
 /**
- * One catalogue product by id or slug: public and active, or one of the caller's own (a provider previews its
- * product as consumers will see it). Another business's private or inactive product is a 404, like an unknown one.
+ * One catalogue product by id or slug: public and active, or one of the caller's own in its environment (a
+ * provider previews its product as consumers will see it). Another business's private or inactive product is a 404, like an unknown one.
  */
-export async function getCatalogProduct(idOrSlug: string, viewerBusinessId: string | null = null) {
+export async function getCatalogProduct(idOrSlug: string, viewer: { businessId: string; environment: string } | null = null) {
   const where = isIdOf("product", idOrSlug) ? { id: idOrSlug } : /^[a-z0-9-]{3,63}$/.test(idOrSlug) ? { slug: idOrSlug } : null;
   const row = where ? ((await db.product.findFirst({ where, include: INCLUDE })) as CatalogRow | null) : null;
-  if (!row || (row.businessId !== viewerBusinessId && (row.visibility !== "public" || !row.isActive))) throw notFound("product", idOrSlug);
+  const own = viewer !== null && row !== null && row.businessId === viewer.businessId && row.environment === viewer.environment;
+  if (!row || (!own && (row.visibility !== "public" || !row.isActive))) throw notFound("product", idOrSlug);
   return serializeCatalogProduct(row);
 }

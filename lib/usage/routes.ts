@@ -23,8 +23,18 @@ const trafficFilters = {
   timestamp: { type: "date" as const },
 };
 
+// Product calls counted without an HTTP request of their own: a provider's key verification, a meter event.
+const USAGE_METHODS = [...METHODS, "VERIFY", "METER"] as const;
+
 export const USAGE_COLLECTION: CollectionSpec = {
-  filters: { ...trafficFilters, billable: { type: "boolean" }, errorType: { type: "string" } },
+  filters: {
+    ...trafficFilters,
+    method: { type: "enum", values: USAGE_METHODS },
+    billable: { type: "boolean" },
+    errorType: { type: "string" },
+    productId: { type: "string" },
+    subscriptionId: { type: "string" },
+  },
   sortable: ["timestamp", "latency", "id"],
   defaultSort: "-timestamp",
   fields: [
@@ -47,6 +57,9 @@ export const USAGE_COLLECTION: CollectionSpec = {
     "region",
     "projectId",
     "environment",
+    "productId",
+    "subscriptionId",
+    "quantity",
   ],
 };
 
@@ -82,6 +95,9 @@ export function serializeUsage(u: UsageRow) {
     region: u.region,
     projectId: u.projectId,
     environment: u.environment,
+    productId: u.productId,
+    subscriptionId: u.subscriptionId,
+    quantity: u.quantity,
   };
 }
 
@@ -152,6 +168,9 @@ const UsageEvent = z
     region: z.string().nullable(),
     projectId: z.string(),
     environment: z.string(),
+    productId: z.string().nullable().meta({ description: "A product call's product; null for calls of the platform's own API." }),
+    subscriptionId: z.string().nullable().meta({ description: "The subscription that rates the product call." }),
+    quantity: z.number().int().meta({ description: "Units the event counts (a meter event's quantity; 1 for a call)." }),
   })
   .meta({ id: "UsageEvent" });
 

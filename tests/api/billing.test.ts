@@ -1,17 +1,29 @@
 // Billing on the suite's server: subscriptions (create, read, list, change, cancel) and their events, the cost of
-// every rated request (X-Request-Cost, usage event cost, billingAmount), the upcoming invoice, test mode, and bad
+// every rated product call (key verifications and meter events here; usage event cost, billingAmount), that
+// control-plane calls of /v1 are never rated, the upcoming invoice, test mode, and bad
 // input (negative or non-numeric amounts, unknown currencies, tiers out of order or with a gap, an inactive
 // product, cancelling twice) answered with the error envelope naming the field.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { seedBusiness, expectError, createProduct, type ApiClient } from "../helpers/api";
-import { db, settledCount } from "../helpers/usage-db";
+import { db, poll, settledCount } from "../helpers/usage-db";
 
 async function priceOn(api: ApiClient, body: Record<string, unknown>) {
   const product = await createProduct(api, { name: "Billed API" });
   const res = await api.post(`/v1/products/${product.id}/prices`, { name: "Plan", currency: "USD", ...body });
   assert.equal(res.status, 201, res.text);
   return { product, price: res.body.data };
+}
+
+/**
+ * One call of `productId` as the product's provider counts it: the business verifies its own key for its own
+ * product (POST /v1/keys/verify), which its project subscribes to. Answers the call's cost as "0.0015 USD", or null.
+ */
+async function productCall(api: ApiClient, key: string, productId: string): Promise<string | null> {
+  const res = await api.post("/v1/keys/verify", { key, product: productId });
+  assert.equal(res.status, 200, res.text);
+  const cost = res.body.data.cost;
+  return cost ? `${cost.amount} ${cost.currency}` : null;
 }
 
 async function subscribe(api: ApiClient, priceId: string, extra: Record<string, unknown> = {}) {
@@ -55,20 +67,20 @@ test("a project subscribes to a price: the subscription, its period and subscrip
   expectError(await biz.test.post("/v1/subscriptions", { priceId: price.id }), 409, "ALREADY_EXISTS");
 });
 
-test("every rated response says its cost; usage events carry it and metrics sum it into billingAmount", async () => {
+test("every rated product call says its cost; usage events carry it and metrics sum it into billingAmount", async () => {
   const biz = await seedBusiness();
-  const { price } = await priceOn(biz.live, { type: "usage", amount: 0.0015, includedQuantity: 2 });
+  const { product, price } = await priceOn(biz.live, { type: "usage", amount: 0.0015, includedQuantity: 2 });
   await subscribe(biz.live, price.id, { paymentMethod: { card: { number: "4242424242424242" } } });
   const costs: (string | null)[] = [];
-  for (let i = 0; i < 5; i++) costs.push((await biz.live.get("/v1/products?limit=1")).headers.get("x-request-cost"));
+  for (let i = 0; i < 5; i++) costs.push(await productCall(biz.live, biz.liveKey, product.id));
   assert.deepEqual(costs, ["0 USD", "0 USD", "0.0015 USD", "0.0015 USD", "0.0015 USD"], "two included, then 0.0015 each");
-  const failed = await biz.live.get("/v1/products/prod_00000000000000000000000000");
-  assert.equal(failed.status, 404);
-  assert.equal(failed.headers.get("x-request-cost"), null, "errors are not rated");
+  const stranger = await seedBusiness();
+  assert.equal(await productCall(biz.live, stranger.liveKey, product.id), null, "refused calls are not rated");
+  assert.equal((await biz.live.get("/v1/products?limit=1")).headers.get("x-request-cost"), null, "the control plane is never rated");
 
   const rows = () =>
     db.usageEvent.findMany({
-      where: { projectId: biz.projectId, environment: "production", statusCode: 200, endpoint: "/v1/products" },
+      where: { projectId: biz.projectId, environment: "production", statusCode: 200, productId: product.id },
       orderBy: { timestamp: "asc" },
     });
   await settledCount(async () => (await rows()).length, 5);
@@ -76,7 +88,7 @@ test("every rated response says its cost; usage events carry it and metrics sum 
     (await rows()).map((r) => r.cost),
     [0, 0, 0.0015, 0.0015, 0.0015],
   );
-  const usage = await biz.live.get("/v1/usage?endpoint=/v1/products&statusCode=200&sort=timestamp");
+  const usage = await biz.live.get(`/v1/usage?productId=${product.id}&statusCode=200&sort=timestamp`);
   assert.deepEqual(
     usage.body.data.map((u: { cost: number }) => u.cost),
     [0, 0, 0.0015, 0.0015, 0.0015],
@@ -101,43 +113,47 @@ test("a project without a subscription is not rated", async () => {
 
 test("the upcoming invoice rates the running period: base fee and overage, lines linked to their usage", async () => {
   const biz = await seedBusiness();
-  const { price } = await priceOn(biz.test, {
+  const { product, price } = await priceOn(biz.test, {
     type: "subscription",
     baseSubscription: { amount: 29.99, interval: "month", includedQuota: 3 },
     overageRate: 0.25,
   });
   const sub = await subscribe(biz.test, price.id);
-  for (let i = 0; i < 5; i++) await biz.test.get("/v1/products?limit=1");
+  for (let i = 0; i < 5; i++) await productCall(biz.test, biz.testKey, product.id);
+  for (let i = 0; i < 3; i++) await biz.test.get("/v1/products?limit=1");
   const res = await biz.test.get("/v1/invoices/upcoming");
   assert.equal(res.status, 200, res.text);
   const inv = res.body.data;
   assert.equal(inv.id, null);
   assert.equal(inv.status, "upcoming");
   assert.equal(inv.subscriptionId, sub.id);
+  assert.equal(inv.productId, product.id);
+  assert.equal(inv.seller.id, biz.businessId, "its own product: the business sells to itself");
   assert.equal(inv.currency, "USD");
   const [base, overage] = inv.lines;
   assert.deepEqual([base.type, base.amount, base.unitAmount], ["subscription", 2999, "29.99"]);
   assert.equal(overage.type, "usage");
-  // The subscribe call itself and the five reads: the upcoming call is rated after its own answer.
-  assert.ok(overage.quantity >= 5, `quantity ${overage.quantity}`);
+  assert.equal(overage.quantity, 5, "the product's calls only: control-plane calls of /v1 are never billed");
   assert.equal(overage.includedQuantity, 3);
-  assert.equal(overage.billableQuantity, overage.quantity - 3);
+  assert.equal(overage.billableQuantity, 2);
   assert.equal(overage.unitAmount, "0.25");
-  assert.equal(overage.amount, overage.billableQuantity * 25);
-  assert.equal(inv.total, 2999 + overage.amount);
-  assert.equal(inv.totalDecimal, (inv.total / 100).toFixed(2));
-  assert.match(overage.usage.events, /^\/v1\/usage\?timestamp\[gte\]=/);
-  const events = await biz.test.get(overage.usage.events);
-  assert.equal(events.status, 200, events.text);
-  assert.ok(events.body.pagination.total >= overage.quantity);
+  assert.equal(overage.amount, 50);
+  assert.equal(inv.total, 2999 + 50);
+  assert.equal(inv.totalDecimal, "30.49");
+  assert.match(overage.usage.events, /^\/v1\/usage\?subscriptionId=sub_/);
+  const events = await poll(async () => {
+    const r = await biz.test.get(overage.usage.events);
+    return r.status === 200 && r.body.pagination.total === 5 ? r : null;
+  });
+  assert.ok(events!.body.data.every((e: { subscriptionId: string }) => e.subscriptionId === sub.id));
 });
 
-test("test mode: test subscriptions rate test traffic into test invoices, never live ones", async () => {
+test("test mode: test subscriptions rate test calls into test invoices, never live ones", async () => {
   const biz = await seedBusiness();
-  const { price } = await priceOn(biz.test, { type: "usage", amount: 1 });
+  const { product, price } = await priceOn(biz.test, { type: "usage", amount: 1 });
   await subscribe(biz.test, price.id);
-  assert.equal((await biz.test.get("/v1/products")).headers.get("x-request-cost"), "1 USD");
-  assert.equal((await biz.live.get("/v1/products")).headers.get("x-request-cost"), null, "the live environment has no subscription");
+  assert.equal(await productCall(biz.test, biz.testKey, product.id), "1 USD");
+  assert.equal(await productCall(biz.test, biz.liveKey, product.id), null, "the live environment has no subscription");
   await settledCount(() => db.usageEvent.count({ where: { projectId: biz.projectId, environment: "test", cost: { gt: 0 } } }), 1);
   const rows = await db.usageEvent.findMany({ where: { projectId: biz.projectId, environment: "test" } });
   assert.ok(rows.length > 0 && rows.every((r) => r.billable === false), "test traffic is never billable");
@@ -167,7 +183,7 @@ test("PATCH: a new price takes over at renewal; cancelAtPeriodEnd; a new card; s
 
 test("cancel at period end, then again: 409 naming the field; cancel now: canceled with a final invoice", async () => {
   const biz = await seedBusiness();
-  const { price } = await priceOn(biz.test, { type: "usage", amount: 0.5 });
+  const { product, price } = await priceOn(biz.test, { type: "usage", amount: 0.5 });
   const sub = await subscribe(biz.test, price.id, { paymentMethod: { card: { number: "4242424242424242" } } });
   const later = await biz.test.post(`/v1/subscriptions/${sub.id}/cancel`, { atPeriodEnd: true });
   assert.equal(later.status, 200, later.text);
@@ -178,7 +194,8 @@ test("cancel at period end, then again: 409 naming the field; cancel now: cancel
     "atPeriodEnd",
   );
 
-  await biz.test.get("/v1/products");
+  await productCall(biz.test, biz.testKey, product.id);
+  await productCall(biz.test, biz.testKey, product.id);
   const now = await biz.test.post(`/v1/subscriptions/${sub.id}/cancel`);
   assert.equal(now.status, 200, now.text);
   assert.equal(now.body.data.status, "canceled");
@@ -192,8 +209,8 @@ test("cancel at period end, then again: 409 naming the field; cancel now: cancel
   const inv = invoices[0];
   assert.equal(inv.subscriptionId, sub.id);
   assert.equal(inv.periodEnd, now.body.data.endedAt);
-  assert.ok(inv.lines[0].quantity >= 2, "the calls of the period so far");
-  assert.equal(inv.total, inv.lines[0].quantity * 50);
+  assert.equal(inv.lines[0].quantity, 2, "the calls of the period so far");
+  assert.equal(inv.total, 100);
   assert.equal(inv.status, "paid");
   const full = (await biz.test.get(`/v1/invoices/${inv.id}`)).body.data;
   assert.equal(full.payments.length, 1);
@@ -202,8 +219,9 @@ test("cancel at period end, then again: 409 naming the field; cancel now: cancel
   const types = (await biz.test.get("/v1/events?limit=100")).body.data.map((e: { type: string }) => e.type);
   assert.ok(types.includes("subscription.canceled"));
   assert.ok(types.includes("payment.succeeded"));
-  // Once canceled, the project is not rated any more and may subscribe again.
-  assert.equal((await biz.test.get("/v1/products")).headers.get("x-request-cost"), null);
+  // Once canceled, the product's calls are refused and not rated; the project may subscribe again.
+  const refused = (await biz.test.post("/v1/keys/verify", { key: biz.testKey, product: product.id })).body.data;
+  assert.deepEqual([refused.valid, refused.code, refused.cost ?? null], [false, "SUBSCRIPTION_INACTIVE", null]);
   await subscribe(biz.test, price.id);
 });
 
@@ -301,7 +319,7 @@ test("bad input: the error envelope names the field", async () => {
   );
   const off = await priceOn(biz.test, { type: "usage", amount: 1 });
   await biz.test.patch(`/v1/prices/${off.price.id}`, { isActive: false });
-  assert.equal(expectError(await biz.test.post("/v1/subscriptions", { priceId: off.price.id }), 409, "STATE_CONFLICT").field, "priceId");
+  assert.equal(expectError(await biz.test.post("/v1/subscriptions", { priceId: off.price.id }), 400, "INVALID_FIELD").field, "priceId");
   const ok = await priceOn(biz.test, { type: "usage", amount: 1 });
   assert.equal(
     expectError(
@@ -341,25 +359,16 @@ test("subscribing at once from many requests makes one subscription", async () =
   assert.equal((await biz.test.get("/v1/subscriptions")).body.data.length, 1);
 });
 
-test("a metered price rates the bytes of each request and response, and tokens from them", async () => {
+test("a meter event's quantity is rated by a metered price's per-unit metric, once per identifier", async () => {
   const biz = await seedBusiness();
-  const { price } = await priceOn(biz.test, {
-    type: "metered",
-    metrics: [
-      { name: "data transfer", amount: 1, unit: "KB" },
-      { name: "tokens", amount: 0.004, unit: "1K tokens" },
-    ],
-  });
-  await subscribe(biz.test, price.id);
-  const res = await biz.test.post("/v1/products", { name: "Sized", type: "API", description: "x".repeat(300) });
-  assert.equal(res.status, 201);
-  const bytes =
-    Number(res.headers.get("content-length") ?? Buffer.byteLength(res.text)) +
-    Buffer.byteLength(JSON.stringify({ name: "Sized", type: "API", description: "x".repeat(300) }));
-  // 1 per KB (1000 bytes) is 0.001 a byte; a token is 4 bytes, so 0.004 per 4000 bytes is 0.000001 a byte.
-  const expected = BigInt(bytes) * 1_000_000n + BigInt(bytes) * 1_000n;
-  const [amount, currency] = res.headers.get("x-request-cost")!.split(" ");
-  assert.equal(currency, "USD");
-  const [w, f = ""] = amount.split(".");
-  assert.equal(BigInt(w) * 1_000_000_000n + BigInt((f + "000000000").slice(0, 9)), expected, `${amount} for ${bytes} bytes`);
+  const { product, price } = await priceOn(biz.test, { type: "metered", metrics: [{ name: "requests", amount: 0.01, unit: "request" }] });
+  const sub = await subscribe(biz.test, price.id);
+  const body = { product: product.id, subscription: sub.id, quantity: 1234, identifier: "nightly-2026-11-25" };
+  const first = await biz.test.post("/v1/meter-events", body);
+  assert.equal(first.status, 201, first.text);
+  assert.deepEqual(first.body.data.cost, { amount: "12.34", currency: "USD" });
+  assert.equal((await biz.test.post("/v1/meter-events", body)).body.data.id, first.body.data.id);
+  const inv = (await biz.test.get("/v1/invoices/upcoming")).body.data;
+  assert.equal(inv.lines[0].quantity, 1234);
+  assert.equal(inv.total, 1234);
 });

@@ -3,7 +3,7 @@
 // A new route needs a fixture here only when its path has a parameter or it reads a body; the suite says which.
 import { ROUTES } from "@/lib/server/route-table";
 import { rotateKeyRow } from "@/lib/keys/rotate-api-key";
-import { createProduct, type ApiClient } from "../helpers/api";
+import { createProduct, seedBusiness, type ApiClient } from "../helpers/api";
 import { runCommonRouteTests, type Params } from "../helpers/security";
 import { apiKeyRow } from "../helpers/db";
 
@@ -68,6 +68,22 @@ const invoice = async (api: ApiClient): Promise<Params> => {
   const inv = (await api.get(`/v1/invoices?subscriptionId=${id}`)).body.data[0];
   if (!inv) throw new Error("no final invoice after canceling");
   return { id: inv.id, lineId: "requests" };
+};
+const CARD = { card: { number: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" } };
+/** A public API product of tenant A with an active price. */
+const publishedPrice = async (api: ApiClient) => {
+  const p = await createProduct(api, { name: "Security listed", type: "API" });
+  const priceId = (await created(api, `/v1/products/${p.id}/prices`, { name: "Listed", type: "usage", currency: "USD", amount: 1 })).id;
+  const res = await api.patch(`/v1/products/${p.id}`, { visibility: "public" });
+  if (res.status !== 200) throw new Error(`publishing: ${res.status} ${res.text.slice(0, 300)}`);
+  return { productId: p.id, priceId };
+};
+/** Another business subscribed to tenant A's product: A's customer. */
+const customer = async (api: ApiClient): Promise<Params> => {
+  const { priceId } = await publishedPrice(api);
+  const other = await seedBusiness();
+  await created(other.test, "/v1/subscriptions", { priceId, paymentMethod: CARD });
+  return { id: other.businessId };
 };
 const apiKey = async (api: ApiClient): Promise<Params> => ({
   id: (await created(api, "/v1/api-keys", { name: "Fixture key", scopes: ["products:read"] })).id,
@@ -148,6 +164,9 @@ runCommonRouteTests(ROUTES, {
     "/v1/subscriptions/{id}/cancel": subscription,
     "/v1/invoices/{id}": invoice,
     "/v1/invoices/{id}/lines/{lineId}/usage": invoice,
+    "/v1/catalog/products/{id}": product,
+    "/v1/customers/{id}": customer,
+    "/v1/customers/{id}/usage": customer,
   },
   bodies: {
     "POST /v1/products": { name: "Security product", type: "API" },
@@ -187,6 +206,13 @@ runCommonRouteTests(ROUTES, {
     },
     "PATCH /v1/subscriptions/{id}": { metadata: { patched: "yes" } },
     "POST /v1/subscriptions/{id}/cancel": {},
+    // An unknown key: the verification itself succeeds (200, valid: false).
+    "POST /v1/keys/verify": async (_: Params, api: ApiClient) => ({ key: `sk_test_${"z".repeat(40)}`, product: (await product(api)).id }),
+    // Tenant A's own project subscribes to A's product, which A then meters.
+    "POST /v1/meter-events": async (_: Params, api: ApiClient) => {
+      const { productId, priceId } = await publishedPrice(api);
+      return { product: productId, subscription: (await created(api, "/v1/subscriptions", { priceId })).id, quantity: 1 };
+    },
   },
   setup: {
     // The upcoming invoice exists while the project has a current subscription.

@@ -69,6 +69,11 @@ test("bulk-inserted usage events and logs read back exactly, nulls and unicode i
       ip: "127.0.0.1",
       userAgent: "ua \u2603",
       region: null,
+      productId: null,
+      subscriptionId: null,
+      providerId: null,
+      quantity: 1,
+      identifier: null,
     },
     {
       id: newId("usage"),
@@ -92,6 +97,11 @@ test("bulk-inserted usage events and logs read back exactly, nulls and unicode i
       ip: null,
       userAgent: null,
       region: "eu",
+      productId: "prod_x",
+      subscriptionId: "sub_x",
+      providerId: "biz_y",
+      quantity: 250,
+      identifier: "batch \u2603",
     },
   ];
   await bulkInsert("UsageEvent", USAGE, usage);
