@@ -69,11 +69,11 @@ test("a project subscribes to a price: the subscription, its period and subscrip
 
 test("every rated product call says its cost; usage events carry it and metrics sum it into billingAmount", async () => {
   const biz = await seedBusiness();
-  const { product, price } = await priceOn(biz.live, { type: "usage", amount: 0.0015, includedQuantity: 2 });
+  const { product, price } = await priceOn(biz.live, { type: "usage", amount: 1.5, includedQuantity: 2 });
   await subscribe(biz.live, price.id, { paymentMethod: { card: { number: "4242424242424242" } } });
   const costs: (string | null)[] = [];
   for (let i = 0; i < 5; i++) costs.push(await productCall(biz.live, biz.liveKey, product.id));
-  assert.deepEqual(costs, ["0 USD", "0 USD", "0.0015 USD", "0.0015 USD", "0.0015 USD"], "two included, then 0.0015 each");
+  assert.deepEqual(costs, ["0 USD", "0 USD", "1.5 USD", "1.5 USD", "1.5 USD"], "two included, then 1.5 each");
   const stranger = await seedBusiness();
   assert.equal(await productCall(biz.live, stranger.liveKey, product.id), null, "refused calls are not rated");
   assert.equal((await biz.live.get("/v1/products?limit=1")).headers.get("x-request-cost"), null, "the control plane is never rated");
@@ -86,21 +86,21 @@ test("every rated product call says its cost; usage events carry it and metrics 
   await settledCount(async () => (await rows()).length, 5);
   assert.deepEqual(
     (await rows()).map((r) => r.cost),
-    [0, 0, 0.0015, 0.0015, 0.0015],
+    [0, 0, 1.5, 1.5, 1.5],
   );
   const usage = await biz.live.get(`/v1/usage?productId=${product.id}&statusCode=200&sort=timestamp`);
   assert.deepEqual(
     usage.body.data.map((u: { cost: number }) => u.cost),
-    [0, 0, 0.0015, 0.0015, 0.0015],
+    [0, 0, 1.5, 1.5, 1.5],
   );
 
   // Rollups are flushed every few seconds; the metric is the exact sum.
   let billing = 0;
-  for (let i = 0; i < 40 && billing < 0.0045; i++) {
+  for (let i = 0; i < 40 && billing < 4.5; i++) {
     billing = (await biz.live.get("/v1/usage/metrics?period=day")).body.data.billingAmount;
-    if (billing < 0.0045) await new Promise((r) => setTimeout(r, 250));
+    if (billing < 4.5) await new Promise((r) => setTimeout(r, 250));
   }
-  assert.ok(billing >= 0.0045, `billingAmount ${billing}`);
+  assert.equal(billing, 4.5, "the metric sums the product calls' costs");
 });
 
 test("a project without a subscription is not rated", async () => {
