@@ -165,21 +165,38 @@ export async function primeSubscription(sub: SubscriptionEntry): Promise<void> {
 export interface RequestCost {
   nanos: bigint;
   currency: string;
-  decimal: string;
+  /** The cost as a decimal string in the major unit ("0.0015"): made when first read. */
+  readonly decimal: string;
 }
+
+function costOf(nanos: bigint, currency: string): RequestCost {
+  let decimal: string | undefined;
+  return {
+    nanos,
+    currency,
+    get decimal() {
+      return (decimal ??= nanosToDecimal(nanos));
+    },
+  };
+}
+
+type CallUsage = { at: Date; statusCode: number; bytes: number; computeMs: number; quantity?: number };
 
 /**
  * Rates a product call under its subscription: null when it is not rated (it failed and the price does not bill
  * failed calls, or it falls outside the subscription's periods). `at` decides the period; a call after the
- * period's end starts the next period's totals before the job has renewed it.
+ * period's end starts the next period's totals before the job has renewed it. A plain value once the
+ * subscription's running totals are in memory (every call but a process's first of a period).
  */
-export async function rateProductCall(
-  sub: SubscriptionEntry,
-  r: { at: Date; statusCode: number; bytes: number; computeMs: number; quantity?: number },
-): Promise<RequestCost | null> {
+export function rateProductCall(sub: SubscriptionEntry, r: CallUsage): RequestCost | null | Promise<RequestCost | null> {
+  if (!sub.state) return ratingState(sub).then(() => rateLoaded(sub, r));
+  return rateLoaded(sub, r);
+}
+
+function rateLoaded(sub: SubscriptionEntry, r: CallUsage): RequestCost | null {
   const failed = r.statusCode >= 500 && sub.billFailedCalls;
   if (r.statusCode >= 400 && !failed) return null;
-  let state = await ratingState(sub);
+  let state = sub.state!;
   const t = r.at.getTime();
   // Before the subscription began: in no period of it, like its invoice.
   if (t < sub.periodStart) return null;
@@ -195,5 +212,5 @@ export async function rateProductCall(
   const quantity = r.quantity ?? 1;
   sub.calls += quantity;
   const nanos = rateEvent(state, { bytes: r.bytes, computeMs: Math.round(r.computeMs * 100) / 100, quantity });
-  return { nanos, currency: sub.plan.currency, decimal: nanosToDecimal(nanos) };
+  return costOf(nanos, sub.plan.currency);
 }

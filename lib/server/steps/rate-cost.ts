@@ -17,12 +17,13 @@ export async function rateCost(ctx: RequestContext): Promise<void> {
   const { subscription, response } = ctx;
   if (!subscription || !response) return;
   const bytes = requestBytes(ctx) + (response.body ? Buffer.byteLength(response.body) : 0);
-  const rated = await rateProductCall(subscription, { at: ctx.at, statusCode: response.status, bytes, computeMs: ctx.computeMs }).catch(
-    (e: unknown) => {
-      console.error("[billing] rating failed", e);
-      return null;
-    },
-  );
+  let rated;
+  try {
+    rated = await rateProductCall(subscription, { at: ctx.at, statusCode: response.status, bytes, computeMs: ctx.computeMs });
+  } catch (e) {
+    console.error("[billing] rating failed", e);
+    return;
+  }
   if (!rated) return;
   response.headers["X-Request-Cost"] = `${rated.decimal} ${rated.currency}`;
   ctx.cost = nanosToNumber(rated.nanos);
