@@ -57,7 +57,7 @@ test("a request is found in the logs, with its headers and Authorization redacte
   await expect(row).toContainText("200");
 
   await row.click();
-  await expect(row).toHaveAttribute("aria-pressed", "true");
+  await expect(row).toHaveAttribute("aria-selected", "true");
   const detail = page.getByTestId("log-detail");
   await expect(detail).toBeVisible();
   await expect(detail).toContainText("GET /v1/products?limit=7");
@@ -71,6 +71,8 @@ test("a request is found in the logs, with its headers and Authorization redacte
   await viewShot(page, "logs");
 
   // Searching by request id, and opening a request by its link, both find it.
+  await page.keyboard.press("Escape");
+  await expect(page.getByTestId("log-detail")).toHaveCount(0);
   await page.getByLabel("Search path or request id").fill(requestId);
   await page.getByRole("button", { name: "Search" }).click();
   await expect(page.getByTestId("log-row")).toHaveCount(1);

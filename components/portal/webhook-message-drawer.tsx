@@ -155,6 +155,12 @@ export function WebhookMessageDrawer({
                 "None"
               )}
             </dd>
+            {d.error ? (
+              <>
+                <dt className="text-slate-500 dark:text-slate-400">Last error</dt>
+                <dd className="break-all text-red-700 dark:text-red-400">{d.error}</dd>
+              </>
+            ) : null}
             <dt className="text-slate-500 dark:text-slate-400">Event id</dt>
             <dd className="break-all font-mono text-xs">{d.eventId}</dd>
             <dt className="text-slate-500 dark:text-slate-400">Sent to</dt>
