@@ -15,6 +15,7 @@ const SKIPPED = new Set([
   "x-forwarded-for",
   "x-forwarded-proto",
   "x-forwarded-host",
+  "x-forwarded-port",
   "x-real-ip",
 ]);
 

@@ -94,7 +94,7 @@ export function LogDrawer({ id, props, onClose }: { id: string; props: LogViewPr
   const d = detail.data;
   const curl = d ? curlCommand(origin, { method: d.method, path: d.path, headers: d.request.headers, body: d.request.body }) : "";
   return (
-    <SideDrawer title={d ? `${d.method} ${d.path}` : "Request"} onClose={onClose} testId="log-detail">
+    <SideDrawer title={d ? `${d.method} ${d.path}` : "Request"} onClose={onClose} testId="log-drawer">
       {detail.isLoading ? (
         <p className="text-sm text-slate-500">Loading…</p>
       ) : detail.error ? (
@@ -102,7 +102,7 @@ export function LogDrawer({ id, props, onClose }: { id: string; props: LogViewPr
           {(detail.error as Error).message}
         </p>
       ) : d ? (
-        <div className="space-y-5">
+        <div className="space-y-5" data-testid="log-detail">
           <dl className="grid grid-cols-[8rem_1fr] gap-x-3 gap-y-1 text-sm">
             <Row label="Status">
               <Badge tone={statusTone(d.statusCode)}>{d.statusCode}</Badge>
