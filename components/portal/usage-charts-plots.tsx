@@ -126,7 +126,7 @@ export function QuotaPlot({ days, limit, notifyAt }: { days: QuotaPoint[]; limit
           y={limit}
           stroke="#ef4444"
           strokeWidth={2}
-          label={{ value: `Quota ${limit.toLocaleString()}`, position: "insideTopLeft", fontSize: 11 }}
+          label={{ value: `Quota ${limit.toLocaleString()}`, position: "insideTopRight", fontSize: 11 }}
         />
         {notifyAt
           .filter((t) => t < 100)
