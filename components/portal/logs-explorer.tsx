@@ -1,208 +1,165 @@
 "use client";
-import { Fragment, useState } from "react";
-import { useQuery } from "@tanstack/react-query";
-import { Badge, Button, Card, EmptyState, Field, Input, Select, statusTone } from "@/components/ui/primitives";
+import { useCallback } from "react";
+import Link from "next/link";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { Badge, Button, Card, EmptyState, statusTone } from "@/components/ui/primitives";
+import { LogFilters, type KeyOption } from "./log-filters";
+import { LogDrawer, type LogViewProps } from "./log-drawer";
+import { portalGet } from "./portal-get";
+
+// The request log as Stripe's: a table (time, method, path, status, latency, key, request id) under filters that
+// live in the URL, and a drawer per request (?request=req_…). `?id=` is the older deep link and still opens it.
 
 interface LogRow {
   id: string;
   timestamp: string;
   method: string;
   path: string;
-  endpoint: string;
   statusCode: number;
   latency: number;
-  ip: string | null;
-}
-interface LogDetail extends LogRow {
-  userAgent: string | null;
-  request: { headers: Record<string, string>; body?: string | null };
-  response: { headers: Record<string, string>; body?: string | null };
+  apiKey: string;
+  keyName: string | null;
 }
 type Page = { data: LogRow[]; pagination: { total: number; hasMore: boolean; nextCursor: string | null } };
 
-async function get<T>(url: string): Promise<T> {
-  const r = await fetch(url);
-  const b = await r.json();
-  if (!r.ok) throw new Error(b.error?.message ?? `HTTP ${r.status}`);
-  return b.data as T;
-}
+const FILTERS = ["q", "status", "method", "path", "key", "range", "from", "to", "cursor"];
 
-function Headers({ title, headers }: { title: string; headers: Record<string, string> }) {
-  return (
-    <div>
-      <h4 className="text-xs font-semibold uppercase text-slate-500">{title}</h4>
-      <dl className="mt-1 grid grid-cols-[minmax(8rem,auto)_1fr] gap-x-3 text-xs">
-        {Object.entries(headers).map(([k, v]) => (
-          <Fragment key={k}>
-            <dt className="font-mono text-slate-500">{k}</dt>
-            <dd className="break-all font-mono">{v}</dd>
-          </Fragment>
-        ))}
-      </dl>
-    </div>
-  );
-}
-
-function Body({ title, body }: { title: string; body?: string | null }) {
-  let text = body ?? "";
-  try {
-    text = JSON.stringify(JSON.parse(text), null, 2);
-  } catch {
-    /* not JSON: shown as is */
+export function LogsExplorer({ props, keys }: { props: LogViewProps; keys: KeyOption[] }) {
+  const router = useRouter();
+  const pathname = usePathname();
+  const search = useSearchParams();
+  const selected = search.get("request") ?? search.get("id");
+  const filters = new URLSearchParams();
+  for (const name of FILTERS) {
+    const v = search.get(name);
+    if (v) filters.set(name, v);
   }
-  return (
-    <div>
-      <h4 className="text-xs font-semibold uppercase text-slate-500">{title}</h4>
-      {body ? (
-        <pre className="mt-1 max-h-72 overflow-auto rounded bg-slate-900 p-2 text-xs text-slate-100">{text}</pre>
-      ) : (
-        <p className="text-xs text-slate-500">No body</p>
-      )}
-    </div>
-  );
-}
-
-export function LogsExplorer({
-  props,
-  selectedId,
-}: {
-  props: { showRequestHeaders: boolean; showResponseBody: boolean; showTiming: boolean };
-  selectedId: string | null;
-}) {
-  const [filters, setFilters] = useState({ q: "", method: "", statusCode: "" });
-  const [cursor, setCursor] = useState<string | null>(null);
-  const [selected, setSelected] = useState<string | null>(selectedId);
-  const params = new URLSearchParams({ limit: "25" });
-  if (filters.q) params.set("q", filters.q);
-  if (filters.method) params.set("method", filters.method);
-  if (filters.statusCode) params.set("statusCode", filters.statusCode);
-  if (cursor) params.set("cursor", cursor);
+  const cursor = filters.get("cursor");
   const list = useQuery({
-    queryKey: ["logs", params.toString()],
-    queryFn: () => get<Page>(`/api/portal/logs?${params}`),
+    queryKey: ["logs", filters.toString()],
+    queryFn: () => portalGet<Page>(`/api/portal/logs?${filters}`),
+    placeholderData: keepPreviousData,
     refetchInterval: cursor ? false : 5000,
   });
-  const detail = useQuery({
-    queryKey: ["log", selected],
-    enabled: !!selected,
-    queryFn: () => get<LogDetail>(`/api/portal/logs/${selected}`),
-  });
+
+  const hrefWith = useCallback(
+    (changes: Record<string, string | null>) => {
+      const next = new URLSearchParams(search.toString());
+      next.delete("id");
+      for (const [k, v] of Object.entries(changes)) {
+        if (v === null) next.delete(k);
+        else next.set(k, v);
+      }
+      const qs = next.toString();
+      return qs ? `${pathname}?${qs}` : pathname;
+    },
+    [pathname, search],
+  );
+  const closeDrawer = useCallback(() => router.replace(hrefWith({ request: null }), { scroll: false }), [router, hrefWith]);
 
   return (
-    <div className="grid gap-6 xl:grid-cols-2">
-      <Card title="Requests">
-        <form
-          role="search"
-          className="grid gap-3 sm:grid-cols-3 sm:items-end"
-          onSubmit={(e) => {
-            e.preventDefault();
-            const f = new FormData(e.currentTarget);
-            setCursor(null);
-            setFilters({
-              q: String(f.get("q") ?? ""),
-              method: String(f.get("method") ?? ""),
-              statusCode: String(f.get("statusCode") ?? ""),
-            });
-          }}
-        >
-          <Field label="Search path or request id" htmlFor="log-q">
-            <Input id="log-q" name="q" defaultValue={filters.q} placeholder="/v1/products" />
-          </Field>
-          <Field label="Method" htmlFor="log-method">
-            <Select id="log-method" name="method" defaultValue={filters.method}>
-              <option value="">Any</option>
-              {["GET", "POST", "PATCH", "PUT", "DELETE"].map((m) => (
-                <option key={m}>{m}</option>
-              ))}
-            </Select>
-          </Field>
-          <Field label="Status" htmlFor="log-status">
-            <Input
-              id="log-status"
-              name="statusCode"
-              inputMode="numeric"
-              placeholder="e.g. 404 or 400,401"
-              defaultValue={filters.statusCode}
-            />
-          </Field>
-          <div className="sm:col-span-3">
-            <Button type="submit">Search</Button>
-          </div>
-        </form>
-        <div className="mt-4">
-          {list.isLoading ? (
-            <p className="text-sm text-slate-500">Loading…</p>
-          ) : list.error ? (
-            <p role="alert" className="text-sm text-red-600">
-              {(list.error as Error).message}
-            </p>
-          ) : !list.data?.data.length ? (
-            <EmptyState title="No requests match">Requests made with this project&apos;s keys show up here within a second.</EmptyState>
-          ) : (
-            <>
-              <p className="text-xs text-slate-500">
-                {list.data.pagination.total.toLocaleString()} {list.data.pagination.total === 1 ? "request" : "requests"}
-              </p>
-              <ul className="mt-2 divide-y divide-slate-100 dark:divide-slate-800">
-                {list.data.data.map((r) => (
-                  <li key={r.id}>
-                    <button
-                      type="button"
-                      onClick={() => setSelected(r.id)}
-                      aria-pressed={selected === r.id}
-                      data-testid="log-row"
-                      className={`flex w-full items-center gap-3 px-1 py-2 text-left text-sm hover:bg-slate-50 dark:hover:bg-slate-800 ${selected === r.id ? "bg-indigo-50 dark:bg-indigo-950" : ""}`}
-                    >
-                      <Badge tone={statusTone(r.statusCode)}>{r.statusCode}</Badge>
-                      <span className="min-w-0 flex-1 truncate font-mono text-xs">
-                        {r.method} {r.path}
-                      </span>
-                      {props.showTiming ? <span className="text-xs tabular-nums text-slate-500">{Math.round(r.latency)} ms</span> : null}
-                    </button>
-                  </li>
-                ))}
-              </ul>
-              <div className="mt-3 flex gap-2">
-                {cursor ? (
-                  <Button variant="secondary" onClick={() => setCursor(null)}>
-                    Newest
-                  </Button>
-                ) : null}
-                {list.data.pagination.hasMore ? (
-                  <Button variant="secondary" onClick={() => setCursor(list.data!.pagination.nextCursor)}>
-                    Older
-                  </Button>
-                ) : null}
-              </div>
-            </>
-          )}
-        </div>
+    <div className="space-y-4">
+      <Card>
+        <LogFilters
+          key={filters.toString()}
+          current={filters}
+          keys={keys}
+          onSearch={(next) => router.push(next.toString() ? `${pathname}?${next}` : pathname, { scroll: false })}
+        />
       </Card>
-      <Card title="Request detail">
-        {!selected ? (
-          <p className="text-sm text-slate-500">Choose a request to see its headers, bodies and timing.</p>
-        ) : detail.isLoading ? (
+      <Card title="Requests" actions={list.isFetching ? <span className="text-xs text-slate-500">Refreshing…</span> : null}>
+        {list.isLoading ? (
           <p className="text-sm text-slate-500">Loading…</p>
-        ) : detail.error ? (
-          <p role="alert" className="text-sm text-red-600">
-            {(detail.error as Error).message}
+        ) : list.error ? (
+          <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+            {(list.error as Error).message}
           </p>
-        ) : detail.data ? (
-          <div className="space-y-4" data-testid="log-detail">
-            <p className="font-mono text-sm">
-              {detail.data.method} {detail.data.path} → <Badge tone={statusTone(detail.data.statusCode)}>{detail.data.statusCode}</Badge>
+        ) : !list.data?.data.length ? (
+          <EmptyState title="No requests match">Requests made with this project&apos;s keys show up here within a second.</EmptyState>
+        ) : (
+          <div aria-busy={list.isPlaceholderData} className={list.isPlaceholderData ? "opacity-60 transition-opacity" : ""}>
+            <p className="text-xs text-slate-500 dark:text-slate-400" data-testid="log-total">
+              {list.data.pagination.total.toLocaleString()} {list.data.pagination.total === 1 ? "request" : "requests"}
             </p>
-            <p className="text-xs text-slate-500">
-              {detail.data.id} · {new Date(detail.data.timestamp).toLocaleString()}
-              {props.showTiming ? ` · ${detail.data.latency} ms` : ""} · {detail.data.ip ?? "unknown address"}
-            </p>
-            {props.showRequestHeaders ? <Headers title="Request headers" headers={detail.data.request.headers} /> : null}
-            <Body title="Request body" body={detail.data.request.body} />
-            {props.showRequestHeaders ? <Headers title="Response headers" headers={detail.data.response.headers} /> : null}
-            {props.showResponseBody ? <Body title="Response body" body={detail.data.response.body} /> : null}
+            <div className="mt-2 overflow-x-auto">
+              <table className="w-full min-w-[44rem] text-left text-sm">
+                <caption className="sr-only">Requests, newest first; choose one to open its details</caption>
+                <thead className="text-xs uppercase text-slate-500 dark:text-slate-400">
+                  <tr>
+                    <th scope="col" className="py-2 pr-3">
+                      Time
+                    </th>
+                    <th scope="col" className="pr-3">
+                      Method
+                    </th>
+                    <th scope="col" className="pr-3">
+                      Path
+                    </th>
+                    <th scope="col" className="pr-3">
+                      Status
+                    </th>
+                    {props.showTiming ? (
+                      <th scope="col" className="pr-3 text-right">
+                        Latency
+                      </th>
+                    ) : null}
+                    <th scope="col" className="pr-3">
+                      Key
+                    </th>
+                    <th scope="col">Request id</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {list.data.data.map((r) => (
+                    <tr
+                      key={r.id}
+                      data-testid="log-row"
+                      aria-selected={selected === r.id}
+                      onClick={() => router.push(hrefWith({ request: r.id }), { scroll: false })}
+                      className={`cursor-pointer border-t border-slate-100 hover:bg-slate-50 dark:border-slate-800 dark:hover:bg-slate-800 ${selected === r.id ? "bg-indigo-50 dark:bg-indigo-950" : ""}`}
+                    >
+                      <td className="whitespace-nowrap py-2 pr-3 text-xs text-slate-600 dark:text-slate-400">
+                        <time dateTime={r.timestamp}>{new Date(r.timestamp).toLocaleString()}</time>
+                      </td>
+                      <td className="pr-3 font-mono text-xs">{r.method}</td>
+                      <td className="max-w-[18rem] truncate pr-3 font-mono text-xs">
+                        <Link href={hrefWith({ request: r.id })} scroll={false} onClick={(e) => e.stopPropagation()}>
+                          {r.path}
+                        </Link>
+                      </td>
+                      <td className="pr-3">
+                        <Badge tone={statusTone(r.statusCode)}>{r.statusCode}</Badge>
+                      </td>
+                      {props.showTiming ? <td className="pr-3 text-right tabular-nums">{Math.round(r.latency)} ms</td> : null}
+                      <td className="max-w-[10rem] truncate pr-3 text-xs" title={r.apiKey}>
+                        {r.keyName ?? r.apiKey}
+                      </td>
+                      <td className="whitespace-nowrap font-mono text-xs text-slate-500 dark:text-slate-400">{r.id}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <div className="mt-3 flex gap-2">
+              {cursor ? (
+                <Button variant="secondary" onClick={() => router.push(hrefWith({ cursor: null }), { scroll: false })}>
+                  Newest
+                </Button>
+              ) : null}
+              {list.data.pagination.hasMore && list.data.pagination.nextCursor ? (
+                <Button
+                  variant="secondary"
+                  onClick={() => router.push(hrefWith({ cursor: list.data!.pagination.nextCursor }), { scroll: false })}
+                >
+                  Older
+                </Button>
+              ) : null}
+            </div>
           </div>
-        ) : null}
+        )}
       </Card>
+      {selected ? <LogDrawer id={selected} props={props} onClose={closeDrawer} /> : null}
     </div>
   );
 }

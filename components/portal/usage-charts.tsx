@@ -1,11 +1,16 @@
 "use client";
 import { useState } from "react";
 import dynamic from "next/dynamic";
-import type { usageMetrics } from "@/lib/usage/metrics";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import type { UsageOverview } from "@/lib/usage/usage-overview";
 import { Card, Stat } from "@/components/ui/primitives";
-import { usePortalData } from "./use-portal-data";
+import { portalGet } from "./portal-get";
 
-type Metrics = Awaited<ReturnType<typeof usageMetrics>>;
+// The Usage view's charts: requests, errors and latency of a period beside the period before it, and the month's
+// quota with its alert thresholds. Switching the period keeps the numbers and drawings of the last one on screen,
+// greyed, until the new ones arrive (TanStack Query's placeholderData), instead of emptying the charts.
 
 /**
  * What stands in for a plot until its code has loaded: the plot's own box (the parent's h-64), faint grid lines and
@@ -51,8 +56,12 @@ function PlotPlaceholder({ shape }: { shape: "bars" | "line" }) {
   );
 }
 
-// Recharts stays out of the route's first load: each plot's code comes after first paint (one chunk for both).
+// Recharts stays out of the route's first load: each plot's code comes after first paint (one chunk for all).
 const RequestsPlot = dynamic(() => import("./usage-charts-plots").then((m) => m.RequestsPlot), {
+  ssr: false,
+  loading: () => <PlotPlaceholder shape="bars" />,
+});
+const ErrorsPlot = dynamic(() => import("./usage-charts-plots").then((m) => m.ErrorsPlot), {
   ssr: false,
   loading: () => <PlotPlaceholder shape="bars" />,
 });
@@ -60,6 +69,12 @@ const LatencyPlot = dynamic(() => import("./usage-charts-plots").then((m) => m.L
   ssr: false,
   loading: () => <PlotPlaceholder shape="line" />,
 });
+const QuotaPlot = dynamic(() => import("./usage-charts-plots").then((m) => m.QuotaPlot), {
+  ssr: false,
+  loading: () => <PlotPlaceholder shape="line" />,
+});
+
+const PERIOD_NAMES: Record<string, string> = { hour: "Last hour", day: "24 hours", week: "7 days", month: "30 days" };
 
 function label(iso: string, period: string) {
   const d = new Date(iso);
@@ -68,24 +83,57 @@ function label(iso: string, period: string) {
     : d.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
 }
 
+/** "+12% vs previous period", or why there is nothing to compare with. */
+function change(now: number | null, before: number | null) {
+  if (now === null || before === null) return undefined;
+  if (before === 0) return now === 0 ? "Same as the previous period" : "None in the previous period";
+  const pct = Math.round(((now - before) / before) * 100);
+  return pct === 0 ? "Same as the previous period" : `${pct > 0 ? "+" : ""}${pct}% vs previous period`;
+}
+
+export function logsHref(start: string, end: string) {
+  return `/portal/logs?${new URLSearchParams({ from: start, to: end })}`;
+}
+
 export function UsageCharts({
   initial,
   periods,
   initialPeriod,
   showCosts,
 }: {
-  initial: Metrics;
+  initial: UsageOverview;
   periods: string[];
   initialPeriod: string;
   showCosts: boolean;
 }) {
+  const router = useRouter();
   const [period, setPeriod] = useState(initialPeriod);
-  const { data: m, isFetching } = usePortalData<Metrics>(
-    `/api/portal/metrics?period=${period}`,
-    period === initialPeriod ? initial : { ...initial, series: [] },
-    10_000,
-  );
-  const series = m.series.map((b) => ({ ...b, label: label(b.start, period), ok: b.successful, errors: b.failed }));
+  const q = useQuery({
+    queryKey: ["usage-overview", period],
+    queryFn: () => portalGet<UsageOverview>(`/api/portal/metrics/overview?period=${period}`),
+    initialData: period === initialPeriod ? initial : undefined,
+    placeholderData: keepPreviousData,
+    refetchInterval: 10_000,
+  });
+  const m = q.data ?? initial;
+  const stale = q.isPlaceholderData;
+  const shownPeriod = stale ? m.period : period;
+  const series = m.series.map((b, i) => ({
+    label: label(b.start, shownPeriod),
+    ok: b.successful + (b.requests - b.successful - b.failed),
+    errors: b.failed,
+    p50Latency: b.p50Latency,
+    p95Latency: b.p95Latency,
+    p99Latency: b.p99Latency,
+    prevRequests: m.previous.series[i]?.requests ?? null,
+    prevErrors: m.previous.series[i]?.failed ?? null,
+    prevP95: m.previous.series[i]?.p95Latency ?? null,
+  }));
+  const pick = (i: number) => {
+    const b = m.series[i];
+    if (b) router.push(logsHref(b.start, b.end));
+  };
+  const quota = m.quota;
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-center gap-2" role="radiogroup" aria-label="Period">
@@ -98,30 +146,119 @@ export function UsageCharts({
             onClick={() => setPeriod(p)}
             className={`rounded-md px-3 py-1.5 text-sm ${p === period ? "bg-indigo-600 text-white" : "border border-slate-300 dark:border-slate-700"}`}
           >
-            {{ hour: "Last hour", day: "24 hours", week: "7 days", month: "30 days" }[p] ?? p}
+            {PERIOD_NAMES[p] ?? p}
           </button>
         ))}
-        <span className="text-xs text-slate-500" aria-live="polite">
-          {isFetching ? "Refreshing…" : ""}
+        <span className="text-xs text-slate-600 dark:text-slate-400" aria-live="polite" data-testid="usage-loading">
+          {stale ? `Loading ${PERIOD_NAMES[period] ?? period}…` : q.isFetching ? "Refreshing…" : ""}
         </span>
       </div>
-      <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
-        <Stat label="Requests" value={<span data-testid="usage-total">{m.totalRequests.toLocaleString()}</span>} />
-        <Stat label="Error rate" value={`${m.errorRate}%`} />
-        <Stat label="Latency p95" value={m.p95Latency === null ? "—" : `${m.p95Latency} ms`} />
-        <Stat label="Bandwidth" value={`${(m.bandwidthUsed / 1024).toFixed(1)} KB`} />
-        {showCosts ? <Stat label="Cost" value={m.billingAmount.toFixed(2)} hint={`${m.billableRequests} billable requests`} /> : null}
+      <div
+        data-testid="usage-data"
+        data-period={shownPeriod}
+        aria-busy={stale}
+        className={`space-y-6 transition-opacity ${stale ? "opacity-50" : ""}`}
+      >
+        <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
+          <Stat
+            label="Requests"
+            value={<span data-testid="usage-total">{m.totalRequests.toLocaleString()}</span>}
+            hint={change(m.totalRequests, m.previous.totalRequests)}
+          />
+          <Stat
+            label="Errors"
+            value={<span data-testid="usage-errors">{m.failedRequests.toLocaleString()}</span>}
+            hint={`${m.errorRate}% of requests · ${change(m.failedRequests, m.previous.failedRequests) ?? ""}`}
+          />
+          <Stat
+            label="Latency p95"
+            value={m.p95Latency === null ? "—" : `${m.p95Latency} ms`}
+            hint={change(m.p95Latency, m.previous.p95Latency)}
+          />
+          <Stat label="Bandwidth" value={`${(m.bandwidthUsed / 1024).toFixed(1)} KB`} />
+          {showCosts ? <Stat label="Cost" value={m.billingAmount.toFixed(2)} hint={`${m.billableRequests} billable requests`} /> : null}
+        </div>
+        <Card title="Requests">
+          <p className="-mt-2 mb-2 text-xs text-slate-600 dark:text-slate-400">
+            Dashed: the previous period. Click a bar to see its requests in the logs.
+          </p>
+          <div className="h-64" data-testid="requests-chart">
+            <RequestsPlot series={series} onPick={pick} />
+          </div>
+        </Card>
+        <div className="grid gap-6 lg:grid-cols-2">
+          <Card title="Errors">
+            <div className="h-56" data-testid="errors-chart">
+              <ErrorsPlot series={series} onPick={pick} />
+            </div>
+          </Card>
+          <Card title="Latency">
+            <div className="h-56">
+              <LatencyPlot series={series} />
+            </div>
+          </Card>
+        </div>
+        <details className="rounded-lg border border-slate-200 p-3 text-sm dark:border-slate-800">
+          <summary className="cursor-pointer font-medium">The numbers behind the charts</summary>
+          <div className="mt-2 max-h-80 overflow-auto">
+            <table className="w-full text-left text-xs">
+              <caption className="sr-only">Requests, errors and p95 latency per interval, with links to their logs</caption>
+              <thead className="text-slate-500 dark:text-slate-400">
+                <tr>
+                  <th scope="col" className="py-1 pr-3">
+                    Interval from
+                  </th>
+                  <th scope="col" className="pr-3 text-right">
+                    Requests
+                  </th>
+                  <th scope="col" className="pr-3 text-right">
+                    Errors
+                  </th>
+                  <th scope="col" className="pr-3 text-right">
+                    p95
+                  </th>
+                  <th scope="col">
+                    <span className="sr-only">Logs</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {m.series.map((b) => (
+                  <tr key={b.start} className="border-t border-slate-100 dark:border-slate-800" data-testid="usage-bucket">
+                    <td className="py-1 pr-3">{new Date(b.start).toLocaleString()}</td>
+                    <td className="pr-3 text-right tabular-nums">{b.requests}</td>
+                    <td className="pr-3 text-right tabular-nums">{b.failed}</td>
+                    <td className="pr-3 text-right tabular-nums">{b.p95Latency === null ? "—" : `${b.p95Latency} ms`}</td>
+                    <td>{b.requests ? <Link href={logsHref(b.start, b.end)}>View logs</Link> : null}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </details>
+        <Card title="Quota this month">
+          {quota.limit === null ? (
+            <p className="text-sm">{quota.used.toLocaleString()} requests this month; your plan has no monthly cap.</p>
+          ) : (
+            <>
+              <p className="text-sm">
+                <span className="font-semibold tabular-nums">{quota.used.toLocaleString()}</span> of {quota.limit.toLocaleString()} requests
+                used; alerts at {quota.notifyAt.join("%, ")}%; resets {new Date(quota.resets).toLocaleDateString()}.
+              </p>
+              <div className="mt-2 h-56" data-testid="quota-chart">
+                <QuotaPlot
+                  days={quota.month.map((d) => ({
+                    label: new Date(d.day).toLocaleDateString(undefined, { month: "short", day: "numeric" }),
+                    used: d.used,
+                  }))}
+                  limit={quota.limit}
+                  notifyAt={quota.notifyAt}
+                />
+              </div>
+            </>
+          )}
+        </Card>
       </div>
-      <Card title="Requests and errors">
-        <div className="h-64" data-testid="requests-chart">
-          <RequestsPlot series={series} />
-        </div>
-      </Card>
-      <Card title="Latency">
-        <div className="h-64">
-          <LatencyPlot series={series} />
-        </div>
-      </Card>
     </div>
   );
 }

@@ -1,17 +1,20 @@
 "use client";
-import { useState, useTransition } from "react";
-import { useRouter } from "next/navigation";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useCallback, useState, useTransition } from "react";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { useQueryClient } from "@tanstack/react-query";
 import {
   createWebhookAction,
   deleteWebhookAction,
-  retryDeliveryAction,
   rotateWebhookSecretAction,
   sendTestAction,
   setWebhookActiveAction,
 } from "@/app/portal/actions";
-import { Badge, Button, Card, EmptyState, Field, Input, Select } from "@/components/ui/primitives";
+import { Badge, Button, Card, EmptyState, Field, Input } from "@/components/ui/primitives";
 import { CopyButton } from "@/components/ui/copy-button";
+import { WebhookMessages } from "./webhook-messages";
+import { WebhookMessageDrawer } from "./webhook-message-drawer";
+import { WebhookHealth } from "./webhook-health";
+import { WebhookSecret } from "./webhook-secret";
 
 export interface WebhookView {
   id: string;
@@ -21,124 +24,9 @@ export interface WebhookView {
   isActive: boolean;
   disabledReason: string | null;
   createdAt: string;
+  /** After a rotation: until when the previous secret still signs. */
+  previousSecretExpiresAt: string | null;
 }
-interface Delivery {
-  id: string;
-  eventType: string;
-  status: string;
-  attempts: number;
-  nextRetry: string | null;
-  lastAttempt: string | null;
-  createdAt: string;
-  response: { statusCode: number | null } | null;
-  error: string | null;
-}
-
-const statusTone = (s: string) => (s === "success" ? "success" : s === "failed" ? "danger" : s === "retrying" ? "warning" : "neutral");
-
-function Deliveries({ webhookId, eventTypes, canWrite }: { webhookId: string; eventTypes: string[]; canWrite: boolean }) {
-  const [status, setStatus] = useState("");
-  const [event, setEvent] = useState("");
-  const qc = useQueryClient();
-  const params = new URLSearchParams({ limit: "20", ...(status ? { status } : {}), ...(event ? { event } : {}) });
-  const key = `/api/portal/webhooks/${webhookId}/deliveries?${params}`;
-  const { data, isLoading, error } = useQuery<{ data: Delivery[] }>({
-    queryKey: [key],
-    refetchInterval: 3000,
-    queryFn: async () => {
-      const r = await fetch(key);
-      const b = await r.json();
-      if (!r.ok) throw new Error(b.error?.message);
-      return b.data;
-    },
-  });
-  return (
-    <div className="mt-4">
-      <div className="flex flex-wrap items-end gap-3">
-        <Field label="Status" htmlFor={`st-${webhookId}`}>
-          <Select id={`st-${webhookId}`} value={status} onChange={(e) => setStatus(e.target.value)}>
-            <option value="">Any</option>
-            {["pending", "success", "retrying", "failed"].map((s) => (
-              <option key={s}>{s}</option>
-            ))}
-          </Select>
-        </Field>
-        <Field label="Event" htmlFor={`ev-${webhookId}`}>
-          <Select id={`ev-${webhookId}`} value={event} onChange={(e) => setEvent(e.target.value)}>
-            <option value="">Any</option>
-            {["webhook.test", ...eventTypes].map((s) => (
-              <option key={s}>{s}</option>
-            ))}
-          </Select>
-        </Field>
-      </div>
-      {isLoading ? (
-        <p className="mt-3 text-sm text-slate-500">Loading deliveries…</p>
-      ) : error ? (
-        <p role="alert" className="mt-3 text-sm text-red-600">
-          {String((error as Error).message)}
-        </p>
-      ) : !data?.data.length ? (
-        <p className="mt-3 text-sm text-slate-500">No deliveries match.</p>
-      ) : (
-        <div className="mt-3 overflow-x-auto">
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">Deliveries</caption>
-            <thead className="text-xs uppercase text-slate-500">
-              <tr>
-                <th scope="col" className="py-1 pr-3">
-                  Event
-                </th>
-                <th scope="col" className="pr-3">
-                  Status
-                </th>
-                <th scope="col" className="pr-3">
-                  Attempts
-                </th>
-                <th scope="col" className="pr-3">
-                  Response
-                </th>
-                <th scope="col" className="pr-3">
-                  Next retry
-                </th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.data.map((d) => (
-                <tr key={d.id} className="border-t border-slate-100 dark:border-slate-800" data-testid="delivery-row">
-                  <td className="py-1 pr-3 font-mono text-xs">{d.eventType}</td>
-                  <td className="pr-3">
-                    <Badge tone={statusTone(d.status)}>{d.status}</Badge>
-                  </td>
-                  <td className="pr-3 tabular-nums">{d.attempts}</td>
-                  <td className="pr-3 text-xs">{d.response?.statusCode ?? d.error ?? "—"}</td>
-                  <td className="pr-3 text-xs">{d.nextRetry ? new Date(d.nextRetry).toLocaleTimeString() : "—"}</td>
-                  <td>
-                    {canWrite && (d.status === "failed" || d.status === "retrying") ? (
-                      <Button
-                        variant="secondary"
-                        onClick={async () => {
-                          await retryDeliveryAction(webhookId, d.id);
-                          await qc.invalidateQueries();
-                        }}
-                      >
-                        Retry
-                      </Button>
-                    ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-    </div>
-  );
-}
-
 export function WebhooksManager({
   hooks,
   eventTypes,
@@ -151,7 +39,27 @@ export function WebhooksManager({
   props: { enableTesting: boolean; showDeliveryLogs: boolean };
 }) {
   const router = useRouter();
+  const pathname = usePathname();
+  const search = useSearchParams();
   const qc = useQueryClient();
+  // The open message is in the URL (?endpoint=wh_…&message=whd_…), so it can be linked to.
+  const openEndpoint = search.get("endpoint");
+  const openMessage = search.get("message");
+  const openHref = useCallback(
+    (endpoint: string | null, message: string | null) => {
+      const next = new URLSearchParams(search.toString());
+      if (endpoint && message) {
+        next.set("endpoint", endpoint);
+        next.set("message", message);
+      } else {
+        next.delete("endpoint");
+        next.delete("message");
+      }
+      return next.toString() ? `${pathname}?${next}` : pathname;
+    },
+    [pathname, search],
+  );
+  const closeMessage = useCallback(() => router.replace(openHref(null, null), { scroll: false }), [router, openHref]);
   const [pending, start] = useTransition();
   const [error, setError] = useState<{ message: string; field?: string } | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
@@ -251,9 +159,8 @@ export function WebhooksManager({
             title={<span className="break-all font-mono text-sm">{h.url}</span>}
             actions={<Badge tone={h.isActive ? "success" : "danger"}>{h.isActive ? "active" : "disabled"}</Badge>}
           >
-            <p className="text-sm text-slate-600 dark:text-slate-400">
-              Events: {h.events.join(", ")} · secret {h.secret}
-            </p>
+            <p className="text-sm text-slate-600 dark:text-slate-400">Events: {h.events.join(", ")}</p>
+            <WebhookSecret webhookId={h.id} masked={h.secret} graceUntil={h.previousSecretExpiresAt} canWrite={canWrite} />
             {h.disabledReason ? <p className="mt-1 text-sm text-red-600">{h.disabledReason}</p> : null}
             {canWrite ? (
               <div className="mt-3 flex flex-wrap gap-2">
@@ -290,10 +197,23 @@ export function WebhooksManager({
                 </Button>
               </div>
             ) : null}
-            {props.showDeliveryLogs ? <Deliveries webhookId={h.id} eventTypes={eventTypes} canWrite={canWrite} /> : null}
+            {props.showDeliveryLogs ? (
+              <>
+                <WebhookHealth webhookId={h.id} />
+                <WebhookMessages
+                  webhookId={h.id}
+                  eventTypes={eventTypes}
+                  selected={openEndpoint === h.id ? openMessage : null}
+                  onOpen={(id) => router.push(openHref(h.id, id), { scroll: false })}
+                />
+              </>
+            ) : null}
           </Card>
         ))
       )}
+      {openEndpoint && openMessage ? (
+        <WebhookMessageDrawer webhookId={openEndpoint} deliveryId={openMessage} canWrite={canWrite} onClose={closeMessage} />
+      ) : null}
     </div>
   );
 }

@@ -73,7 +73,16 @@ function placeholders(pg: boolean, count: number, from: number, casts: Record<nu
   return Array.from({ length: count }, (_, i) => (pg ? `$${from + i + 1}${casts[i] ? `::${casts[i]}` : ""}` : "?")).join(", ");
 }
 
-export async function emitEvent(event: NewEvent, tx: Tx = db, only?: { webhookId: string }) {
+/**
+ * Who gets the event's deliveries: every subscribed active endpoint (the default), `{ webhookId }` that endpoint
+ * alone (test events), or `{ exceptWebhookId }` every subscribed one but that (an endpoint's own creation: it
+ * is not told about itself).
+ */
+export type Recipients = { webhookId: string } | { exceptWebhookId: string };
+
+export async function emitEvent(event: NewEvent, tx: Tx = db, recipients?: Recipients) {
+  const only = recipients && "webhookId" in recipients ? recipients : undefined;
+  const except = recipients && "exceptWebhookId" in recipients ? recipients.exceptWebhookId : undefined;
   const pg = databaseProvider() === "postgresql";
   const t = now();
   const dataText = JSON.stringify(event.data);
@@ -107,7 +116,7 @@ export async function emitEvent(event: NewEvent, tx: Tx = db, only?: { webhookId
     ...(only ? [only.webhookId] : []),
   );
   const patterns = (w: { events: unknown }) => (typeof w.events === "string" ? JSON.parse(w.events) : w.events) as string[];
-  const targets = only ? endpoints : endpoints.filter((w) => matches(event.type, patterns(w)));
+  const targets = only ? endpoints : endpoints.filter((w) => w.id !== except && matches(event.type, patterns(w)));
   if (targets.length) {
     const body = JSON.stringify(eventPayload(row));
     for (let i = 0; i < targets.length; i += ROWS_PER_INSERT) {

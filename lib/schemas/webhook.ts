@@ -73,6 +73,11 @@ export const DeliveryAttempt = z.object({
   status: z.number().nullable(),
   durationMs: z.number(),
   error: z.string().nullable(),
+  responseHeaders: z
+    .record(z.string(), z.string())
+    .optional()
+    .meta({ description: "What the receiver answered (attempts since issue 20)" }),
+  responseBody: z.string().optional().meta({ description: "The first 2 KB of the receiver's answer" }),
 });
 
 export const WebhookDelivery = z

@@ -157,7 +157,10 @@ export async function createWebhook(auth: AuthContext, input: WebhookCreate) {
         updatedAt: t,
       },
     });
-    await emitEvent({ businessId: auth.businessId, environment: auth.environment, type: "resource.created", data: resourceData(w) }, tx);
+    // Other endpoints hear of the new one; the new one is not sent the news of its own creation.
+    await emitEvent({ businessId: auth.businessId, environment: auth.environment, type: "resource.created", data: resourceData(w) }, tx, {
+      exceptWebhookId: w.id,
+    });
     return w;
   });
   return serializeWebhook(row, true);

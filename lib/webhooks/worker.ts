@@ -38,8 +38,20 @@ export function claimDue(at = now(), max = BATCH): Promise<ClaimedDelivery[]> {
   return claimBatch(at, max, `${workerId}:${randomUUID()}`, new Date(at.getTime() + LEASE_MS));
 }
 
+// Each attempt keeps what the receiver answered (headers, and the body up to 2 KB: the latest attempt's is kept
+// whole, up to 16 KB, in the row's own response columns), so the attempt history shows why each one failed.
+const ATTEMPT_BODY_MAX = 2048;
+
 function attemptEntry(d: ClaimedDelivery, r: AttemptResult, at: Date) {
-  return { attempt: d.attempts + 1, timestamp: at.toISOString(), status: r.status, durationMs: r.durationMs, error: r.error };
+  return {
+    attempt: d.attempts + 1,
+    timestamp: at.toISOString(),
+    status: r.status,
+    durationMs: r.durationMs,
+    error: r.error,
+    responseHeaders: r.headers,
+    responseBody: r.body.slice(0, ATTEMPT_BODY_MAX),
+  };
 }
 
 export function nextDelay(attempts: number, retryAfterSeconds: number | null): number {

@@ -1,13 +1,17 @@
+import { Suspense } from "react";
 import { requirePortalContext } from "@/lib/portal/portal-context";
 import { developerPortalConfig } from "@/lib/apps/developer-app";
+import { keysForLogFilter } from "@/lib/usage/log-search";
 import { LogsExplorer } from "@/components/portal/logs-explorer";
 
 export const metadata = { title: "Logs · Developer Portal" };
 
-export default async function DeveloperLogs({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
+// Filters and the open request are the URL's parameters (?status=5xx&range=24h&request=req_…): the explorer reads
+// them itself, so a search or a request can be linked to, and the usage chart links here with ?from=&to=.
+export default async function DeveloperLogs() {
   const ctx = await requirePortalContext();
   const props = developerPortalConfig().views.logs;
-  const { id } = await searchParams;
+  const keys = await keysForLogFilter(ctx.auth);
   return (
     <div className="space-y-6">
       <div>
@@ -17,7 +21,9 @@ export default async function DeveloperLogs({ searchParams }: { searchParams: Pr
           Credentials and secrets are redacted.
         </p>
       </div>
-      <LogsExplorer props={props} selectedId={id ?? null} />
+      <Suspense fallback={<p className="text-sm text-slate-500">Loading…</p>}>
+        <LogsExplorer props={props} keys={keys.map((k) => ({ id: k.id, name: k.name, revoked: k.revokedAt !== null }))} />
+      </Suspense>
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { requirePortalContext } from "@/lib/portal/portal-context";
 import { developerPortalConfig } from "@/lib/apps/developer-app";
-import { usageMetrics } from "@/lib/usage/metrics";
+import { usageOverview } from "@/lib/usage/usage-overview";
 import { usageQuota } from "@/lib/usage/quota";
 import { keyPolicy } from "@/lib/limits/plans";
 import { Card } from "@/components/ui/primitives";
@@ -15,7 +15,7 @@ export default async function DeveloperUsage() {
   const props = developerPortalConfig().views.usage;
   const period = props.periods.includes("day") ? "day" : props.periods[0];
   const [metrics, quota, billing] = await Promise.all([
-    usageMetrics(ctx.auth, period),
+    usageOverview(ctx.auth, period),
     usageQuota(ctx.auth),
     props.showCosts ? billingForPortal(ctx.auth) : null,
   ]);

@@ -1,7 +1,9 @@
+import { Suspense } from "react";
 import { requirePortalContext } from "@/lib/portal/portal-context";
 import { developerPortalConfig } from "@/lib/apps/developer-app";
 import { parseCollectionQuery } from "@/lib/http/collection-query";
 import { WEBHOOK_COLLECTION, listWebhooks } from "@/lib/webhooks/manage-webhooks";
+import { secretGraces } from "@/lib/webhooks/endpoint-secrets";
 import { EVENT_TYPES } from "@/lib/events/event-types";
 import { EXAMPLES } from "@/lib/events/examples";
 import { Card } from "@/components/ui/primitives";
@@ -13,6 +15,14 @@ export default async function DeveloperWebhooks() {
   const ctx = await requirePortalContext();
   const props = developerPortalConfig().views.webhooks;
   const hooks = await listWebhooks(ctx.auth, parseCollectionQuery(new URLSearchParams({ limit: "100" }), WEBHOOK_COLLECTION));
+  const graces = await secretGraces(
+    ctx.auth,
+    hooks.data.map((h) => String((h as { id: string }).id)),
+  );
+  const views = (hooks.data as Omit<WebhookView, "previousSecretExpiresAt">[]).map((h) => ({
+    ...h,
+    previousSecretExpiresAt: graces[h.id] ?? null,
+  }));
   return (
     <div className="space-y-6">
       <div>
@@ -22,12 +32,14 @@ export default async function DeveloperWebhooks() {
           described in <a href="/docs/webhooks">the receiver guide</a>.
         </p>
       </div>
-      <WebhooksManager
-        hooks={hooks.data as WebhookView[]}
-        eventTypes={[...EVENT_TYPES]}
-        props={props}
-        canWrite={ctx.auth.scopes.includes("*") || ctx.auth.scopes.includes("webhooks:*")}
-      />
+      <Suspense fallback={<p className="text-sm text-slate-500">Loading…</p>}>
+        <WebhooksManager
+          hooks={views}
+          eventTypes={[...EVENT_TYPES]}
+          props={props}
+          canWrite={ctx.auth.scopes.includes("*") || ctx.auth.scopes.includes("webhooks:*")}
+        />
+      </Suspense>
       {props.showPayloadExamples ? (
         <Card title="Payload examples">
           <div className="space-y-2">

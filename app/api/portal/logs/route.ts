@@ -1,6 +1,5 @@
-// GET /api/portal/logs?…: the request log with the API's collection parameters (portal refresh)
+// GET /api/portal/logs?status=&method=&path=&key=&range=|from=&to=&q=&cursor=: the portal's log search (lib/usage/log-search.ts)
 import { portalRead } from "@/lib/portal/portal-json";
-import { parseCollectionQuery } from "@/lib/http/collection-query";
-import { LOG_COLLECTION, listLogs } from "@/lib/usage/routes";
+import { searchLogs } from "@/lib/usage/log-search";
 
-export const GET = portalRead((ctx, url) => listLogs(ctx.auth, parseCollectionQuery(url.searchParams, LOG_COLLECTION)));
+export const GET = portalRead((ctx, url) => searchLogs(ctx.auth, url.searchParams));

@@ -1,5 +1,5 @@
-// GET /api/portal/logs/{id}: one request log with headers and bodies (portal)
+// GET /api/portal/logs/{id}: one request with headers, bodies, timing and the usage it caused (the logs drawer)
 import { portalRead } from "@/lib/portal/portal-json";
-import { getLogOrThrow } from "@/lib/usage/routes";
+import { getLogDetail } from "@/lib/usage/log-detail";
 
-export const GET = portalRead((ctx, url) => getLogOrThrow(ctx.auth, url.pathname.split("/").pop() ?? ""));
+export const GET = portalRead((ctx, url) => getLogDetail(ctx.auth, url.pathname.split("/").pop() ?? ""));
