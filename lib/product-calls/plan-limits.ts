@@ -8,7 +8,7 @@ import type { SubscriptionEntry } from "@/lib/billing/rate-request";
 
 export interface PlanLimitsResult {
   allowed: boolean;
-  code: "VALID" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
+  code: "VALID" | "RATE_LIMIT_EXCEEDED" | "QUOTA_EXCEEDED";
   ratelimit: { limit: number; remaining: number; reset: number; windowSeconds: number } | null;
   quota: { limit: number; remaining: number; resets: string } | null;
   /** Seconds until a refused call may succeed. */
@@ -36,7 +36,7 @@ export async function consumePlanLimits(sub: SubscriptionEntry, atMs: number, qu
     };
     if (used > sub.rateLimit.limit) {
       result.allowed = false;
-      result.code = "RATE_LIMITED";
+      result.code = "RATE_LIMIT_EXCEEDED";
       result.retryAfter = Math.max(1, Math.ceil((start + windowMs - atMs) / 1000));
     }
   }

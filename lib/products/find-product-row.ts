@@ -30,6 +30,9 @@ const COLUMNS = [
   "api",
   "apiSecretHeaders",
   "publishedAt",
+  "gatewaySecret",
+  "previousGatewaySecret",
+  "previousGatewaySecretExpiresAt",
   "createdAt",
   "updatedAt",
 ] as const;
@@ -59,6 +62,9 @@ function fromSqlite(r: Record<string, unknown>, expandBusiness: boolean): Produc
     api: fromSqliteJson(r.api),
     apiSecretHeaders: (r.apiSecretHeaders as string | null) ?? null,
     publishedAt: r.publishedAt == null ? null : fromSqliteDate(r.publishedAt),
+    gatewaySecret: (r.gatewaySecret as string | null) ?? null,
+    previousGatewaySecret: (r.previousGatewaySecret as string | null) ?? null,
+    previousGatewaySecretExpiresAt: r.previousGatewaySecretExpiresAt == null ? null : fromSqliteDate(r.previousGatewaySecretExpiresAt),
     createdAt: fromSqliteDate(r.createdAt),
     updatedAt: fromSqliteDate(r.updatedAt),
   };
@@ -92,7 +98,16 @@ export async function findProductRow(auth: AuthContext, id: string, expandBusine
 const PRODUCT_SHAPE: TableShape = {
   alias: "p",
   columns: new Set(COLUMNS),
-  nullable: new Set(["description", "slug", "api", "apiSecretHeaders", "publishedAt"]),
+  nullable: new Set([
+    "description",
+    "slug",
+    "api",
+    "apiSecretHeaders",
+    "publishedAt",
+    "gatewaySecret",
+    "previousGatewaySecret",
+    "previousGatewaySecretExpiresAt",
+  ]),
 };
 
 /**

@@ -4,6 +4,7 @@ import { ApiError, invalidField } from "@/lib/http/errors";
 import { checkUrlTarget } from "@/lib/webhooks/url-safety";
 import type { Prisma, Product as ProductRow } from "@/generated/prisma-sqlite";
 import type { ProductCreate } from "@/lib/schemas/product";
+import { newGatewaySecret, sealGatewaySecret } from "@/lib/gateway/gateway-secret";
 import { sealSecretHeaders } from "./api-secret-headers";
 import type { StoredApiBlock } from "./serialize";
 
@@ -52,8 +53,9 @@ export async function publishingColumns(
   input: Input,
   current: ProductRow | null,
   effective: { name: string; type: string; isActive: boolean },
-): Promise<Prisma.ProductUncheckedUpdateInput> {
+): Promise<{ data: Prisma.ProductUncheckedUpdateInput; gatewaySecret: string | null }> {
   const data: Prisma.ProductUncheckedUpdateInput = {};
+  let gatewaySecret: string | null = null;
   if (input.api !== undefined && input.api !== null) {
     if (effective.type !== "API")
       throw invalidField("api", "Only a product of type 'API' has an 'api' block.", "Set type to 'API' or omit 'api'.");
@@ -97,8 +99,13 @@ export async function publishingColumns(
       );
     if (!current?.slug && input.slug === undefined) data.slug = await freeSlug(effective.name, productId);
     if (!current?.publishedAt) data.publishedAt = now();
+    // The gateway's signing secret, made on first publishing and shown in that answer only.
+    if (!current?.gatewaySecret) {
+      gatewaySecret = newGatewaySecret();
+      data.gatewaySecret = sealGatewaySecret(productId, gatewaySecret);
+    }
   }
-  return data;
+  return { data, gatewaySecret };
 }
 
 export const slugTaken = (slug: string) =>

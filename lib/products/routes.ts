@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { CatalogProduct, CatalogProductParams } from "@/lib/schemas/catalog";
+import { CatalogProduct, CatalogProductParams, GatewaySecret } from "@/lib/schemas/catalog";
+import { rotateGatewaySecret } from "@/lib/gateway/rotate-gateway-secret";
 import { defineRoute } from "@/lib/http/route";
 import { IdParams } from "@/lib/schemas/common";
 import { Product, ProductCreate, ProductUpdate } from "@/lib/schemas/product";
@@ -111,6 +112,16 @@ export const productRoutes = [
     params: IdParams,
     response: { kind: "single", status: 200, schema: Product },
     handler: ({ auth, params }) => setProductActive(auth, params.id, true),
+  }),
+  defineRoute({
+    method: "POST",
+    path: "/v1/products/{id}/gateway-secret/rotate",
+    summary: "Rotate the gateway's signing secret (the old one signs beside it for 24 h); the new one is shown once",
+    tag,
+    scope: "products:write",
+    params: IdParams,
+    response: { kind: "single", status: 200, schema: GatewaySecret },
+    handler: async ({ auth, params }) => rotateGatewaySecret(await getProductOrThrow(auth, params.id)),
   }),
   defineRoute({
     method: "POST",

@@ -8,6 +8,7 @@ import { emitEvent, withEvents } from "@/lib/events/emit-event";
 import { getProductOrThrow } from "./get-product-or-throw";
 import { serializeProduct } from "./serialize";
 import { publishingColumns, slugTaken } from "./publishing";
+import { gatewayProductChanged } from "@/lib/gateway/gateway-product";
 
 type ProductView = ReturnType<typeof serializeProduct>;
 
@@ -45,7 +46,7 @@ export async function createProduct(auth: AuthContext, input: ProductCreate) {
   return withEvents(async (tx) => {
     const row = await tx.product.create({
       data: {
-        ...(publishing as object),
+        ...(publishing.data as object),
         id,
         ...tenantWhere(auth),
         name: input.name,
@@ -62,7 +63,7 @@ export async function createProduct(auth: AuthContext, input: ProductCreate) {
     });
     const product = serializeProduct(row);
     await emitEvent(eventOf(auth, "product.created", product), tx);
-    return product;
+    return withSecretOnce(product, publishing.gatewaySecret);
   }).catch(slugRace);
 }
 
@@ -86,14 +87,20 @@ export async function updateProduct(auth: AuthContext, id: string, patch: Produc
   return withEvents(async (tx) => {
     const row = await tx.product.update({
       where: { id: current.id },
-      data: { ...plain, ...(publishing as object), searchText: searchText(name, description), updatedAt: now() },
+      data: { ...plain, ...(publishing.data as object), searchText: searchText(name, description), updatedAt: now() },
     });
     const before = serializeProduct(current);
     const after = serializeProduct(row);
     await emitEvent(eventOf(auth, "product.updated", after, changed(before, after)), tx);
-    return after;
+    gatewayProductChanged(current.slug);
+    if (after.slug !== current.slug) gatewayProductChanged(after.slug);
+    return withSecretOnce(after, publishing.gatewaySecret);
   }).catch(slugRace);
 }
+
+/** The answer that first publishes a product carries its gateway secret, shown this once (as a new key is). */
+const withSecretOnce = <T extends object>(product: T, gatewaySecret: string | null) =>
+  gatewaySecret ? { ...product, gatewaySecret } : product;
 
 /** activate / deactivate: idempotent, a repeat changes nothing. */
 export async function setProductActive(auth: AuthContext, id: string, isActive: boolean) {
@@ -101,6 +108,7 @@ export async function setProductActive(auth: AuthContext, id: string, isActive: 
   if (current.isActive === isActive) return serializeProduct(current);
   return withEvents(async (tx) => {
     const after = serializeProduct(await tx.product.update({ where: { id: current.id }, data: { isActive, updatedAt: now() } }));
+    gatewayProductChanged(current.slug);
     await emitEvent(eventOf(auth, "product.updated", after, { isActive: current.isActive }), tx);
     return after;
   });
@@ -111,6 +119,7 @@ export async function deleteProduct(auth: AuthContext, id: string) {
   const current = await getProductOrThrow(auth, id);
   await withEvents(async (tx) => {
     await tx.product.delete({ where: { id: current.id } });
+    gatewayProductChanged(current.slug);
     await emitEvent(eventOf(auth, "product.deleted", serializeProduct(current)), tx);
   });
 }

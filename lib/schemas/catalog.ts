@@ -102,3 +102,12 @@ export const Revenue = z
     ),
   })
   .meta({ id: "Revenue" });
+
+export const GatewaySecret = z
+  .object({
+    object: z.literal("gateway_secret"),
+    productId: z.string(),
+    gatewaySecret: z.string().meta({ description: "gws_… : shown this once" }),
+    previousSecretExpiresAt: Timestamp.meta({ description: "Until then the previous secret signs beside the new one." }),
+  })
+  .meta({ id: "GatewaySecret" });

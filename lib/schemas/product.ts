@@ -127,6 +127,10 @@ export const Product = z
     slug: z.string().nullable(),
     api: ProductApi.nullable(),
     publishedAt: Timestamp.nullable(),
+    gatewaySecret: z
+      .string()
+      .optional()
+      .meta({ description: "The gateway's signing secret (gws_…): in the answer that first publishes the product only." }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   })

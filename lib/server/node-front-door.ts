@@ -6,7 +6,8 @@ import { handleTokenRequest, handleRevokeRequest } from "@/lib/oauth/token-endpo
 import { handleMetadataRequest } from "@/lib/oauth/metadata";
 import { corsPreflight } from "@/lib/oauth/oauth-error";
 import { API_PATH, dispatchApi } from "./dispatch";
-import type { ApiResponse } from "./request-context";
+import { writeAnswer as write } from "./write-answer";
+import { GATEWAY_PATH, serveGateway } from "./gateway-front-door";
 
 // server.mjs hands every request here first: the API and the OAuth endpoints are answered on node:http directly,
 // without Next's request handler; anything else (the portal, docs, NextAuth) returns false and goes to Next.
@@ -24,15 +25,6 @@ function origin(req: IncomingMessage): { protocol: string; fallback: string } {
   const protocol = (req.socket as { encrypted?: boolean }).encrypted ? "https:" : "http:";
   const port = req.socket.localPort;
   return { protocol, fallback: `${protocol}//localhost${port ? `:${port}` : ""}` };
-}
-
-function write(res: ServerResponse, method: string | undefined, answer: ApiResponse): void {
-  const body = answer.body === null || method === "HEAD" || answer.status === 204 ? null : Buffer.from(answer.body);
-  const headers: Record<string, string | number> = { ...answer.headers };
-  if (answer.status !== 204)
-    headers["Content-Length"] = body ? body.byteLength : method === "HEAD" && answer.body ? Buffer.byteLength(answer.body) : 0;
-  res.writeHead(answer.status, headers);
-  res.end(body ?? undefined);
 }
 
 async function serveApi(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -90,6 +82,10 @@ function fail(res: ServerResponse, err: unknown): void {
 /** True when this request is the API's (and is being answered); false hands it to Next. */
 export function handleNodeRequest(req: IncomingMessage, res: ServerResponse): boolean {
   const target = req.url ?? "/";
+  if (GATEWAY_PATH.test(target)) {
+    serveGateway(req, res).catch((e) => fail(res, e));
+    return true;
+  }
   if (API_PATH.test(target)) {
     serveApi(req, res).catch((e) => fail(res, e));
     return true;

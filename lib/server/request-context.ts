@@ -6,6 +6,7 @@ import type { ResolvedVersion } from "@/lib/versions/resolve-version";
 import type { Admission } from "@/lib/limits/rate-limit";
 import type { CommitScope } from "@/lib/db/commit-hook";
 import type { SubscriptionEntry } from "@/lib/billing/rate-request";
+import type { GatewayProduct } from "@/lib/gateway/gateway-product";
 import type { IdempotencyClaim } from "./idempotency";
 
 /** A request as the pipeline sees it, whichever front door (node:http, a Web `Request`) it came through. */
@@ -57,7 +58,8 @@ export interface RequestContext {
   computeMs: number;
   error: ApiError | null;
   response: ApiResponse | null;
-  /** A product call's subscription (the gateway's entitlement step sets it); null on the control plane. */
+  /** A gateway call's product (its slug resolved) and subscription (the entitlement step); null on /v1. */
+  gatewayProduct: GatewayProduct | null;
   subscription: SubscriptionEntry | null;
   /** What the product call cost under its subscription (`X-Request-Cost`). */
   cost: number | null;
@@ -86,6 +88,7 @@ export function createRequestContext(request: ApiRequest, route: AnyRoute, rawPa
     computeMs: 0,
     error: null,
     response: null,
+    gatewayProduct: null,
     subscription: null,
     cost: null,
   };

@@ -22,7 +22,7 @@ export interface AttemptResult {
 
 const refusal = () => Object.assign(new Error("refused: the host resolves to a private address"), { code: "EPRIVATE" });
 
-function guardedLookup(
+export function guardedLookup(
   hostname: string,
   options: object,
   callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,

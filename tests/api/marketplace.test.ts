@@ -127,7 +127,7 @@ test("the walk-through: B finds A's product, subscribes, A verifies B's key and 
   await a.test.post("/v1/keys/verify", { key: b.testKey, product: product.id });
   const limited = (await a.test.post("/v1/keys/verify", { key: b.testKey, product: product.id })).body.data;
   assert.equal(limited.valid, false);
-  assert.equal(limited.code, "RATE_LIMITED", "the plan's 3 calls a minute");
+  assert.equal(limited.code, "RATE_LIMIT_EXCEEDED", "the plan's 3 calls a minute");
   assert.ok(limited.retryAfter >= 1);
 
   // Refusals name why, without an error status: the provider asked a question and got the answer.

@@ -1,0 +1,82 @@
+import { db } from "@/lib/db/client";
+import { now } from "@/lib/clock";
+import { processSingleton } from "@/lib/process-state";
+import { announce, listenLocally, subscribe } from "@/lib/redis/bus";
+import { openSecretHeaders } from "@/lib/products/api-secret-headers";
+import type { StoredApiBlock } from "@/lib/products/serialize";
+import { openGatewaySecret } from "./gateway-secret";
+
+// What the gateway needs of a product, by slug, from memory: its upstreams, timeout, secret headers (opened once)
+// and signing secrets. A product write announces the slug, so this process and (with Redis) the others read it
+// again at once; without Redis other processes notice within GATEWAY_CACHE_TTL_MS (default 30 s).
+
+export interface GatewayProduct {
+  id: string;
+  slug: string;
+  providerId: string;
+  live: URL;
+  sandbox: URL;
+  timeoutMs: number;
+  secretHeaders: Record<string, string>;
+  signingSecrets: string[];
+}
+
+const TTL_MS = Number(process.env.GATEWAY_CACHE_TTL_MS ?? 30_000);
+const TOPIC = "gateway-product-changed";
+const S = processSingleton("gateway-products", () => ({
+  bySlug: new Map<string, { at: number; product: GatewayProduct | null }>(),
+  listening: false,
+}));
+
+function listen(): void {
+  if (S.listening) return;
+  S.listening = true;
+  const drop = (slug: string) => (slug === "*" ? S.bySlug.clear() : S.bySlug.delete(slug));
+  subscribe(TOPIC, drop);
+  listenLocally(TOPIC, drop);
+}
+
+/** A product changed: the gateway reads it again (`*` when the slug is not known, e.g. a slug change). */
+export function gatewayProductChanged(slug: string | null): void {
+  announce(TOPIC, slug ?? "*");
+}
+
+async function load(slug: string): Promise<GatewayProduct | null> {
+  const p = await db.product.findUnique({ where: { slug } });
+  const api = p?.api as StoredApiBlock | null | undefined;
+  // Only a public, active API product is served; a private one answers as unknown.
+  if (!p || !api || p.visibility !== "public" || !p.isActive) return null;
+  const current = openGatewaySecret(p.id, p.gatewaySecret);
+  const previous =
+    p.previousGatewaySecretExpiresAt && p.previousGatewaySecretExpiresAt > now() ? openGatewaySecret(p.id, p.previousGatewaySecret) : null;
+  return {
+    id: p.id,
+    slug,
+    providerId: p.businessId,
+    live: new URL(api.upstreamUrl),
+    sandbox: new URL(api.sandboxUpstreamUrl ?? api.upstreamUrl),
+    timeoutMs: api.timeoutMs,
+    secretHeaders: openSecretHeaders(p.id, p.apiSecretHeaders),
+    signingSecrets: [current, previous].filter((s): s is string => !!s),
+  };
+}
+
+const pending = processSingleton("gateway-products-loading", () => new Map<string, Promise<GatewayProduct | null>>());
+
+export function gatewayProduct(slug: string): GatewayProduct | null | Promise<GatewayProduct | null> {
+  listen();
+  const hit = S.bySlug.get(slug);
+  if (hit && Date.now() - hit.at < TTL_MS) return hit.product;
+  let p = pending.get(slug);
+  if (!p) {
+    p = load(slug)
+      .then((product) => {
+        if (S.bySlug.size > 10_000) S.bySlug.clear();
+        S.bySlug.set(slug, { at: Date.now(), product });
+        return product;
+      })
+      .finally(() => pending.delete(slug));
+    pending.set(slug, p);
+  }
+  return p;
+}

@@ -1,0 +1,196 @@
+import http, { type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from "node:http";
+import https from "node:https";
+import { isIP } from "node:net";
+import { guardedLookup } from "@/lib/webhooks/send";
+import { isRefusedAddress } from "@/lib/webhooks/url-safety";
+
+// The pass-through: the client's request streamed to the upstream and the upstream's answer streamed back, neither
+// body buffered (a 100 MB download or an SSE stream passes in constant memory). One keep-alive agent per upstream
+// origin. The upstream's address is checked when the connection is made (the webhook SSRF rules: loopback and
+// private ranges only with ALLOW_PRIVATE_URLS=true, link-local and metadata never). A client that goes away
+// releases the upstream connection; an upstream that fails before answering is a 502, one that does not answer
+// within the product's timeout a 504, and neither takes the process down.
+
+// Headers that describe one hop, not the message (RFC 9110 §7.6.1), and the client's credentials.
+const HOP_BY_HOP = new Set([
+  "connection",
+  "keep-alive",
+  "proxy-authenticate",
+  "proxy-authorization",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+  "host",
+  "authorization",
+  "x-api-key",
+]);
+
+export function forwardableHeaders(raw: IncomingMessage["headers"] | http.IncomingHttpHeaders): OutgoingHttpHeaders {
+  const named = String(raw.connection ?? "")
+    .split(",")
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean);
+  const out: OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (value === undefined || HOP_BY_HOP.has(name) || named.includes(name) || name.startsWith("x-platform-")) continue;
+    out[name] = value;
+  }
+  return out;
+}
+
+/** Response headers passed back: the upstream's own, minus hop-by-hop ones. */
+function responseHeaders(raw: http.IncomingHttpHeaders): OutgoingHttpHeaders {
+  const named = String(raw.connection ?? "")
+    .split(",")
+    .map((h) => h.trim().toLowerCase());
+  const out: OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (value === undefined || (HOP_BY_HOP.has(name) && name !== "authorization") || named.includes(name)) continue;
+    out[name] = value;
+  }
+  return out;
+}
+
+const agents = new Map<string, http.Agent>();
+function agentFor(url: URL): http.Agent {
+  let agent = agents.get(url.origin);
+  if (!agent) {
+    const options = { keepAlive: true, maxSockets: 256, maxFreeSockets: 64, scheduling: "lifo" as const };
+    agent = url.protocol === "https:" ? new https.Agent(options) : new http.Agent(options);
+    agents.set(url.origin, agent);
+  }
+  return agent;
+}
+
+export type UpstreamFault = "UPSTREAM_UNAVAILABLE" | "UPSTREAM_TIMEOUT";
+
+export interface ProxyResult {
+  /** The upstream's status, or null when it never answered (see fault). */
+  status: number | null;
+  fault: UpstreamFault | null;
+  faultMessage: string | null;
+  /** From sending the request to the upstream's response headers. */
+  upstreamMs: number;
+  requestBytes: number;
+  responseBytes: number;
+  responseHeaders: Record<string, string>;
+}
+
+export interface ProxyCall {
+  target: URL;
+  method: string;
+  headers: OutgoingHttpHeaders;
+  timeoutMs: number;
+  /** Headers to add to the answer, decided once the upstream's status is known (cost, request id, timing). */
+  onResponse: (
+    status: number,
+    upstreamMs: number,
+    headers: http.IncomingHttpHeaders,
+  ) => Record<string, string> | Promise<Record<string, string>>;
+}
+
+export function proxyRequest(req: IncomingMessage, res: ServerResponse, call: ProxyCall): Promise<ProxyResult> {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const result: ProxyResult = {
+      status: null,
+      fault: null,
+      faultMessage: null,
+      upstreamMs: 0,
+      requestBytes: 0,
+      responseBytes: 0,
+      responseHeaders: {},
+    };
+    let settled = false;
+    const done = () => {
+      if (settled) return;
+      settled = true;
+      resolve(result);
+    };
+    const fault = (kind: UpstreamFault, message: string) => {
+      if (result.status === null && !result.fault) {
+        result.fault = kind;
+        result.faultMessage = message;
+        result.upstreamMs = performance.now() - started;
+      }
+      done();
+    };
+    const host = call.target.hostname.replace(/^\[|\]$/g, "");
+    if (isIP(host) && isRefusedAddress(host))
+      return fault("UPSTREAM_UNAVAILABLE", "The upstream's address is not allowed on this deployment.");
+
+    const upstream = (call.target.protocol === "https:" ? https : http).request({
+      protocol: call.target.protocol,
+      hostname: host,
+      port: call.target.port || undefined,
+      method: call.method,
+      path: call.target.pathname + call.target.search,
+      headers: call.headers,
+      agent: agentFor(call.target),
+      lookup: guardedLookup as never,
+    });
+    const timer = setTimeout(() => {
+      fault("UPSTREAM_TIMEOUT", `The upstream did not answer within ${call.timeoutMs} ms.`);
+      upstream.destroy();
+    }, call.timeoutMs);
+    timer.unref?.();
+
+    upstream.on("error", (e: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      if (result.status === null) {
+        fault(
+          "UPSTREAM_UNAVAILABLE",
+          e.code === "EPRIVATE"
+            ? "The upstream's address is not allowed on this deployment."
+            : `The upstream could not be reached (${e.code ?? "error"}).`,
+        );
+      } else {
+        // The answer had started: the client gets a cut-off body, as from any proxy.
+        res.destroy();
+        done();
+      }
+    });
+
+    upstream.on("response", async (up) => {
+      clearTimeout(timer);
+      if (result.fault) return up.destroy();
+      result.status = up.statusCode ?? 502;
+      result.upstreamMs = performance.now() - started;
+      let extra: Record<string, string>;
+      try {
+        extra = await call.onResponse(result.status, result.upstreamMs, up.headers);
+      } catch {
+        extra = {};
+      }
+      if (res.destroyed) {
+        up.destroy();
+        return done();
+      }
+      const headers = { ...responseHeaders(up.headers), ...extra };
+      for (const [k, v] of Object.entries(headers)) if (typeof v === "string") result.responseHeaders[k] = v;
+      res.writeHead(result.status, headers);
+      // SSE and other streams: each chunk goes out as it comes.
+      res.flushHeaders();
+      up.on("data", (chunk: Buffer) => {
+        result.responseBytes += chunk.length;
+      });
+      up.pipe(res);
+      up.on("end", done);
+      up.on("error", () => {
+        res.destroy();
+        done();
+      });
+    });
+
+    // A client that goes away releases the upstream connection at once.
+    res.on("close", () => {
+      if (!res.writableFinished) upstream.destroy();
+      done();
+    });
+    req.on("data", (chunk: Buffer) => {
+      result.requestBytes += chunk.length;
+    });
+    req.pipe(upstream);
+  });
+}

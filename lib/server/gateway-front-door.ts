@@ -1,0 +1,214 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { now } from "@/lib/clock";
+import { NodeHeaders } from "@/lib/http/header-reader";
+import { baseUrlFor } from "@/lib/http/public-base-url";
+import { defineRoute } from "@/lib/http/route";
+import { rateProductCall } from "@/lib/billing/rate-request";
+import { nanosToNumber } from "@/lib/billing/money";
+import { signatureHeader, signedContent } from "@/lib/gateway/gateway-secret";
+import { forwardableHeaders, proxyRequest, type ProxyResult } from "@/lib/gateway/proxy";
+import { recordRequest } from "@/lib/usage/recorder";
+import { ApiError } from "@/lib/http/errors";
+import { createRequestContext, type RequestContext } from "./request-context";
+import { runPipeline, type Pipeline } from "./pipeline";
+import { identifyRequest } from "./steps/identify";
+import { checkRestrictions } from "./steps/restrictions";
+import { mapError } from "./steps/map-error";
+import { authenticateGatewayCall, checkEntitlement, checkPlanLimits, resolveGatewayProduct } from "./steps/gateway";
+import { writeAnswer } from "./write-answer";
+
+// The data plane: {base}/gw/{product-slug}/{path…} on the same node:http fast path as /v1. A subscriber's call is
+// checked with the pipeline's own steps (request id, credential, key restrictions, entitlement, the plan's rate
+// limit and quota), then streamed to the provider's upstream (test keys to the sandbox, live keys to the live
+// one) with the consumer's identity signed, rated by the subscription's price on the way back (X-Request-Cost),
+// and recorded for both sides. Refusals are the platform's error envelope, as on /v1.
+
+export const GATEWAY_PATH = /^\/gw\/[^/?#]+(?:[/?#]|$)/;
+const PARTS = /^\/gw\/([^/?#]+)(\/[^?#]*)?(\?[^#]*)?/;
+
+/** The gateway as a route of its own: any method, the path after the slug passed through. */
+const GATEWAY_ROUTE = defineRoute({
+  method: "GET",
+  path: "/gw/{slug}/{path}",
+  summary: "Call a product through the gateway",
+  tag: "Gateway",
+  response: { kind: "raw", description: "The upstream's answer, streamed" },
+  handler: async () => null,
+});
+
+interface GatewayCall {
+  req: IncomingMessage;
+  res: ServerResponse;
+  pathWithQuery: string;
+  proxied: ProxyResult | null;
+}
+
+const calls = new WeakMap<RequestContext, GatewayCall>();
+
+function upstreamTarget(base: URL, pathWithQuery: string): URL {
+  const prefix = base.pathname.replace(/\/+$/, "");
+  return new URL(`${prefix}${pathWithQuery}`, base.origin);
+}
+
+/** Gateway step: the call, streamed to the upstream and back, signed and rated. */
+async function proxyCall(ctx: RequestContext): Promise<void> {
+  const call = calls.get(ctx)!;
+  const product = ctx.gatewayProduct!;
+  const sub = ctx.subscription!;
+  const auth = ctx.auth!;
+  const base = auth.environment === "production" ? product.live : product.sandbox;
+  const target = upstreamTarget(base, call.pathWithQuery);
+  const timestamp = Math.floor(ctx.at.getTime() / 1000);
+  const sentPath = target.pathname + target.search;
+  const headers = forwardableHeaders(call.req.headers);
+  const forwardedFor = call.req.headers["x-forwarded-for"];
+  Object.assign(headers, product.secretHeaders, {
+    host: target.host,
+    "x-forwarded-for": [forwardedFor, ctx.ip ?? call.req.socket.remoteAddress].filter(Boolean).join(", "),
+    "x-forwarded-proto": ctx.request.baseUrl.startsWith("https:") ? "https" : "http",
+    "x-forwarded-host": ctx.request.headers.get("host") ?? "",
+    "x-platform-consumer": auth.businessId,
+    "x-platform-subscription": sub.subscriptionId,
+    "x-platform-plan": sub.priceId,
+    "x-platform-environment": auth.environment,
+    "x-platform-key-id": auth.principal.id,
+    "x-platform-request-id": ctx.requestId,
+    "x-platform-timestamp": String(timestamp),
+  });
+  if (product.signingSecrets.length)
+    headers["x-platform-signature"] = signatureHeader(
+      product.signingSecrets,
+      signedContent({
+        requestId: ctx.requestId,
+        timestamp,
+        method: ctx.request.method,
+        pathWithQuery: sentPath,
+        consumer: auth.businessId,
+        subscription: sub.subscriptionId,
+        environment: auth.environment,
+      }),
+    );
+  const gatewayStarted = ctx.started;
+  const result = await proxyRequest(call.req, call.res, {
+    target,
+    method: ctx.request.method,
+    headers,
+    timeoutMs: product.timeoutMs,
+    onResponse: async (status, upstreamMs, upHeaders) => {
+      const bytes = Number(call.req.headers["content-length"] ?? 0) + Number(upHeaders["content-length"] ?? 0);
+      const rated = await rateProductCall(sub, { at: ctx.at, statusCode: status, bytes, computeMs: 0 });
+      if (rated) ctx.cost = nanosToNumber(rated.nanos);
+      const gatewayMs = performance.now() - gatewayStarted - upstreamMs;
+      return {
+        ...ctx.headers,
+        "Content-Type": String(upHeaders["content-type"] ?? "application/octet-stream"),
+        "Cache-Control": String(upHeaders["cache-control"] ?? "no-store"),
+        ...(rated ? { "X-Request-Cost": `${rated.decimal} ${rated.currency}` } : {}),
+        "Server-Timing": `gateway;dur=${gatewayMs.toFixed(2)}, upstream;dur=${upstreamMs.toFixed(2)}`,
+      };
+    },
+  });
+  call.proxied = result;
+  if (result.fault) {
+    // A failed upstream call is billed only when the price says so (billFailedCalls).
+    const status = result.fault === "UPSTREAM_TIMEOUT" ? 504 : 502;
+    const rated = await rateProductCall(sub, { at: ctx.at, statusCode: status, bytes: 0, computeMs: 0 });
+    if (rated) {
+      ctx.cost = nanosToNumber(rated.nanos);
+      ctx.headers["X-Request-Cost"] = `${rated.decimal} ${rated.currency}`;
+    }
+    throw new ApiError({
+      status,
+      type: "server_error",
+      code: result.fault,
+      message: result.faultMessage ?? "The upstream failed.",
+      suggestion: "Retry later; if it persists, the product's provider is the one to tell.",
+    });
+  }
+  // Streamed already: the answer as recorded (no body kept: it went straight to the client).
+  ctx.response = { status: result.status ?? 499, headers: result.responseHeaders, body: null };
+}
+
+/** Outbound: a usage event and a request log for the consumer (bodies not kept: they were streamed), the
+ * product, subscription and provider on the event so the provider sees it and the invoice counts it. */
+function recordGatewayCall(ctx: RequestContext): void {
+  const { auth, response, request } = ctx;
+  if (!auth || !response) return;
+  const call = calls.get(ctx)!;
+  const product = ctx.gatewayProduct;
+  recordRequest({
+    requestId: ctx.requestId,
+    at: ctx.at,
+    auth,
+    method: request.method,
+    endpoint: product ? `/gw/${product.slug}` : "/gw",
+    path: request.url.pathname + request.url.search,
+    statusCode: response.status,
+    errorType: ctx.error?.code ?? null,
+    latencyMs: performance.now() - ctx.started,
+    computeMs: 0,
+    requestBytes: call.proxied?.requestBytes ?? Number(request.headers.get("content-length") ?? 0),
+    responseBytes: call.proxied?.responseBytes ?? (response.body ? Buffer.byteLength(response.body) : 0),
+    ip: ctx.ip,
+    userAgent: request.headers.get("user-agent"),
+    requestHeaders: request.headers,
+    requestBody: null,
+    responseHeaders: response.headers,
+    responseBody: call.proxied ? null : response.body,
+    cost: ctx.cost,
+    product: product
+      ? { productId: product.id, subscriptionId: ctx.subscription?.subscriptionId ?? null, providerId: product.providerId }
+      : null,
+  });
+}
+
+const GATEWAY_PIPELINE: Pipeline = {
+  inbound: [
+    identifyRequest,
+    authenticateGatewayCall,
+    checkRestrictions,
+    resolveGatewayProduct,
+    checkEntitlement,
+    checkPlanLimits,
+    proxyCall,
+  ],
+  onError: mapError,
+  outbound: [recordGatewayCall],
+};
+
+export async function serveGateway(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const raw = req.url ?? "/";
+  const m = PARTS.exec(raw)!;
+  let slug: string;
+  try {
+    slug = decodeURIComponent(m[1]);
+  } catch {
+    slug = "";
+  }
+  const headers = new NodeHeaders(req.headers);
+  const protocol = (req.socket as { encrypted?: boolean }).encrypted ? "https:" : "http:";
+  const url = new URL(raw, "http://gateway.invalid");
+  const ctx = createRequestContext(
+    {
+      method: req.method ?? "GET",
+      url,
+      headers,
+      baseUrl: baseUrlFor(protocol, headers.get("host"), `${protocol}//localhost`),
+      // The body is streamed to the upstream, never read here.
+      readText: async () => "",
+    },
+    GATEWAY_ROUTE,
+    { slug, path: m[2] ?? "/" },
+    now(),
+  );
+  const call: GatewayCall = { req, res, pathWithQuery: (m[2] ?? "/") + (m[3] ?? ""), proxied: null };
+  calls.set(ctx, call);
+  const answer = await runPipeline(ctx, GATEWAY_PIPELINE);
+  if (call.proxied && !call.proxied.fault) return;
+  // Refused (or the upstream failed before answering): the envelope, unless the client has gone.
+  if (!res.headersSent && !res.destroyed) {
+    // A refused request's body is not read: drain it, so that a keep-alive connection stays usable.
+    req.resume();
+    writeAnswer(res, req.method, answer);
+  }
+}

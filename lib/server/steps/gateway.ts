@@ -1,0 +1,99 @@
+import { ApiError, notFound } from "@/lib/http/errors";
+import { entitlementFor } from "@/lib/billing/entitlement";
+import { consumePlanLimits, type PlanLimitsResult } from "@/lib/product-calls/plan-limits";
+import { gatewayProduct, type GatewayProduct } from "@/lib/gateway/gateway-product";
+import { verifyCredential } from "@/lib/auth/verify-credential";
+import { extractCredential } from "@/lib/auth/credentials";
+import { listenForKeyChanges } from "@/lib/auth/key-invalidation";
+import type { RequestContext } from "../request-context";
+
+// The gateway's own steps (lib/server/gateway-front-door.ts runs them between the shared ones): the credential
+// (Authorization: Bearer or X-API-Key), the product by slug, the caller's entitlement to it and the plan's limits.
+
+/** Gateway step: the credential, from `Authorization: Bearer sk_…` or `X-API-Key: sk_…`. */
+export async function authenticateGatewayCall(ctx: RequestContext): Promise<void> {
+  listenForKeyChanges();
+  const apiKeyHeader = ctx.request.headers.get("x-api-key");
+  const credential =
+    apiKeyHeader && ctx.request.headers.get("authorization") === null
+      ? apiKeyHeader.trim()
+      : extractCredential(ctx.request.headers, new URLSearchParams());
+  ctx.auth = await verifyCredential(credential);
+}
+
+/** Gateway step: the public API product the slug names; anything else is a 404 like an unknown product. */
+export async function resolveGatewayProduct(ctx: RequestContext): Promise<void> {
+  const slug = ctx.rawParams.slug;
+  const found = gatewayProduct(slug);
+  const product = found instanceof Promise ? await found : found;
+  if (!product) throw notFound("product", slug);
+  ctx.gatewayProduct = product;
+}
+
+/** Gateway step: an active subscription of the key's project to this product, and a key allowed to call it. */
+export async function checkEntitlement(ctx: RequestContext): Promise<void> {
+  const product = ctx.gatewayProduct!;
+  const found = entitlementFor(ctx.auth!, product.id, ctx.at.getTime());
+  const ent = found instanceof Promise ? await found : found;
+  ctx.subscription = ent.subscription;
+  if (ent.allowed) return;
+  if (ent.code === "QUOTA_EXCEEDED") throw quotaExceeded(ent.subscription!.monthlyQuota!, ent.subscription!.periodEnd, ctx.at.getTime());
+  throw new ApiError({
+    status: ent.status,
+    type: "authorization_error",
+    code: ent.code,
+    message: ent.message,
+    suggestion:
+      ent.code === "PRODUCT_NOT_SUBSCRIBED" ? "Subscribe to the product in the catalogue (/catalog), then call it again." : undefined,
+  });
+}
+
+function planHeaders(limits: PlanLimitsResult, atMs: number): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const rl = limits.ratelimit;
+  if (rl) {
+    const t = Math.max(0, rl.reset - Math.floor(atMs / 1000));
+    headers["X-RateLimit-Limit"] = String(rl.limit);
+    headers["X-RateLimit-Remaining"] = String(rl.remaining);
+    headers["X-RateLimit-Reset"] = String(rl.reset);
+    headers["X-RateLimit-Window"] = String(rl.windowSeconds);
+    headers["RateLimit-Policy"] = `"plan";q=${rl.limit};w=${rl.windowSeconds}`;
+    headers.RateLimit = `"plan";r=${rl.remaining};t=${t}`;
+  }
+  return headers;
+}
+
+const quotaExceeded = (limit: number, periodEnd: number, atMs: number) => {
+  const retryAfter = Math.max(1, Math.ceil((periodEnd - atMs) / 1000));
+  return new ApiError({
+    status: 429,
+    type: "rate_limit_error",
+    code: "QUOTA_EXCEEDED",
+    message: `The plan's ${limit} calls for this period are used up.`,
+    suggestion: "Change to a larger plan, or wait until the period renews.",
+    extra: { retryAfter, limit, period: "month", resets: new Date(periodEnd).toISOString() },
+    headers: { "Retry-After": String(retryAfter) },
+  });
+};
+
+/** Gateway step: the plan's rate limit and monthly quota (exact across processes with Redis). */
+export async function checkPlanLimits(ctx: RequestContext): Promise<void> {
+  const sub = ctx.subscription!;
+  const at = ctx.at.getTime();
+  const limits = await consumePlanLimits(sub, at);
+  Object.assign(ctx.headers, planHeaders(limits, at));
+  if (limits.allowed) return;
+  if (limits.code === "QUOTA_EXCEEDED") throw quotaExceeded(sub.monthlyQuota!, sub.periodEnd, at);
+  const rl = limits.ratelimit!;
+  throw new ApiError({
+    status: 429,
+    type: "rate_limit_error",
+    code: "RATE_LIMIT_EXCEEDED",
+    message: `The plan allows ${rl.limit} calls per ${rl.windowSeconds} seconds.`,
+    suggestion: `Retry after ${limits.retryAfter} seconds.`,
+    extra: { retryAfter: limits.retryAfter, limit: rl.limit, window: rl.windowSeconds, policy: "plan" },
+    headers: { "Retry-After": String(limits.retryAfter) },
+  });
+}
+
+export type { GatewayProduct };

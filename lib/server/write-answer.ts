@@ -1,0 +1,12 @@
+import type { ServerResponse } from "node:http";
+import type { ApiResponse } from "./request-context";
+
+/** Writes a pipeline's answer on node:http (Content-Length set, no body for HEAD and 204). */
+export function writeAnswer(res: ServerResponse, method: string | undefined, answer: ApiResponse): void {
+  const body = answer.body === null || method === "HEAD" || answer.status === 204 ? null : Buffer.from(answer.body);
+  const headers: Record<string, string | number> = { ...answer.headers };
+  if (answer.status !== 204)
+    headers["Content-Length"] = body ? body.byteLength : method === "HEAD" && answer.body ? Buffer.byteLength(answer.body) : 0;
+  res.writeHead(answer.status, headers);
+  res.end(body ?? undefined);
+}
