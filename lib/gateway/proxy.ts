@@ -167,7 +167,9 @@ export function proxyRequest(req: IncomingMessage, res: ServerResponse, call: Pr
         up.destroy();
         return done();
       }
-      const headers = { ...responseHeaders(up.headers), ...extra };
+      // The gateway's headers win over the upstream's of the same name (names compared in lower case).
+      const headers = responseHeaders(up.headers);
+      for (const [k, v] of Object.entries(extra)) headers[k.toLowerCase()] = v;
       for (const [k, v] of Object.entries(headers)) if (typeof v === "string") result.responseHeaders[k] = v;
       res.writeHead(result.status, headers);
       // SSE and other streams: each chunk goes out as it comes.

@@ -99,10 +99,10 @@ async function proxyCall(ctx: RequestContext): Promise<void> {
       const rated = await rateProductCall(sub, { at: ctx.at, statusCode: status, bytes, computeMs: 0 });
       if (rated) ctx.cost = nanosToNumber(rated.nanos);
       const gatewayMs = performance.now() - gatewayStarted - upstreamMs;
+      // The upstream decides its answer's type and caching; the envelope's defaults are for refusals.
+      const { "Content-Type": _type, "Cache-Control": _cache, ...ours } = ctx.headers;
       return {
-        ...ctx.headers,
-        "Content-Type": String(upHeaders["content-type"] ?? "application/octet-stream"),
-        "Cache-Control": String(upHeaders["cache-control"] ?? "no-store"),
+        ...ours,
         ...(rated ? { "X-Request-Cost": `${rated.decimal} ${rated.currency}` } : {}),
         "Server-Timing": `gateway;dur=${gatewayMs.toFixed(2)}, upstream;dur=${upstreamMs.toFixed(2)}`,
       };

@@ -167,10 +167,10 @@ test("B calls A's product: sandbox for test keys, signed consumer headers, secre
   assert.match(limited.headers.get("ratelimit") ?? "", /^"plan";r=0;t=\d+$/);
 
   // Both sides' records: B's usage events carry the product and subscription; A sees the customer's calls.
-  const events = await poll(async () => {
+  const events = (await poll(async () => {
     const rows = await db.usageEvent.findMany({ where: { businessId: b.businessId, productId: product.id } });
     return rows.length >= 4 ? rows : null;
-  });
+  }))!;
   assert.deepEqual(events.map((e) => e.statusCode).sort(), [200, 200, 200, 429]);
   assert.ok(events.every((e) => e.subscriptionId === sub.id && e.providerId === a.businessId && e.endpoint === `/gw/${product.slug}`));
   assert.equal(events.find((e) => e.statusCode === 429)!.cost, null, "a refused call is recorded, not rated");
