@@ -162,8 +162,8 @@ CREATE UNIQUE INDEX "UsageEvent_productId_identifier_key" ON "UsageEvent"("produ
 PRAGMA foreign_keys=ON;
 PRAGMA defer_foreign_keys=OFF;
 
--- Backfill: a subscription's provider is its product's business; one current subscription per product, so the
--- current slot gains the product id; invoices name their seller and product.
+-- Backfill: the provider of a subscription is the business of its product. One current subscription per
+-- product, so the current slot gains the product id. Invoices name their seller and product.
 UPDATE "Subscription" SET "providerId" = COALESCE((SELECT "businessId" FROM "Product" WHERE "Product"."id" = "Subscription"."productId"), "businessId");
 UPDATE "Subscription" SET "currentSlot" = "currentSlot" || ':' || "productId" WHERE "currentSlot" IS NOT NULL;
 UPDATE "Invoice" SET "productId" = COALESCE((SELECT "productId" FROM "Subscription" WHERE "Subscription"."id" = "Invoice"."subscriptionId"), '');
