@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { CatalogProduct, CatalogProductParams, GatewaySecret } from "@/lib/schemas/catalog";
+import { CallStatsQuery, CatalogProduct, CatalogProductParams, GatewaySecret, ProductCallStats } from "@/lib/schemas/catalog";
+import { productCallStats } from "@/lib/gateway/product-stats";
 import { rotateGatewaySecret } from "@/lib/gateway/rotate-gateway-secret";
 import { defineRoute } from "@/lib/http/route";
 import { IdParams } from "@/lib/schemas/common";
@@ -112,6 +113,18 @@ export const productRoutes = [
     params: IdParams,
     response: { kind: "single", status: 200, schema: Product },
     handler: ({ auth, params }) => setProductActive(auth, params.id, true),
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/v1/products/{id}/call-stats",
+    summary: "Your product's calls over the last day or week: errors, p50/p99 latency, top consumers, circuit state",
+    tag,
+    scope: "products:read",
+    params: IdParams,
+    query: CallStatsQuery,
+    response: { kind: "single", status: 200, schema: ProductCallStats },
+    handler: async ({ auth, params, query }) =>
+      productCallStats(await getProductOrThrow(auth, params.id), (query as { period?: "day" | "week" }).period ?? "day"),
   }),
   defineRoute({
     method: "POST",

@@ -5,10 +5,10 @@ import { tenantWhere } from "@/lib/http/tenant";
 import type { AuthContext } from "@/lib/http/auth-context";
 import type { ProductCreate, ProductUpdate } from "@/lib/schemas/product";
 import { emitEvent, withEvents } from "@/lib/events/emit-event";
+import { gatewayProductChanged } from "@/lib/gateway/gateway-product";
 import { getProductOrThrow } from "./get-product-or-throw";
 import { serializeProduct } from "./serialize";
 import { publishingColumns, slugTaken } from "./publishing";
-import { gatewayProductChanged } from "@/lib/gateway/gateway-product";
 
 type ProductView = ReturnType<typeof serializeProduct>;
 

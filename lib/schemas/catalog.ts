@@ -111,3 +111,22 @@ export const GatewaySecret = z
     previousSecretExpiresAt: Timestamp.meta({ description: "Until then the previous secret signs beside the new one." }),
   })
   .meta({ id: "GatewaySecret" });
+
+export const CallStatsQuery = z.strictObject({ period: z.enum(["day", "week"]).optional() });
+
+export const ProductCallStats = z
+  .object({
+    object: z.literal("product_call_stats"),
+    productId: z.string(),
+    period: z.enum(["day", "week"]),
+    from: Timestamp,
+    to: Timestamp,
+    calls: z.number().int(),
+    errors: z.number().int(),
+    serverErrors: z.number().int(),
+    revenue: z.number().meta({ description: "Sum of the calls' rated costs (major unit)" }),
+    latencyMs: z.object({ p50: z.number().nullable(), p99: z.number().nullable() }).meta({ description: "Gateway calls, end to end" }),
+    topConsumers: z.array(z.object({ businessId: z.string(), name: z.string(), calls: z.number().int() })),
+    circuit: z.object({ state: z.enum(["closed", "open", "half_open"]), consecutiveFailures: z.number().int() }),
+  })
+  .meta({ id: "ProductCallStats" });

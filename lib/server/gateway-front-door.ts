@@ -7,6 +7,7 @@ import { rateProductCall } from "@/lib/billing/rate-request";
 import { nanosToNumber } from "@/lib/billing/money";
 import { signatureHeader, signedContent } from "@/lib/gateway/gateway-secret";
 import { forwardableHeaders, proxyRequest, type ProxyResult } from "@/lib/gateway/proxy";
+import { admitCall, recordOutcome } from "@/lib/gateway/circuit-breaker";
 import { recordRequest } from "@/lib/usage/recorder";
 import { ApiError } from "@/lib/http/errors";
 import { createRequestContext, type RequestContext } from "./request-context";
@@ -89,6 +90,14 @@ async function proxyCall(ctx: RequestContext): Promise<void> {
       }),
     );
   const gatewayStarted = ctx.started;
+  if (!admitCall(product.id))
+    throw new ApiError({
+      status: 502,
+      type: "server_error",
+      code: "UPSTREAM_UNAVAILABLE",
+      message: "The product's upstream is failing; calls are paused for a moment (circuit open).",
+      suggestion: "Retry in a little while.",
+    });
   const result = await proxyRequest(call.req, call.res, {
     target,
     method: ctx.request.method,
@@ -109,6 +118,7 @@ async function proxyCall(ctx: RequestContext): Promise<void> {
     },
   });
   call.proxied = result;
+  recordOutcome(product.id, !result.fault && (result.status === null || result.status < 500));
   if (result.fault) {
     // A failed upstream call is billed only when the price says so (billFailedCalls).
     const status = result.fault === "UPSTREAM_TIMEOUT" ? 504 : 502;

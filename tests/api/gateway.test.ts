@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import http from "node:http";
 import { createHmac } from "node:crypto";
 import type { AddressInfo } from "node:net";
-import { BASE_URL, seedBusiness, createProduct, type ApiClient } from "../helpers/api";
+import { BASE_URL, seedBusiness, createProduct, expectError, type ApiClient } from "../helpers/api";
 import { db, poll, sleep } from "../helpers/usage-db";
 
 const CARD = { card: { number: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" } };
@@ -177,6 +177,15 @@ test("B calls A's product: sandbox for test keys, signed consumer headers, secre
   const usage = await a.test.get(`/v1/customers/${b.businessId}/usage`);
   assert.equal(usage.body.data.products[0].calls, 4);
   assert.equal(usage.body.data.products[0].errors, 1);
+  const stats = (await a.test.get(`/v1/products/${product.id}/call-stats`)).body.data;
+  assert.deepEqual([stats.calls, stats.errors, stats.serverErrors], [4, 1, 0]);
+  assert.deepEqual(
+    stats.topConsumers.map((c: { businessId: string; calls: number }) => [c.businessId, c.calls]),
+    [[b.businessId, 4]],
+  );
+  assert.ok(stats.latencyMs.p50 > 0 && stats.latencyMs.p99 >= stats.latencyMs.p50);
+  assert.equal(stats.circuit.state, "closed");
+  expectError(await b.test.get(`/v1/products/${product.id}/call-stats`), 404, "RESOURCE_NOT_FOUND");
   const invoice = await b.test.get(`/v1/invoices/upcoming?subscriptionId=${sub.id}`);
   assert.equal(invoice.body.data.lines[0].quantity, 3, "three calls on B's invoice");
   const log = await poll(async () => {
