@@ -58,7 +58,7 @@ export default function Landing() {
             </li>
           ))}
         </ul>
-        <pre className="mt-12 overflow-x-auto rounded-lg bg-slate-900 p-4 text-sm text-slate-100">
+        <pre tabIndex={0} aria-label="Example request" className="mt-12 overflow-x-auto rounded-lg bg-slate-900 p-4 text-sm text-slate-100">
           <code>{`curl -H "Authorization: Bearer sk_test_..." http://localhost:3000/v1/products`}</code>
         </pre>
       </main>

@@ -1,17 +1,47 @@
 "use client";
 import dynamic from "next/dynamic";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import "@scalar/api-reference-react/style.css";
 import { issueTryItKeyAction } from "@/app/portal/actions";
 
 // Scalar renders the OpenAPI document with a try-it console. It runs in the browser only (no SSR) and loads no
-// outside fonts. Try-it calls this deployment with a one-hour test key made for this browser session.
+// outside fonts. Try-it calls this deployment with a one-hour test key made for this browser session, which no key list shows
+// (lib/keys/try-it-key.ts).
 const ApiReferenceReact = dynamic(() => import("@scalar/api-reference-react").then((m) => m.ApiReferenceReact), {
   ssr: false,
   loading: () => <p className="p-4 text-sm text-slate-500">Loading the API reference…</p>,
 });
 
 const STORE = "platform.tryItKey";
+
+// Scalar's light theme has grey text and method colours below 4.5:1 on white; these are the same hues, darker.
+const CONTRAST_CSS = `
+.light-mode {
+  --scalar-color-2: #595959;
+  --scalar-color-3: #666666;
+  --scalar-color-accent: #0062b8;
+  --scalar-color-blue: #005fa3;
+  --scalar-color-green: #05704a;
+  --scalar-color-orange: #a34700;
+  --scalar-color-red: #b91c1c;
+  --scalar-color-purple: #6d35b5;
+  --scalar-color-yellow: #7a5c00;
+}`;
+
+/**
+ * Scalar leaves a few icon-only buttons (collapsible sections) without a name; screen readers then announce
+ * "button". Each gets one from the section it opens, or a plain description.
+ */
+function nameUnlabelledButtons(root: HTMLElement) {
+  for (const button of root.querySelectorAll<HTMLButtonElement>("button:not([aria-label]):not([aria-labelledby]):not([title])")) {
+    if (button.textContent?.trim()) continue;
+    const controlled = button.getAttribute("aria-controls");
+    const target = controlled ? document.getElementById(controlled) : null;
+    const heading = target?.querySelector("h1, h2, h3, h4, h5, h6")?.textContent?.trim();
+    const expanded = button.getAttribute("aria-expanded");
+    button.setAttribute("aria-label", heading ? `Show or hide ${heading}` : expanded === null ? "More options" : "Show or hide details");
+  }
+}
 
 export function ApiReference({ specUrl, enableTryIt, environment }: { specUrl: string; enableTryIt: boolean; environment: string }) {
   const [token, setToken] = useState<string | null>(null);
@@ -37,6 +67,15 @@ export function ApiReference({ specUrl, enableTryIt, environment }: { specUrl: s
     });
   }, [enableTryIt, environment]);
   const ready = !enableTryIt || token !== null || note !== null;
+  const container = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const root = container.current;
+    if (!root) return;
+    nameUnlabelledButtons(root);
+    const observer = new MutationObserver(() => nameUnlabelledButtons(root));
+    observer.observe(root, { childList: true, subtree: true });
+    return () => observer.disconnect();
+  }, []);
   return (
     <div>
       {note ? (
@@ -49,7 +88,7 @@ export function ApiReference({ specUrl, enableTryIt, environment }: { specUrl: s
           Try-it uses a test key valid for one hour: <code>{token.slice(0, 12)}…</code>
         </p>
       ) : null}
-      <div className="overflow-hidden rounded-lg border border-slate-200 dark:border-slate-800" data-testid="api-reference">
+      <div ref={container} className="overflow-hidden rounded-lg border border-slate-200 dark:border-slate-800" data-testid="api-reference">
         {ready ? (
           <ApiReferenceReact
             configuration={
@@ -61,6 +100,11 @@ export function ApiReference({ specUrl, enableTryIt, environment }: { specUrl: s
                 agent: { disabled: true },
                 mcp: { disabled: true },
                 hideClientButton: !enableTryIt,
+                // Only the first tag (products) starts open: the sidebar opens one resource at a time, instead of
+                // one page tens of thousands of pixels long.
+                defaultOpenFirstTag: true,
+                defaultOpenAllTags: false,
+                customCss: CONTRAST_CSS,
                 servers: [{ url: typeof window === "undefined" ? "" : window.location.origin }],
                 ...(token ? { authentication: { preferredSecurityScheme: "bearerAuth", securitySchemes: { bearerAuth: { token } } } } : {}),
               } as never
