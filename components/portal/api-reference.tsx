@@ -1,6 +1,6 @@
 "use client";
 import dynamic from "next/dynamic";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import "@scalar/api-reference-react/style.css";
 import { issueTryItKeyAction } from "@/app/portal/actions";
 
@@ -14,7 +14,8 @@ const ApiReferenceReact = dynamic(() => import("@scalar/api-reference-react").th
 
 const STORE = "platform.tryItKey";
 
-// Scalar's light theme has grey text and method colours below 4.5:1 on white; these are the same hues, darker.
+// Scalar's themes have grey text and method colours below 4.5:1 on their backgrounds; these are the same hues,
+// darker in light mode and lighter in dark mode.
 const CONTRAST_CSS = `
 .light-mode {
   --scalar-color-2: #595959;
@@ -26,20 +27,40 @@ const CONTRAST_CSS = `
   --scalar-color-red: #b91c1c;
   --scalar-color-purple: #6d35b5;
   --scalar-color-yellow: #7a5c00;
+}
+.dark-mode {
+  --scalar-color-2: #b4b4b4;
+  --scalar-color-3: #a0a0a0;
+  --scalar-color-accent: #4cc0ff;
+  --scalar-color-blue: #6cbef0;
+  --scalar-color-green: #4fd49c;
+  --scalar-color-orange: #ffa45c;
+  --scalar-color-red: #ff8080;
+  --scalar-color-purple: #c9a3ff;
+  --scalar-color-yellow: #f0d050;
 }`;
 
+/** Whether a button has an accessible name (text, a non-empty label, labelling elements with text, or a title). */
+function hasName(button: HTMLButtonElement): boolean {
+  if (button.textContent?.trim() || button.getAttribute("aria-label")?.trim() || button.title.trim()) return true;
+  const ids = button.getAttribute("aria-labelledby")?.split(/\s+/).filter(Boolean) ?? [];
+  if (ids.some((id) => document.getElementById(id)?.textContent?.trim())) return true;
+  return [...button.querySelectorAll("img[alt], svg[aria-label], [role=img][aria-label]")].some(
+    (el) => (el.getAttribute("alt") ?? el.getAttribute("aria-label") ?? "").trim() !== "",
+  );
+}
+
 /**
- * Scalar leaves a few icon-only buttons (collapsible sections) without a name; screen readers then announce
- * "button". Each gets one from the section it opens, or a plain description.
+ * Scalar leaves a few icon-only buttons (collapsible sections, some in its dialogs outside our box) without a
+ * name; screen readers then announce just "button". Each gets one from the section it opens, or a plain one.
  */
-function nameUnlabelledButtons(root: HTMLElement) {
-  for (const button of root.querySelectorAll<HTMLButtonElement>("button:not([aria-label]):not([aria-labelledby]):not([title])")) {
-    if (button.textContent?.trim()) continue;
+function nameUnlabelledButtons() {
+  for (const button of document.querySelectorAll<HTMLButtonElement>('[class*="scalar"] button, button[aria-controls^="scalar-"]')) {
+    if (hasName(button)) continue;
     const controlled = button.getAttribute("aria-controls");
     const target = controlled ? document.getElementById(controlled) : null;
     const heading = target?.querySelector("h1, h2, h3, h4, h5, h6")?.textContent?.trim();
-    const expanded = button.getAttribute("aria-expanded");
-    button.setAttribute("aria-label", heading ? `Show or hide ${heading}` : expanded === null ? "More options" : "Show or hide details");
+    button.setAttribute("aria-label", heading ? `Show or hide ${heading}` : controlled ? "Show or hide details" : "More options");
   }
 }
 
@@ -67,14 +88,22 @@ export function ApiReference({ specUrl, enableTryIt, environment }: { specUrl: s
     });
   }, [enableTryIt, environment]);
   const ready = !enableTryIt || token !== null || note !== null;
-  const container = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    const root = container.current;
-    if (!root) return;
-    nameUnlabelledButtons(root);
-    const observer = new MutationObserver(() => nameUnlabelledButtons(root));
-    observer.observe(root, { childList: true, subtree: true });
-    return () => observer.disconnect();
+    nameUnlabelledButtons();
+    // Scalar changes the page often: look again at most once a frame.
+    let frame = 0;
+    const observer = new MutationObserver(() => {
+      if (!frame)
+        frame = requestAnimationFrame(() => {
+          frame = 0;
+          nameUnlabelledButtons();
+        });
+    });
+    observer.observe(document.body, { childList: true, subtree: true });
+    return () => {
+      observer.disconnect();
+      cancelAnimationFrame(frame);
+    };
   }, []);
   return (
     <div>
@@ -88,7 +117,15 @@ export function ApiReference({ specUrl, enableTryIt, environment }: { specUrl: s
           Try-it uses a test key valid for one hour: <code>{token.slice(0, 12)}…</code>
         </p>
       ) : null}
-      <div ref={container} className="overflow-hidden rounded-lg border border-slate-200 dark:border-slate-800" data-testid="api-reference">
+      {/* The reference scrolls in its own box, its sidebar beside it: one resource at a time instead of a page
+          tens of thousands of pixels long. */}
+      <div
+        tabIndex={0}
+        role="region"
+        aria-label="API reference"
+        className="h-[calc(100vh-10rem)] min-h-[32rem] overflow-auto rounded-lg border border-slate-200 dark:border-slate-800"
+        data-testid="api-reference"
+      >
         {ready ? (
           <ApiReferenceReact
             configuration={

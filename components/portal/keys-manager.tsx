@@ -199,7 +199,7 @@ export function KeysManager({ keys, usage, props, environment, resources, canWri
         {keys.length === 0 ? (
           <EmptyState title="No keys yet">Create one above to call the API.</EmptyState>
         ) : (
-          <div className="overflow-x-auto">
+          <div className="relative overflow-x-auto">
             <table className="w-full text-left text-sm">
               <caption className="sr-only">API keys</caption>
               <thead className="text-xs uppercase text-slate-500">
