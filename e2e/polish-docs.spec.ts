@@ -1,5 +1,5 @@
 // The docs' try-it console uses a key of its own that no key list shows, that is not a `*` key and cannot make
-// keys; its list calls carry no pre-filled filter; the reference opens one resource at a time.
+// keys; its list calls carry no pre-filled filter; the reference has a sidebar with a group per resource.
 import { test, expect } from "@playwright/test";
 import { bearer, createKey, signUp } from "./helpers";
 
@@ -15,9 +15,10 @@ test("try-it leaves the key list unchanged, sends no filter, and its key is not 
   await expect(page.getByTestId("try-it-key")).toContainText("sk_test_", { timeout: 30_000 });
   const reference = page.getByTestId("api-reference");
   await expect(reference.getByText("List products").first()).toBeVisible({ timeout: 30_000 });
-  // One resource open at a time: far from the 25,000 px page of every operation.
-  const height = await page.evaluate(() => document.documentElement.scrollHeight);
-  expect(height).toBeLessThan(15_000);
+  // Navigable: a sidebar group per resource, the first one open.
+  await expect(reference.getByRole("button", { name: "Close Group - Products" })).toBeVisible();
+  await expect(reference.getByRole("button", { name: "Open Group - Webhooks" })).toBeVisible();
+  await expect(reference.getByRole("button", { name: "Open Group - API keys" })).toBeVisible();
 
   const testRequest = reference.getByRole("button", { name: /Test Request.*get \/v1\/products\)/i }).first();
   await testRequest.scrollIntoViewIfNeeded();

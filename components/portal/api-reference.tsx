@@ -117,13 +117,13 @@ export function ApiReference({ specUrl, enableTryIt, environment }: { specUrl: s
           Try-it uses a test key valid for one hour: <code>{token.slice(0, 12)}…</code>
         </p>
       ) : null}
-      {/* The reference scrolls in its own box, its sidebar beside it: one resource at a time instead of a page
-          tens of thousands of pixels long. */}
+      {/* Scalar's own sidebar (a group per resource, sticky beside the reference) is the way around it. A box that
+          scrolled on its own would be shorter, but Scalar renders operations as the window scrolls, so it stays on
+          the page. */}
       <div
-        tabIndex={0}
         role="region"
         aria-label="API reference"
-        className="h-[calc(100vh-10rem)] min-h-[32rem] overflow-auto rounded-lg border border-slate-200 dark:border-slate-800"
+        className="overflow-hidden rounded-lg border border-slate-200 dark:border-slate-800"
         data-testid="api-reference"
       >
         {ready ? (
@@ -137,8 +137,7 @@ export function ApiReference({ specUrl, enableTryIt, environment }: { specUrl: s
                 agent: { disabled: true },
                 mcp: { disabled: true },
                 hideClientButton: !enableTryIt,
-                // Only the first tag (products) starts open: the sidebar opens one resource at a time, instead of
-                // one page tens of thousands of pixels long.
+                // Only the first tag (products) starts open; the sidebar opens the others.
                 defaultOpenFirstTag: true,
                 defaultOpenAllTags: false,
                 customCss: CONTRAST_CSS,

@@ -45,7 +45,7 @@ export default async function DeveloperDocs() {
             {props.languages
               .filter((l) => EXAMPLES[l])
               .map((l) => (
-                <figure key={l}>
+                <figure key={l} className="min-w-0">
                   <figcaption id={`example-${l}`} className="text-xs font-semibold uppercase text-slate-600 dark:text-slate-400">
                     {EXAMPLES[l].label}
                   </figcaption>
