@@ -9,8 +9,22 @@ const THEMES = ["light", "dark"] as const;
 
 async function seriousViolations(page: Page) {
   await page.waitForLoadState("networkidle").catch(() => {});
-  if (page.url().endsWith("/portal/docs"))
+  if (page.url().endsWith("/portal/docs")) {
     await expect(page.getByTestId("api-reference")).not.toContainText(/Loading|Preparing/, { timeout: 30_000 });
+    // The reference renders in steps after the network is idle: wait until its buttons stop changing.
+    let last = -1;
+    await expect
+      .poll(
+        async () => {
+          const now = await page.locator("button").count();
+          const stable = now === last;
+          last = now;
+          return stable;
+        },
+        { intervals: [500], timeout: 15_000 },
+      )
+      .toBe(true);
+  }
   const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
   return result.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
