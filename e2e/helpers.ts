@@ -113,7 +113,10 @@ export async function acceptDialogs(page: Page) {
 }
 
 /** The portal's confirmation dialog for the action just clicked: checks it names what is lost, then confirms. */
-export async function confirmDialog(page: Page, { title, says, button }: { title: string | RegExp; says?: string | RegExp; button: string }) {
+export async function confirmDialog(
+  page: Page,
+  { title, says, button }: { title: string | RegExp; says?: string | RegExp; button: string },
+) {
   const dialog = page.getByRole("alertdialog");
   await expect(dialog).toBeVisible();
   await expect(dialog.getByRole("heading")).toHaveText(title);

@@ -47,10 +47,12 @@ test("numbers out of range are said in words", () => {
 });
 
 test("a message the schema's author wrote is kept, as a sentence", () => {
-  const r = z.object({ a: z.string().min(8, "Use at least 8 characters."), b: z.string().refine(() => false, "must be a host") }).safeParse({
-    a: "x",
-    b: "y",
-  });
+  const r = z
+    .object({ a: z.string().min(8, "Use at least 8 characters."), b: z.string().refine(() => false, "must be a host") })
+    .safeParse({
+      a: "x",
+      b: "y",
+    });
   assert.deepEqual(formErrors(r.error), { a: "Use at least 8 characters.", b: "Must be a host." });
 });
 
@@ -72,7 +74,13 @@ test("an API error goes to its form field, with zod's quoted wording replaced", 
   const fromZod = zodToApiError(z.object({ name: z.string().min(1) }).safeParse({ name: "" }).error!, "body");
   assert.match(fromZod.message, /Too small/); // what the API says …
   assert.deepEqual(formErrors(fromZod), { name: "This field is required." }); // … and what the form shows
-  const nested = new ApiError({ status: 400, type: "validation_error", code: "INVALID_FIELD", field: "redirectUris[0]", message: "Use https." });
+  const nested = new ApiError({
+    status: 400,
+    type: "validation_error",
+    code: "INVALID_FIELD",
+    field: "redirectUris[0]",
+    message: "Use https.",
+  });
   assert.deepEqual(formErrors(nested), { redirectUris: "Use https." });
   const general = new ApiError({ status: 409, type: "conflict_error", code: "ALREADY_EXISTS", message: "Already there." });
   assert.deepEqual(formErrors(general), { form: "Already there." });
