@@ -60,8 +60,6 @@ function nameUnlabelledButtons() {
     const controlled = button.getAttribute("aria-controls");
     const target = controlled ? document.getElementById(controlled) : null;
     const heading = target?.querySelector("h1, h2, h3, h4, h5, h6")?.textContent?.trim();
-    // A label pointing at nothing (or at empty text) would win over aria-label: drop it.
-    button.removeAttribute("aria-labelledby");
     button.setAttribute("aria-label", heading ? `Show or hide ${heading}` : controlled ? "Show or hide details" : "More options");
   }
 }
