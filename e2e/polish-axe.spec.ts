@@ -32,7 +32,7 @@ async function seriousViolations(page: Page) {
       (v) =>
         `${v.impact} ${v.id} (${v.nodes.length}): ${v.nodes
           .slice(0, 3)
-          .map((n) => n.target.join(" "))
+          .map((n) => `${n.target.join(" ")} ${n.html.slice(0, 160)}`)
           .join(" | ")}`,
     );
 }
