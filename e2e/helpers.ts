@@ -100,9 +100,29 @@ export async function latestMagicLink(email: string, { afterId = 0, timeoutMs = 
   }
 }
 
-/** Accepts the confirm() dialogs of rotate, revoke and delete. */
-export function acceptDialogs(page: Page) {
+/**
+ * Confirms the portal's confirmation dialogs (components/ui/confirm-dialog.tsx) of rotate, revoke and delete
+ * whenever one opens, by its last button (the action; the first is Cancel), and any native confirm() still left.
+ */
+export async function acceptDialogs(page: Page) {
   page.on("dialog", (d) => void d.accept());
+  const dialog = page.getByRole("alertdialog");
+  await page.addLocatorHandler(dialog, async () => {
+    await dialog.getByRole("button").last().click();
+  });
+}
+
+/** The portal's confirmation dialog for the action just clicked: checks it names what is lost, then confirms. */
+export async function confirmDialog(
+  page: Page,
+  { title, says, button }: { title: string | RegExp; says?: string | RegExp; button: string },
+) {
+  const dialog = page.getByRole("alertdialog");
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole("heading")).toHaveText(title);
+  if (says) await expect(dialog).toContainText(says);
+  await dialog.getByRole("button", { name: button }).click();
+  await expect(dialog).toHaveCount(0);
 }
 
 /** Creates a key on /portal/keys and returns its secret as shown (once) in the page. */

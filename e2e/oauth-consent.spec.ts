@@ -61,7 +61,7 @@ async function authorizationUrl(as: oauth.AuthorizationServer, clientId: string,
 }
 
 test("register an app, approve it on the consent page, use its token, revoke it in settings", async ({ page, request, baseURL }) => {
-  acceptDialogs(page);
+  await acceptDialogs(page);
   const cb = await callbackServer();
   try {
     const account = await signUp(page);
@@ -71,7 +71,7 @@ test("register an app, approve it on the consent page, use its token, revoke it 
     await page.getByLabel("Redirect URIs").fill("http://app.example/callback");
     await page.getByRole("checkbox", { name: "products:read" }).check();
     await (await hydrated(page.getByRole("button", { name: "Register application" }))).click();
-    await expect(page.locator("#client-redirects-error")).toContainText("must use https");
+    await expect(page.locator("#client-redirects-error")).toContainText(/must use https/i);
     await expect(page.getByTestId("new-client-secret")).toHaveCount(0);
     const app = await registerInPortal(page, "Acme Analytics", cb.uri, ["products:read", "products:write"]);
     const row = page.getByTestId("client-row-Acme Analytics");
@@ -132,7 +132,7 @@ test("register an app, approve it on the consent page, use its token, revoke it 
 });
 
 test("a signed-out user signs in first and comes back to the consent page; denying returns access_denied", async ({ page, baseURL }) => {
-  acceptDialogs(page);
+  await acceptDialogs(page);
   const cb = await callbackServer();
   try {
     const account = newAccount("consent");

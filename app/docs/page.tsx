@@ -17,26 +17,28 @@ export default function DocsPage() {
       {tags.map((tag) => (
         <section key={tag} className="mt-10">
           <h2 className="text-xl font-semibold">{tag}</h2>
-          <table className="mt-3 w-full text-left text-sm">
-            <thead>
-              <tr className="border-b border-slate-200 dark:border-slate-800">
-                <th className="py-2">Method</th>
-                <th>Path</th>
-                <th>What it does</th>
-                <th>Scope</th>
-              </tr>
-            </thead>
-            <tbody>
-              {ROUTES.filter((r) => r.tag === tag).map((r) => (
-                <tr key={`${r.method} ${r.path}`} className="border-b border-slate-100 dark:border-slate-900">
-                  <td className="py-2 font-mono font-semibold">{r.method}</td>
-                  <td className="font-mono">{r.path}</td>
-                  <td>{r.summary}</td>
-                  <td className="font-mono text-xs">{r.auth === "none" ? "public" : r.scope}</td>
+          <div className="mt-3 overflow-x-auto" tabIndex={0} role="region" aria-label={`${tag} routes`}>
+            <table className="w-full text-left text-sm">
+              <thead>
+                <tr className="border-b border-slate-200 dark:border-slate-800">
+                  <th className="py-2">Method</th>
+                  <th>Path</th>
+                  <th>What it does</th>
+                  <th>Scope</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {ROUTES.filter((r) => r.tag === tag).map((r) => (
+                  <tr key={`${r.method} ${r.path}`} className="border-b border-slate-100 dark:border-slate-900">
+                    <td className="py-2 font-mono font-semibold">{r.method}</td>
+                    <td className="font-mono">{r.path}</td>
+                    <td>{r.summary}</td>
+                    <td className="font-mono text-xs">{r.auth === "none" ? "public" : r.scope}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         </section>
       ))}
     </main>

@@ -10,6 +10,7 @@ import { ApiError } from "@/lib/http/errors";
 import { ApiKeyCreate } from "@/lib/schemas/api-key";
 import { WebhookCreate } from "@/lib/schemas/webhook";
 import { createKeyForCaller, revealApiKey, revokeApiKey, rotateApiKey } from "@/lib/keys/manage-api-keys";
+import { TRY_IT_METADATA, TRY_IT_TTL_MS, tryItScopes } from "@/lib/keys/try-it-key";
 import {
   createWebhook,
   deleteWebhook,
@@ -62,7 +63,10 @@ export async function revokeKeyAction(id: string) {
   return act("api_keys:delete", async (ctx) => revokeApiKey(await caller(ctx), id), ["/portal/keys"]);
 }
 
-/** A short-lived test key for the docs' try-it console: one hour, the user's own scopes. */
+/**
+ * A short-lived test key for the docs' try-it console: one hour, the user's own access without `*` and without
+ * making keys (lib/keys/try-it-key.ts), and left out of every key list.
+ */
 export async function issueTryItKeyAction() {
   return act("api_keys:write", async (ctx) => {
     if (ctx.environment !== "test")
@@ -70,14 +74,19 @@ export async function issueTryItKeyAction() {
         status: 400,
         type: "validation_error",
         code: "INVALID_FIELD",
-        message: "Switch to test data to try the API from the docs.",
+        message: "Switch to test mode to try the API from the docs.",
       });
-    const key = await createKeyForCaller(await caller(ctx), {
-      name: "API reference (try-it)",
-      scopes: ctx.auth.scopes,
-      expiresInDays: undefined,
-      expiresAt: new Date(now().getTime() + 3_600_000).toISOString(),
-    });
+    const key = await createKeyForCaller(
+      await caller(ctx),
+      {
+        name: "Docs try-it (1 hour)",
+        scopes: tryItScopes(ctx.auth.scopes),
+        expiresInDays: undefined,
+        expiresAt: new Date(now().getTime() + TRY_IT_TTL_MS).toISOString(),
+        metadata: { ...TRY_IT_METADATA },
+      },
+      { tryIt: true },
+    );
     return { key: key.key, expiresAt: key.expiresAt };
   });
 }

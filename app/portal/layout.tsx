@@ -36,6 +36,12 @@ export default async function PortalLayout({ children }: { children: ReactNode }
   return (
     <QueryProvider>
       <div className="min-h-screen">
+        {ctx.environment === "test" ? (
+          <div data-testid="test-mode-band" className="bg-orange-500 px-4 py-1 text-center text-xs font-medium text-slate-950">
+            <strong className="font-semibold uppercase tracking-wide">Test mode</strong> · You are viewing test data. Test traffic is never
+            billed.
+          </div>
+        ) : null}
         <header className="border-b border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
           <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-3 px-4 py-3">
             <div className="flex min-w-0 items-center gap-3">
@@ -53,11 +59,6 @@ export default async function PortalLayout({ children }: { children: ReactNode }
               <SignOutButton />
             </div>
           </div>
-          {ctx.environment === "test" ? (
-            <p className="bg-amber-50 px-4 py-1 text-center text-xs text-amber-900 dark:bg-amber-950 dark:text-amber-100">
-              You are viewing test data. Test traffic is never billed.
-            </p>
-          ) : null}
         </header>
         <div className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-6 md:flex-row">
           <PortalNav items={items} />

@@ -8,6 +8,11 @@ export async function signUpAction(_prev: unknown, form: FormData): Promise<{ ok
   if (!parsed.success) return { ok: false, errors: fieldErrors(parsed.error) };
   const exists = await db.user.findUnique({ where: { email: parsed.data.email } });
   if (exists) return { ok: false, errors: { email: "An account with this e-mail already exists. Sign in instead." } };
-  await createUserWithBusiness(parsed.data);
+  try {
+    await createUserWithBusiness(parsed.data);
+  } catch (e) {
+    console.error("sign-up failed", e);
+    return { ok: false, errors: { form: "We could not create your account just now. Try again in a moment." } };
+  }
   return { ok: true, errors: {}, email: parsed.data.email };
 }

@@ -40,7 +40,7 @@ export function Markdown({ source }: { source: string }) {
       const code: string[] = [];
       while (++i < lines.length && !lines[i].startsWith("```")) code.push(lines[i]);
       blocks.push(
-        <pre key={i} className="my-3 overflow-x-auto rounded bg-slate-900 p-3 text-xs text-slate-100">
+        <pre key={i} tabIndex={0} className="my-3 overflow-x-auto rounded bg-slate-900 p-3 text-xs text-slate-100">
           <code>{code.join("\n")}</code>
         </pre>,
       );

@@ -5,13 +5,64 @@ import "@scalar/api-reference-react/style.css";
 import { issueTryItKeyAction } from "@/app/portal/actions";
 
 // Scalar renders the OpenAPI document with a try-it console. It runs in the browser only (no SSR) and loads no
-// outside fonts. Try-it calls this deployment with a one-hour test key made for this browser session.
+// outside fonts. Try-it calls this deployment with a one-hour test key made for this browser session, which no key list shows
+// (lib/keys/try-it-key.ts).
 const ApiReferenceReact = dynamic(() => import("@scalar/api-reference-react").then((m) => m.ApiReferenceReact), {
   ssr: false,
   loading: () => <p className="p-4 text-sm text-slate-500">Loading the API reference…</p>,
 });
 
 const STORE = "platform.tryItKey";
+
+// Scalar's themes have grey text and method colours below 4.5:1 on their backgrounds; these are the same hues,
+// darker in light mode and lighter in dark mode.
+const CONTRAST_CSS = `
+.light-mode {
+  --scalar-color-2: #595959;
+  --scalar-color-3: #666666;
+  --scalar-color-accent: #0062b8;
+  --scalar-color-blue: #005fa3;
+  --scalar-color-green: #05704a;
+  --scalar-color-orange: #a34700;
+  --scalar-color-red: #b91c1c;
+  --scalar-color-purple: #6d35b5;
+  --scalar-color-yellow: #7a5c00;
+}
+.dark-mode {
+  --scalar-color-2: #b4b4b4;
+  --scalar-color-3: #a0a0a0;
+  --scalar-color-accent: #4cc0ff;
+  --scalar-color-blue: #6cbef0;
+  --scalar-color-green: #4fd49c;
+  --scalar-color-orange: #ffa45c;
+  --scalar-color-red: #ff8080;
+  --scalar-color-purple: #c9a3ff;
+  --scalar-color-yellow: #f0d050;
+}`;
+
+/** Whether a button has an accessible name (text, a non-empty label, labelling elements with text, or a title). */
+function hasName(button: HTMLButtonElement): boolean {
+  if (button.textContent?.trim() || button.getAttribute("aria-label")?.trim() || button.title.trim()) return true;
+  const ids = button.getAttribute("aria-labelledby")?.split(/\s+/).filter(Boolean) ?? [];
+  if (ids.some((id) => document.getElementById(id)?.textContent?.trim())) return true;
+  return [...button.querySelectorAll("img[alt], svg[aria-label], [role=img][aria-label]")].some(
+    (el) => (el.getAttribute("alt") ?? el.getAttribute("aria-label") ?? "").trim() !== "",
+  );
+}
+
+/**
+ * Scalar leaves a few icon-only buttons (collapsible sections, some in its dialogs outside our box) without a
+ * name; screen readers then announce just "button". Each gets one from the section it opens, or a plain one.
+ */
+function nameUnlabelledButtons() {
+  for (const button of document.querySelectorAll<HTMLButtonElement>('[class*="scalar"] button, button[aria-controls^="scalar-"]')) {
+    if (hasName(button)) continue;
+    const controlled = button.getAttribute("aria-controls");
+    const target = controlled ? document.getElementById(controlled) : null;
+    const heading = target?.querySelector("h1, h2, h3, h4, h5, h6")?.textContent?.trim();
+    button.setAttribute("aria-label", heading ? `Show or hide ${heading}` : controlled ? "Show or hide details" : "More options");
+  }
+}
 
 export function ApiReference({ specUrl, enableTryIt, environment }: { specUrl: string; enableTryIt: boolean; environment: string }) {
   const [token, setToken] = useState<string | null>(null);
@@ -37,6 +88,23 @@ export function ApiReference({ specUrl, enableTryIt, environment }: { specUrl: s
     });
   }, [enableTryIt, environment]);
   const ready = !enableTryIt || token !== null || note !== null;
+  useEffect(() => {
+    nameUnlabelledButtons();
+    // Scalar changes the page often: look again at most once a frame.
+    let frame = 0;
+    const observer = new MutationObserver(() => {
+      if (!frame)
+        frame = requestAnimationFrame(() => {
+          frame = 0;
+          nameUnlabelledButtons();
+        });
+    });
+    observer.observe(document.body, { childList: true, subtree: true });
+    return () => {
+      observer.disconnect();
+      cancelAnimationFrame(frame);
+    };
+  }, []);
   return (
     <div>
       {note ? (
@@ -49,7 +117,15 @@ export function ApiReference({ specUrl, enableTryIt, environment }: { specUrl: s
           Try-it uses a test key valid for one hour: <code>{token.slice(0, 12)}…</code>
         </p>
       ) : null}
-      <div className="overflow-hidden rounded-lg border border-slate-200 dark:border-slate-800" data-testid="api-reference">
+      {/* Scalar's own sidebar (a group per resource, sticky beside the reference) is the way around it. A box that
+          scrolled on its own would be shorter, but Scalar renders operations as the window scrolls, so it stays on
+          the page. */}
+      <div
+        role="region"
+        aria-label="API reference"
+        className="overflow-hidden rounded-lg border border-slate-200 dark:border-slate-800"
+        data-testid="api-reference"
+      >
         {ready ? (
           <ApiReferenceReact
             configuration={
@@ -61,6 +137,10 @@ export function ApiReference({ specUrl, enableTryIt, environment }: { specUrl: s
                 agent: { disabled: true },
                 mcp: { disabled: true },
                 hideClientButton: !enableTryIt,
+                // Only the first tag (products) starts open; the sidebar opens the others.
+                defaultOpenFirstTag: true,
+                defaultOpenAllTags: false,
+                customCss: CONTRAST_CSS,
                 servers: [{ url: typeof window === "undefined" ? "" : window.location.origin }],
                 ...(token ? { authentication: { preferredSecurityScheme: "bearerAuth", securitySchemes: { bearerAuth: { token } } } } : {}),
               } as never

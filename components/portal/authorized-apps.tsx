@@ -3,6 +3,7 @@ import { useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import { revokeAuthorizedAppAction } from "@/app/portal/oauth-actions";
 import { Badge, Button, Card, EmptyState } from "@/components/ui/primitives";
+import { useConfirm } from "@/components/ui/confirm-dialog";
 import { describeScope } from "@/lib/oauth/scope-words";
 
 // Settings → Authorized apps: the third-party applications allowed to act for this business, and a way out.
@@ -22,8 +23,14 @@ export function AuthorizedApps({ apps, currentUserId, isAdmin }: { apps: Authori
   const router = useRouter();
   const [pending, start] = useTransition();
   const [error, setError] = useState<string | null>(null);
-  function revoke(a: AuthorizedAppView) {
-    if (!confirm(`Revoke ${a.clientName}? It loses access at once.`)) return;
+  const [dialog, confirm] = useConfirm();
+  async function revoke(a: AuthorizedAppView) {
+    const ok = await confirm({
+      title: `Revoke ${a.clientName}?`,
+      body: `Its access and refresh tokens for ${a.userEmail} stop working at once; it must ask for access again to reconnect.`,
+      confirmLabel: "Revoke access",
+    });
+    if (!ok) return;
     start(async () => {
       const r = await revokeAuthorizedAppAction(a.clientId, a.userId);
       setError(r.ok ? null : (r.error?.message ?? "Could not revoke."));
@@ -32,6 +39,7 @@ export function AuthorizedApps({ apps, currentUserId, isAdmin }: { apps: Authori
   }
   return (
     <Card title="Authorized apps">
+      {dialog}
       {error ? (
         <p role="alert" className="mb-2 text-sm text-red-600">
           {error}

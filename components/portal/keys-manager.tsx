@@ -4,6 +4,9 @@ import { useRouter } from "next/navigation";
 import { createKeyAction, revealKeyAction, revokeKeyAction, rotateKeyAction } from "@/app/portal/actions";
 import { Badge, Button, Card, EmptyState, Field, Input } from "@/components/ui/primitives";
 import { CopyButton } from "@/components/ui/copy-button";
+import { useConfirm } from "@/components/ui/confirm-dialog";
+import { formErrors, splitFormErrors, type FieldErrors } from "@/lib/portal/form-errors";
+import { ScopePicker, allLevels, scopesFor, type Levels } from "./scope-picker";
 
 export interface KeyView {
   id: string;
@@ -62,30 +65,43 @@ function SecretOnce({ title, secret, note, onDone }: { title: string; secret: st
 export function KeysManager({ keys, usage, props, environment, resources, canWrite }: Props) {
   const router = useRouter();
   const [pending, start] = useTransition();
-  const [error, setError] = useState<{ message: string; field?: string } | null>(null);
+  const [errors, setErrors] = useState<FieldErrors>({});
   const [secret, setSecret] = useState<{ title: string; value: string; note?: string } | null>(null);
-  const [fullAccess, setFullAccess] = useState(true);
+  const [levels, setLevels] = useState<Levels>(() => allLevels(resources, "full"));
+  const [dialog, confirm] = useConfirm();
+  const shown = splitFormErrors(errors, ["name", "expiresInDays", "scopes"]);
+  const fail = (e: unknown) => setErrors(formErrors(e ?? { message: "Something went wrong. Try again." }));
 
-  function create(form: FormData) {
-    const scopes = fullAccess ? ["*"] : form.getAll("scope").map(String);
-    // Empty or 0 means no expiry. Anything else goes to the server as typed, so a negative, fractional or
+  function create(form: HTMLFormElement) {
+    const data = new FormData(form);
+    const scopes = scopesFor(levels);
+    if (!scopes.length) return setErrors({ scopes: "Choose at least one permission, or a preset." });
+    // Empty means no expiry. Anything else goes to the server as typed, so 0, a negative, fractional or
     // non-numeric count comes back as the field's error instead of silently making a key that never expires.
-    const days = String(form.get("expiresInDays") ?? "").trim();
-    const expiry = days === "" || Number(days) === 0 ? {} : { expiresInDays: Number(days) };
+    const days = String(data.get("expiresInDays") ?? "").trim();
+    const expiry = days === "" ? {} : { expiresInDays: Number(days) };
     start(async () => {
-      const r = await createKeyAction({ name: String(form.get("name") ?? ""), scopes, ...expiry });
-      if (!r.ok) return setError(r.error ?? { message: "Could not create the key." });
-      setError(null);
+      const r = await createKeyAction({ name: String(data.get("name") ?? ""), scopes, ...expiry });
+      if (!r.ok) return fail(r.error);
+      setErrors({});
+      form.reset();
+      setLevels(allLevels(resources, "full"));
       setSecret({ title: `Your new key "${r.data!.name}"`, value: r.data!.key });
       router.refresh();
     });
   }
 
-  function rotate(k: KeyView) {
-    if (!confirm(`Rotate "${k.name}"? A new key is made now; the old one keeps working for 7 days.`)) return;
+  async function rotate(k: KeyView) {
+    const ok = await confirm({
+      title: `Rotate "${k.name}"?`,
+      body: "A new key is made now. The old key keeps working for 7 days, then stops: replace it everywhere it is used before then.",
+      confirmLabel: "Rotate key",
+      tone: "primary",
+    });
+    if (!ok) return;
     start(async () => {
       const r = await rotateKeyAction(k.id);
-      if (!r.ok) return setError(r.error ?? { message: "Could not rotate the key." });
+      if (!r.ok) return fail(r.error);
       setSecret({
         title: `Rotated "${k.name}"`,
         value: r.data!.key,
@@ -99,7 +115,7 @@ export function KeysManager({ keys, usage, props, environment, resources, canWri
   function reveal(k: KeyView) {
     start(async () => {
       const r = await revealKeyAction(k.id);
-      if (!r.ok) return setError(r.error ?? { message: "Could not show the key." });
+      if (!r.ok) return fail(r.error);
       setSecret({
         title: `"${k.name}", made by automatic rotation`,
         value: r.data!.key,
@@ -109,60 +125,66 @@ export function KeysManager({ keys, usage, props, environment, resources, canWri
     });
   }
 
-  function revoke(k: KeyView) {
-    if (!confirm(`Revoke "${k.name}"? It stops working on the next request.`)) return;
+  async function revoke(k: KeyView) {
+    const ok = await confirm({
+      title: `Revoke "${k.name}"?`,
+      body: (
+        <>
+          <code>{k.key}</code> stops working on its next request, and cannot be turned back on. Anything still using it gets 401 errors.
+        </>
+      ),
+      confirmLabel: "Revoke key",
+    });
+    if (!ok) return;
     start(async () => {
       const r = await revokeKeyAction(k.id);
-      if (!r.ok) setError(r.error ?? { message: "Could not revoke the key." });
+      if (!r.ok) fail(r.error);
       router.refresh();
     });
   }
 
   return (
     <div className="space-y-6">
+      {dialog}
       {secret ? <SecretOnce title={secret.title} secret={secret.value} note={secret.note} onDone={() => setSecret(null)} /> : null}
       {canWrite ? (
         <Card title={`Create a ${environment === "test" ? "test" : "live"} key`}>
-          <form action={create} className="grid gap-4 md:grid-cols-2" noValidate>
-            <Field label="Name" htmlFor="key-name" error={error?.field === "name" ? error.message : null}>
-              <Input id="key-name" name="name" placeholder="e.g. Production backend" invalid={error?.field === "name"} />
+          <form
+            onSubmit={(e) => {
+              // Not a form action: React would clear the fields after it, losing what was typed when the server refuses it.
+              e.preventDefault();
+              create(e.currentTarget);
+            }}
+            className="grid gap-4 md:grid-cols-2"
+            noValidate
+          >
+            <Field label="Name" htmlFor="key-name" error={shown.fields.name}>
+              <Input id="key-name" name="name" placeholder="e.g. Production backend" invalid={!!shown.fields.name} />
             </Field>
             <Field
               label="Expires after (days)"
               htmlFor="key-expiry"
-              hint="0 for no expiry."
-              error={error?.field === "expiresInDays" ? error.message : null}
+              hint="Leave empty for a key that never expires."
+              error={shown.fields.expiresInDays}
             >
-              <Input id="key-expiry" name="expiresInDays" type="number" min={0} max={3650} defaultValue={props.defaultExpiration} />
+              <Input
+                id="key-expiry"
+                name="expiresInDays"
+                type="number"
+                inputMode="numeric"
+                step={1}
+                min={1}
+                max={3650}
+                defaultValue={props.defaultExpiration}
+                invalid={!!shown.fields.expiresInDays}
+              />
             </Field>
-            <fieldset className="md:col-span-2">
-              <legend className="text-sm font-medium">Permissions</legend>
-              <label className="mt-2 flex items-center gap-2 text-sm">
-                <input type="checkbox" checked={fullAccess} onChange={(e) => setFullAccess(e.target.checked)} /> Full access
-              </label>
-              {!fullAccess ? (
-                <div className="mt-2 grid grid-cols-1 gap-1 text-sm sm:grid-cols-2 lg:grid-cols-3">
-                  {resources.flatMap((r) =>
-                    ["read", "write", "delete"].map((a) => (
-                      <label key={`${r}:${a}`} className="flex items-center gap-2">
-                        <input type="checkbox" name="scope" value={`${r}:${a}`} />{" "}
-                        <code>
-                          {r}:{a}
-                        </code>
-                      </label>
-                    )),
-                  )}
-                </div>
-              ) : null}
-              {error?.field === "scopes" ? (
-                <p role="alert" className="text-sm text-red-600">
-                  {error.message}
-                </p>
-              ) : null}
-            </fieldset>
-            {error && !["name", "expiresInDays", "scopes"].includes(error.field ?? "") ? (
-              <p role="alert" className="text-sm text-red-600 md:col-span-2">
-                {error.message}
+            <div className="min-w-0 md:col-span-2">
+              <ScopePicker resources={resources} levels={levels} onChange={setLevels} error={shown.fields.scopes} />
+            </div>
+            {shown.form ? (
+              <p role="alert" className="text-sm text-red-600 md:col-span-2 dark:text-red-400">
+                {shown.form}
               </p>
             ) : null}
             <div className="md:col-span-2">
@@ -177,7 +199,7 @@ export function KeysManager({ keys, usage, props, environment, resources, canWri
         {keys.length === 0 ? (
           <EmptyState title="No keys yet">Create one above to call the API.</EmptyState>
         ) : (
-          <div className="overflow-x-auto">
+          <div className="relative overflow-x-auto">
             <table className="w-full text-left text-sm">
               <caption className="sr-only">API keys</caption>
               <thead className="text-xs uppercase text-slate-500">

@@ -4,6 +4,8 @@ import { useRouter } from "next/navigation";
 import { createOAuthClientAction, deleteOAuthClientAction } from "@/app/portal/oauth-actions";
 import { Badge, Button, Card, EmptyState, Field, Input, Select } from "@/components/ui/primitives";
 import { CopyButton } from "@/components/ui/copy-button";
+import { useConfirm } from "@/components/ui/confirm-dialog";
+import { formErrors, splitFormErrors, type FieldErrors } from "@/lib/portal/form-errors";
 
 // Registering third-party applications (OAuth clients): the client secret is shown once, right after creation.
 
@@ -30,10 +32,13 @@ export function OAuthClientsManager({
 }) {
   const router = useRouter();
   const [pending, start] = useTransition();
-  const [error, setError] = useState<{ message: string; field?: string } | null>(null);
+  const [errors, setErrors] = useState<FieldErrors>({});
   const [created, setCreated] = useState<ClientView | null>(null);
+  const [dialog, confirm] = useConfirm();
+  const shown = splitFormErrors(errors, ["name", "redirectUris", "scopes"]);
 
-  function create(form: FormData) {
+  function create(formElement: HTMLFormElement) {
+    const form = new FormData(formElement);
     const input = {
       name: String(form.get("name") ?? ""),
       redirectUris: String(form.get("redirectUris") ?? "")
@@ -44,25 +49,32 @@ export function OAuthClientsManager({
     };
     start(async () => {
       const r = await createOAuthClientAction(input);
-      if (!r.ok) return setError(r.error ?? { message: "Could not register the application." });
-      setError(null);
+      if (!r.ok) return setErrors(formErrors(r.error ?? { message: "Could not register the application." }));
+      setErrors({});
+      formElement.reset();
       setCreated(r.data as ClientView);
       router.refresh();
     });
   }
 
-  function remove(c: ClientView) {
-    if (!confirm(`Delete "${c.name}"? Every business that authorized it loses the connection at once.`)) return;
+  async function remove(c: ClientView) {
+    const ok = await confirm({
+      title: `Delete "${c.name}"?`,
+      body: "Its client ID and secret stop working, and every business that authorized it loses the connection at once. This cannot be undone.",
+      confirmLabel: "Delete application",
+    });
+    if (!ok) return;
     start(async () => {
       const r = await deleteOAuthClientAction(c.id);
-      if (!r.ok) setError(r.error ?? { message: "Could not delete the application." });
+      if (!r.ok) setErrors(formErrors(r.error ?? { message: "Could not delete the application." }));
       router.refresh();
     });
   }
 
-  const fieldError = (f: string) => (error?.field?.startsWith(f) ? error.message : null);
+  const fieldError = (f: string) => shown.fields[f] ?? null;
   return (
     <div className="space-y-6">
+      {dialog}
       {created ? (
         <div
           role="dialog"
@@ -98,7 +110,15 @@ export function OAuthClientsManager({
       ) : null}
       {canWrite ? (
         <Card title={`Register an application (${environment === "test" ? "test" : "live"} data)`}>
-          <form action={create} className="grid gap-4 md:grid-cols-2" noValidate>
+          <form
+            onSubmit={(e) => {
+              // Not a form action: React would clear the fields after it, losing what was typed when the server refuses it.
+              e.preventDefault();
+              create(e.currentTarget);
+            }}
+            className="grid gap-4 md:grid-cols-2"
+            noValidate
+          >
             <Field label="Application name" htmlFor="client-name" error={fieldError("name")}>
               <Input id="client-name" name="name" placeholder="e.g. Acme Analytics" invalid={!!fieldError("name")} />
             </Field>
@@ -122,6 +142,8 @@ export function OAuthClientsManager({
                 id="client-redirects"
                 name="redirectUris"
                 rows={3}
+                aria-invalid={!!fieldError("redirectUris") || undefined}
+                aria-describedby={fieldError("redirectUris") ? "client-redirects-error" : undefined}
                 className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-900"
                 placeholder="https://app.example.com/oauth/callback"
               />
@@ -141,14 +163,14 @@ export function OAuthClientsManager({
                 )}
               </div>
               {fieldError("scopes") ? (
-                <p role="alert" className="text-sm text-red-600">
-                  {error!.message}
+                <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+                  {fieldError("scopes")}
                 </p>
               ) : null}
             </fieldset>
-            {error && !["name", "redirectUris", "scopes"].some((f) => error.field?.startsWith(f)) ? (
-              <p role="alert" className="text-sm text-red-600 md:col-span-2">
-                {error.message}
+            {shown.form ? (
+              <p role="alert" className="text-sm text-red-600 md:col-span-2 dark:text-red-400">
+                {shown.form}
               </p>
             ) : null}
             <div className="md:col-span-2">

@@ -3,8 +3,13 @@ import { useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import { addMemberAction, updateSettingsAction } from "@/app/portal/actions";
 import { Badge, Button, Card, Field, Input, Select } from "@/components/ui/primitives";
+import { formErrors, splitFormErrors, type FieldErrors } from "@/lib/portal/form-errors";
 
-type Errors = { message: string; field?: string } | null;
+/** Submits without React's form-action reset, so what was typed stays when the server refuses it. */
+const submit = (run: (form: HTMLFormElement) => void) => (e: React.FormEvent<HTMLFormElement>) => {
+  e.preventDefault();
+  run(e.currentTarget);
+};
 
 export function SettingsForm({
   initial,
@@ -15,24 +20,25 @@ export function SettingsForm({
 }) {
   const router = useRouter();
   const [pending, start] = useTransition();
-  const [error, setError] = useState<Errors>(null);
+  const [errors, setErrors] = useState<FieldErrors>({});
   const [saved, setSaved] = useState(false);
-  const err = (f: string) => (error?.field === f ? error.message : null);
+  const shown = splitFormErrors(errors, ["businessName", "projectName", "retentionDays", "quotaNotifyAt"]);
+  const err = (f: string) => shown.fields[f] ?? null;
   return (
     <Card title="Business and project">
       <form
         className="grid gap-4 md:grid-cols-2"
         noValidate
-        action={(form) =>
+        onSubmit={submit((form) =>
           start(async () => {
             setSaved(false);
-            const r = await updateSettingsAction(Object.fromEntries(form));
-            if (!r.ok) return setError(r.error ?? { message: "Could not save." });
-            setError(null);
+            const r = await updateSettingsAction(Object.fromEntries(new FormData(form)));
+            if (!r.ok) return setErrors(formErrors(r.error ?? { message: "Could not save." }));
+            setErrors({});
             setSaved(true);
             router.refresh();
-          })
-        }
+          }),
+        )}
       >
         <Field label="Business name" htmlFor="businessName" error={err("businessName")}>
           <Input
@@ -73,9 +79,9 @@ export function SettingsForm({
             invalid={!!err("quotaNotifyAt")}
           />
         </Field>
-        {error && !error.field ? (
-          <p role="alert" className="text-sm text-red-600 md:col-span-2">
-            {error.message}
+        {shown.form ? (
+          <p role="alert" className="text-sm text-red-600 md:col-span-2 dark:text-red-400">
+            {shown.form}
           </p>
         ) : null}
         {canEdit ? (
@@ -106,7 +112,8 @@ export function TeamMembers({
 }) {
   const router = useRouter();
   const [pending, start] = useTransition();
-  const [error, setError] = useState<Errors>(null);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const shown = splitFormErrors(errors, ["email"]);
   return (
     <Card title="Team members">
       <ul className="divide-y divide-slate-100 dark:divide-slate-800">
@@ -124,17 +131,18 @@ export function TeamMembers({
         <form
           className="mt-4 grid gap-3 sm:grid-cols-[1fr_10rem_auto] sm:items-end"
           noValidate
-          action={(form) =>
+          onSubmit={submit((form) =>
             start(async () => {
-              const r = await addMemberAction(Object.fromEntries(form));
-              if (!r.ok) return setError(r.error ?? { message: "Could not add." });
-              setError(null);
+              const r = await addMemberAction(Object.fromEntries(new FormData(form)));
+              if (!r.ok) return setErrors(formErrors(r.error ?? { message: "Could not add." }));
+              setErrors({});
+              form.reset();
               router.refresh();
-            })
-          }
+            }),
+          )}
         >
-          <Field label="E-mail" htmlFor="member-email" error={error?.field === "email" ? error.message : null}>
-            <Input id="member-email" name="email" type="email" invalid={error?.field === "email"} />
+          <Field label="E-mail" htmlFor="member-email" error={shown.fields.email}>
+            <Input id="member-email" name="email" type="email" invalid={!!shown.fields.email} />
           </Field>
           <Field label="Role" htmlFor="member-role">
             <Select id="member-role" name="role" defaultValue="developer">
@@ -146,9 +154,9 @@ export function TeamMembers({
           <Button type="submit" disabled={pending}>
             Add member
           </Button>
-          {error && error.field !== "email" ? (
-            <p role="alert" className="text-sm text-red-600 sm:col-span-3">
-              {error.message}
+          {shown.form ? (
+            <p role="alert" className="text-sm text-red-600 sm:col-span-3 dark:text-red-400">
+              {shown.form}
             </p>
           ) : null}
         </form>

@@ -1,12 +1,13 @@
 "use client";
-import { useActionState, useEffect, useRef } from "react";
+import { startTransition, useActionState, useEffect, useRef } from "react";
 import { signIn } from "next-auth/react";
 import { signUpAction } from "@/app/signup/actions";
 import { Button, Field, Input } from "@/components/ui/primitives";
 
 export function SignUpFormView() {
   const [state, action, pending] = useActionState(signUpAction, { ok: false, errors: {} });
-  // React resets a form after its action runs, so the password is kept from the submit event for the sign-in.
+  // Submitted from onSubmit, not as the form's action: React would clear the fields after an action, losing what
+  // was typed when the server refuses it. The password is kept for the sign-in that follows.
   const password = useRef("");
   useEffect(() => {
     if (state.ok && state.email) void signIn("credentials", { email: state.email, password: password.current, callbackUrl: "/portal" });
@@ -14,9 +15,11 @@ export function SignUpFormView() {
   const e = state.errors;
   return (
     <form
-      action={action}
       onSubmit={(e) => {
-        password.current = (e.currentTarget.elements.namedItem("password") as HTMLInputElement).value;
+        e.preventDefault();
+        const form = new FormData(e.currentTarget);
+        password.current = String(form.get("password") ?? "");
+        startTransition(() => action(form));
       }}
       className="mt-6 space-y-4"
       noValidate
@@ -33,6 +36,11 @@ export function SignUpFormView() {
       <Field label="Password" htmlFor="password" error={e.password} hint="At least 8 characters.">
         <Input id="password" name="password" type="password" autoComplete="new-password" required invalid={!!e.password} />
       </Field>
+      {e.form ? (
+        <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+          {e.form}
+        </p>
+      ) : null}
       <Button type="submit" disabled={pending || state.ok} className="w-full">
         {state.ok ? "Signing you in…" : pending ? "Creating…" : "Create account"}
       </Button>

@@ -1,4 +1,4 @@
-import type { ButtonHTMLAttributes, ComponentProps, ReactNode, SelectHTMLAttributes } from "react";
+import type { ComponentProps, ReactNode, SelectHTMLAttributes } from "react";
 
 // The portal's building blocks: small, accessible (labels tied to inputs, visible focus, errors announced),
 // light and dark.
@@ -9,7 +9,7 @@ export function Button({
   variant = "primary",
   className,
   ...props
-}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: "primary" | "secondary" | "danger" | "ghost" }) {
+}: ComponentProps<"button"> & { variant?: "primary" | "secondary" | "danger" | "ghost" }) {
   const styles = {
     primary: "bg-indigo-600 text-white hover:bg-indigo-500 disabled:bg-indigo-400",
     secondary:

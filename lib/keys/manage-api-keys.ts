@@ -18,6 +18,7 @@ import { serializeApiKey } from "./serialize-api-key";
 import { keyEvent } from "./key-events";
 import { rotateKeyRow } from "./rotate-api-key";
 import { open } from "./secret-box";
+import { TRY_IT_PURPOSE, claimsTryItPurpose, notTryItKey } from "./try-it-key";
 
 /** Who acts: an API key (the API) or a portal user (the portal passes actorType "user"). */
 export interface Caller {
@@ -110,6 +111,9 @@ function requestedScopes(input: { scopes?: string[]; permissions?: ApiKeyCreate[
   return { scopes: [...new Set(scopes)], restrictions: p.restrictions };
 }
 
+const reservedPurpose = () =>
+  invalidField("metadata", `The metadata purpose '${TRY_IT_PURPOSE}' is reserved for the docs' try-it keys.`, "Use another value.");
+
 function assertGrantable(auth: AuthContext, scopes: string[]) {
   const missing = coversAll(auth.scopes, scopes);
   if (missing)
@@ -136,12 +140,14 @@ const apiKeys = tenantResource<Parameters<typeof serializeApiKey>[0]>({
   serialize: serializeApiKey,
 });
 
-export const listApiKeys = (auth: AuthContext, query: CollectionQuery) => apiKeys.list(auth, query);
+/** The caller's keys, without the docs' try-it keys (lib/keys/try-it-key.ts), which are nobody's to manage. */
+export const listApiKeys = (auth: AuthContext, query: CollectionQuery) => apiKeys.list(auth, query, notTryItKey);
 
 export const getApiKeyOrThrow = (auth: AuthContext, id: string) => apiKeys.getOrThrow(auth, id);
 
-export async function createKeyForCaller(caller: Caller, input: ApiKeyCreate) {
+export async function createKeyForCaller(caller: Caller, input: ApiKeyCreate, options: { tryIt?: boolean } = {}) {
   const { auth } = caller;
+  if (claimsTryItPurpose(input.metadata) && !options.tryIt) throw reservedPurpose();
   const ownType = keyTypeOf(auth.environment);
   const type = input.type ?? (input.environment ? keyTypeOf(input.environment) : ownType);
   if (type !== ownType || (input.environment && input.environment !== auth.environment)) {
@@ -197,6 +203,7 @@ export async function createKeyForCaller(caller: Caller, input: ApiKeyCreate) {
 export async function updateApiKey(caller: Caller, id: string, patch: ApiKeyUpdate) {
   const current = await getApiKeyOrThrow(caller.auth, id);
   if (current.revokedAt) throw stateConflict("A revoked key cannot be changed.", { currentState: "revoked" });
+  if (claimsTryItPurpose(patch.metadata)) throw reservedPurpose();
   const { scopes, restrictions: fromPermissions } = requestedScopes(patch);
   if (scopes) assertGrantable(caller.auth, scopes);
   const data: Prisma.ApiKeyUpdateInput = { updatedAt: now() };

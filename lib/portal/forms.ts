@@ -10,13 +10,4 @@ export const SignUpForm = z.object({
   businessName: z.string().trim().min(1, "Name your business.").max(200),
 });
 
-export type FieldErrors = Record<string, string>;
-
-export function fieldErrors(error: z.ZodError): FieldErrors {
-  const out: FieldErrors = {};
-  for (const issue of error.issues) {
-    const key = issue.path.map(String).join(".") || "form";
-    out[key] ??= issue.message;
-  }
-  return out;
-}
+export { zodFieldErrors as fieldErrors, type FieldErrors } from "./form-errors";

@@ -6,6 +6,7 @@ import { ApiError } from "@/lib/http/errors";
 import { zodToApiError } from "@/lib/http/zod-errors";
 import { grants } from "@/lib/auth/scopes";
 import { clientIp } from "@/lib/auth/client-ip";
+import { formErrors, humanApiMessage, topField, zodFieldErrors, type FormError } from "./form-errors";
 import { requirePortalContext, type PortalContext } from "./portal-context";
 
 // The one way a portal server action runs a write: as the signed-in user, refused when the user's role lacks the
@@ -15,7 +16,8 @@ import { requirePortalContext, type PortalContext } from "./portal-context";
 export interface ActionResult<T = unknown> {
   ok: boolean;
   data?: T;
-  error?: { message: string; field?: string; code?: string };
+  /** In words for a person: `field` is the form field (first part of the API's path), `fields` every field's problem. */
+  error?: FormError;
 }
 
 /** Where the user's request came from, for the audit log. */
@@ -38,8 +40,19 @@ export async function runAction<T>(
     for (const p of paths) revalidatePath(p);
     return { ok: true, data };
   } catch (e) {
-    const err = e instanceof z.ZodError ? zodToApiError(e, "body") : e;
-    if (err instanceof ApiError) return { ok: false, error: { message: err.message, field: err.field, code: err.code } };
+    if (e instanceof z.ZodError) {
+      const fields = zodFieldErrors(e);
+      const first = zodToApiError(e, "body");
+      const field = topField(first.field);
+      return { ok: false, error: { message: fields[field] ?? Object.values(fields)[0], field, code: first.code, fields } };
+    }
+    if (e instanceof ApiError) {
+      const field = e.field ? topField(e.field) : undefined;
+      return {
+        ok: false,
+        error: { message: humanApiMessage(e.message), field, code: e.code, fields: formErrors({ message: e.message, field }) },
+      };
+    }
     console.error("portal action failed", e);
     return { ok: false, error: { message: "Something went wrong. Try again." } };
   }

@@ -70,7 +70,12 @@ export const ApiKeyCreate = z
     scopes: z.array(Scope).min(1).max(100).optional(),
     permissions: z.union([z.array(Scope).min(1).max(100), PermissionsObject]).optional(),
     expiresAt,
-    expiresInDays: z.number().int().min(1).max(3650).optional(),
+    expiresInDays: z
+      .number("Enter a number of days.")
+      .int("Use a whole number of days.")
+      .min(1, "A key must last at least 1 day; leave the expiry out for a key that never expires.")
+      .max(3650, "Use at most 3650 days (10 years).")
+      .optional(),
     rateLimit: z.number().int().min(1).max(1_000_000).nullable().optional(),
     restrictions: KeyRestrictions.optional(),
     metadata: Metadata.optional(),

@@ -20,7 +20,7 @@ export default function ErrorsPage() {
           >
             <dt className="font-mono font-semibold">
               <a href={`#${e.code}`}>{e.code}</a>{" "}
-              <span className="ml-2 text-sm text-slate-500">
+              <span className="ml-2 text-sm text-slate-600 dark:text-slate-400">
                 {e.status} · {e.type}
               </span>
             </dt>

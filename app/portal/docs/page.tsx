@@ -45,9 +45,15 @@ export default async function DeveloperDocs() {
             {props.languages
               .filter((l) => EXAMPLES[l])
               .map((l) => (
-                <figure key={l}>
-                  <figcaption className="text-xs font-semibold uppercase text-slate-500">{EXAMPLES[l].label}</figcaption>
-                  <pre className="mt-1 overflow-x-auto rounded bg-slate-900 p-3 text-xs text-slate-100">
+                <figure key={l} className="min-w-0">
+                  <figcaption id={`example-${l}`} className="text-xs font-semibold uppercase text-slate-600 dark:text-slate-400">
+                    {EXAMPLES[l].label}
+                  </figcaption>
+                  <pre
+                    tabIndex={0}
+                    aria-labelledby={`example-${l}`}
+                    className="mt-1 overflow-x-auto rounded bg-slate-900 p-3 text-xs text-slate-100"
+                  >
                     <code>{EXAMPLES[l].code}</code>
                   </pre>
                 </figure>

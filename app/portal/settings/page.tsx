@@ -43,7 +43,7 @@ export default async function DeveloperSettings() {
           <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">
             Test and live data are separate, as are their keys, webhooks, usage and logs.
           </p>
-          <EnvironmentSwitch environment={ctx.environment} />
+          <EnvironmentSwitch environment={ctx.environment} id="settings-test-mode" />
         </Card>
       </div>
       <AuthorizedApps
