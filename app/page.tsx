@@ -20,6 +20,9 @@ export default function Landing() {
         <Link href="/docs" className="rounded-md bg-indigo-600 px-4 py-2 font-medium text-white no-underline hover:bg-indigo-500">
           Read the docs
         </Link>
+        <Link href="/catalog" className="rounded-md border border-slate-300 px-4 py-2 font-medium no-underline dark:border-slate-700">
+          Browse the API catalogue
+        </Link>
         <a href="/v1/openapi.json" className="rounded-md border border-slate-300 px-4 py-2 font-medium no-underline dark:border-slate-700">
           OpenAPI document
         </a>

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { ApiError } from "@/lib/http/errors";
 import { parseCollectionQuery } from "@/lib/http/collection-query";
-import { CATALOG_COLLECTION, listCatalogProducts } from "@/lib/products/catalog";
+import { CATALOG_COLLECTION, listCatalogProducts, type serializeCatalogProduct } from "@/lib/products/catalog";
 import { PRODUCT_TYPES } from "@/lib/schemas/product";
 import { getPortalContext } from "@/lib/portal/portal-context";
 import { Badge, Button, Card, EmptyState, Input, Select } from "@/components/ui/primitives";
@@ -31,7 +31,7 @@ export default async function CatalogPage({ searchParams }: { searchParams: Sear
       throw e;
     }),
   ]);
-  const products = "error" in result ? [] : result.data;
+  const products = ("error" in result ? [] : result.data) as ReturnType<typeof serializeCatalogProduct>[];
   return (
     <CatalogShell signedIn={viewer !== null}>
       <h1 className="text-3xl font-bold tracking-tight">API catalogue</h1>

@@ -18,12 +18,24 @@ export interface Names {
   slugs: Map<string, string | null>;
 }
 
-/** Names of products, prices and businesses by id, in one round of queries. */
-export async function namesOf(ids: { products?: string[]; prices?: string[]; businesses?: string[] }): Promise<Names> {
+/**
+ * Names of products, prices and businesses by id, in one round of queries. With `viewerBusinessId`, only the
+ * viewer's own and public products are named (a key's scope may name any id; it must not reveal a private name).
+ */
+export async function namesOf(
+  ids: { products?: string[]; prices?: string[]; businesses?: string[] },
+  viewerBusinessId?: string,
+): Promise<Names> {
   const uniq = (list: string[] = []) => [...new Set(list.filter(Boolean))];
   const [products, prices, businesses] = await Promise.all([
     uniq(ids.products).length
-      ? db.product.findMany({ where: { id: { in: uniq(ids.products) } }, select: { id: true, name: true, slug: true } })
+      ? db.product.findMany({
+          where: {
+            id: { in: uniq(ids.products) },
+            ...(viewerBusinessId ? { OR: [{ businessId: viewerBusinessId }, { visibility: "public" }] } : {}),
+          },
+          select: { id: true, name: true, slug: true },
+        })
       : [],
     uniq(ids.prices).length ? db.price.findMany({ where: { id: { in: uniq(ids.prices) } }, select: { id: true, name: true } }) : [],
     uniq(ids.businesses).length

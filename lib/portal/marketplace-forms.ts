@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { PRODUCT_TYPES, type ProductCreate } from "@/lib/schemas/product";
-import type { PriceCreate } from "@/lib/schemas/price";
+import { CURRENCIES, type PriceCreate } from "@/lib/schemas/price";
 
 // The marketplace pages' forms, as typed (strings from inputs), turned into the API's own inputs. Field paths are
 // the API's (`api.upstreamUrl`, `rateLimit.limit`, `paymentMethod.card.number`), so an error from this parse and
@@ -93,7 +93,7 @@ export const PriceForm = z
   .object({
     name: text(200).min(1, "Name the plan."),
     kind: z.enum(PRICE_FORM_KINDS, "Choose how the plan is charged."),
-    currency: z.string().trim().toUpperCase().min(3, "Choose a currency.").max(3, "Choose a currency."),
+    currency: z.string().trim().toUpperCase().pipe(z.enum(CURRENCIES, "Choose a supported currency, such as USD.")),
     amount: amount("The price per call"),
     baseAmount: amount("The monthly fee"),
     includedQuota: wholeNumber(0, 2_147_483_647, "The included calls"),
