@@ -77,9 +77,19 @@ export function PriceCreateForm({ productId }: { productId: string }) {
       ) : (
         <>
           <Field label="Monthly fee" htmlFor="price-base" error={errorOn("baseAmount", "baseSubscription.amount")}>
-            <Input id="price-base" name="baseAmount" inputMode="decimal" placeholder="49" invalid={!!errorOn("baseAmount", "baseSubscription.amount")} />
+            <Input
+              id="price-base"
+              name="baseAmount"
+              inputMode="decimal"
+              placeholder="49"
+              invalid={!!errorOn("baseAmount", "baseSubscription.amount")}
+            />
           </Field>
-          <Field label="Calls included per month" htmlFor="price-included" error={errorOn("includedQuota", "baseSubscription.includedQuota")}>
+          <Field
+            label="Calls included per month"
+            htmlFor="price-included"
+            error={errorOn("includedQuota", "baseSubscription.includedQuota")}
+          >
             <Input id="price-included" name="includedQuota" inputMode="numeric" placeholder="100000" />
           </Field>
           <Field label="Overage per call" htmlFor="price-overage" error={errorOn("overageRate")}>

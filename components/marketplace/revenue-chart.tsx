@@ -6,7 +6,9 @@ import dynamic from "next/dynamic";
 
 const RevenuePlot = dynamic(() => import("./revenue-plot").then((m) => m.RevenuePlot), {
   ssr: false,
-  loading: () => <div role="status" aria-label="Loading chart" className="h-full rounded bg-slate-100 motion-safe:animate-pulse dark:bg-slate-800" />,
+  loading: () => (
+    <div role="status" aria-label="Loading chart" className="h-full rounded bg-slate-100 motion-safe:animate-pulse dark:bg-slate-800" />
+  ),
 });
 
 export interface RevenuePoint {

@@ -5,7 +5,15 @@ import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAx
 
 const COLORS = ["#6366f1", "#10b981", "#f59e0b", "#ef4444", "#0ea5e9", "#a855f7", "#14b8a6", "#f97316"];
 
-export function RevenuePlot({ data, products, currency }: { data: Record<string, number | string>[]; products: string[]; currency: string }) {
+export function RevenuePlot({
+  data,
+  products,
+  currency,
+}: {
+  data: Record<string, number | string>[];
+  products: string[];
+  currency: string;
+}) {
   return (
     <ResponsiveContainer width="100%" height="100%">
       <BarChart data={data}>

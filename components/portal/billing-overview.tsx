@@ -101,7 +101,11 @@ export function BillingOverview({
         running.map((inv) => (
           <Card
             key={inv.subscriptionId}
-            title={running.length > 1 || productNames[inv.productId] ? `Upcoming invoice · ${productNames[inv.productId] ?? inv.productId}` : "Upcoming invoice"}
+            title={
+              running.length > 1 || productNames[inv.productId]
+                ? `Upcoming invoice · ${productNames[inv.productId] ?? inv.productId}`
+                : "Upcoming invoice"
+            }
           >
             <div data-testid="upcoming-invoice">
               <p className="mb-2 text-sm text-slate-600 dark:text-slate-400">

@@ -109,9 +109,7 @@ export async function consumerSubscription(auth: AuthContext, id: string): Promi
 
 /** The catalogue product a price belongs to, as the viewer may see it, and the price among its active ones. */
 export async function catalogProductOfPrice(priceId: string, viewerBusinessId: string | null) {
-  const row = isIdOf("price", priceId)
-    ? await db.price.findUnique({ where: { id: priceId }, select: { productId: true } })
-    : null;
+  const row = isIdOf("price", priceId) ? await db.price.findUnique({ where: { id: priceId }, select: { productId: true } }) : null;
   if (!row) return null;
   const product = await getCatalogProduct(row.productId, viewerBusinessId).catch((e) => {
     if (e instanceof ApiError && e.status === 404) return null;

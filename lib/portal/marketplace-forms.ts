@@ -18,7 +18,10 @@ const wholeNumber = (min: number, max: number, what: string) =>
       if (s === "") return undefined;
       const n = Number(s.replace(/[,_\s]/g, ""));
       if (!Number.isInteger(n) || n < min || n > max) {
-        ctx.addIssue({ code: "custom", message: `${what} must be a whole number from ${min.toLocaleString()} to ${max.toLocaleString()}.` });
+        ctx.addIssue({
+          code: "custom",
+          message: `${what} must be a whole number from ${min.toLocaleString()} to ${max.toLocaleString()}.`,
+        });
         return z.NEVER;
       }
       return n;
@@ -104,7 +107,8 @@ export const PriceForm = z
   .transform((f, ctx): PriceCreate => {
     const limits: Pick<PriceCreate, "rateLimit" | "monthlyQuota"> = { monthlyQuota: f.monthlyQuota ?? null, rateLimit: null };
     if (f.rateLimit.limit !== undefined || f.rateLimit.windowSeconds !== undefined) {
-      if (!need(f.rateLimit.limit, ctx, ["rateLimit", "limit"], "Give the number of calls per window, or leave both empty.")) return z.NEVER;
+      if (!need(f.rateLimit.limit, ctx, ["rateLimit", "limit"], "Give the number of calls per window, or leave both empty."))
+        return z.NEVER;
       limits.rateLimit = { limit: f.rateLimit.limit, windowSeconds: f.rateLimit.windowSeconds ?? 60 };
     }
     if (f.kind === "usage") {

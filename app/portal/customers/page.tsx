@@ -57,7 +57,11 @@ export default async function CustomersPage() {
               </thead>
               <tbody>
                 {subs.map((s) => (
-                  <tr key={s.id} className="border-t border-slate-100 dark:border-slate-800" data-testid={`customer-row-${s.customer.name}`}>
+                  <tr
+                    key={s.id}
+                    className="border-t border-slate-100 dark:border-slate-800"
+                    data-testid={`customer-row-${s.customer.name}`}
+                  >
                     <td className="py-2 pr-3 font-medium">
                       <Link href={`/portal/customers/${s.customer.id}`}>{s.customer.name}</Link>
                     </td>

@@ -16,7 +16,10 @@ type ProductView = ReturnType<typeof serializeProduct>;
 
 export default async function ProductsPage() {
   const ctx = await requirePortalContext();
-  const page = await listProducts(ctx.auth, parseCollectionQuery(new URLSearchParams({ limit: "100", sort: "-createdAt" }), PRODUCT_COLLECTION));
+  const page = await listProducts(
+    ctx.auth,
+    parseCollectionQuery(new URLSearchParams({ limit: "100", sort: "-createdAt" }), PRODUCT_COLLECTION),
+  );
   const products = page.data as ProductView[];
   return (
     <div className="space-y-6">
@@ -63,7 +66,9 @@ export default async function ProductsPage() {
                     </td>
                     <td className="pr-3">{p.type}</td>
                     <td className="pr-3">
-                      <Badge tone={p.visibility === "public" ? "success" : "neutral"}>{p.visibility === "public" ? "Published" : "Private"}</Badge>
+                      <Badge tone={p.visibility === "public" ? "success" : "neutral"}>
+                        {p.visibility === "public" ? "Published" : "Private"}
+                      </Badge>
                     </td>
                     <td className="pr-3 text-xs">
                       {p.visibility === "public" && p.slug ? <Link href={`/catalog/${p.slug}`}>/catalog/{p.slug}</Link> : "—"}

@@ -35,9 +35,20 @@ export default async function RevenuePage() {
         currencies.map((currency) => (
           <div key={currency} className="space-y-6">
             <div className="grid gap-4 sm:grid-cols-3">
-              <Stat label={`Total (${currency})`} value={<span data-testid={`revenue-total-${currency}`}>{minorMoney(sum(currency, "total"), currency)}</span>} />
-              <Stat label="Invoiced" value={minorMoney(sum(currency, "invoiced"), currency)} hint={`${minorMoney(sum(currency, "paid"), currency)} paid`} />
-              <Stat label="This period so far" value={minorMoney(sum(currency, "upcoming"), currency)} hint="Running periods, not yet invoiced" />
+              <Stat
+                label={`Total (${currency})`}
+                value={<span data-testid={`revenue-total-${currency}`}>{minorMoney(sum(currency, "total"), currency)}</span>}
+              />
+              <Stat
+                label="Invoiced"
+                value={minorMoney(sum(currency, "invoiced"), currency)}
+                hint={`${minorMoney(sum(currency, "paid"), currency)} paid`}
+              />
+              <Stat
+                label="This period so far"
+                value={minorMoney(sum(currency, "upcoming"), currency)}
+                hint="Running periods, not yet invoiced"
+              />
             </div>
             <Card title={`Revenue per month (${currency})`}>
               <RevenueChart
@@ -82,7 +93,11 @@ export default async function RevenuePage() {
               </thead>
               <tbody>
                 {revenue.data.map((r) => (
-                  <tr key={`${r.productId}-${r.month}-${r.currency}`} className="border-t border-slate-100 dark:border-slate-800" data-testid={`revenue-row-${r.productName}`}>
+                  <tr
+                    key={`${r.productId}-${r.month}-${r.currency}`}
+                    className="border-t border-slate-100 dark:border-slate-800"
+                    data-testid={`revenue-row-${r.productName}`}
+                  >
                     <td className="py-2 pr-3 tabular-nums">{r.month}</td>
                     <td className="pr-3">{r.productName}</td>
                     <td className="pr-3 text-right tabular-nums">{r.customers}</td>

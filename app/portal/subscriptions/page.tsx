@@ -61,7 +61,9 @@ export default async function SubscriptionsPage() {
                     <td className="pr-3">{s.priceName}</td>
                     <td className="pr-3">
                       <Badge tone={statusTone(s.status)}>{s.status.replace("_", " ")}</Badge>
-                      {s.cancelAtPeriodEnd && s.status !== "canceled" ? <span className="ml-1 text-xs text-slate-500">ends at period end</span> : null}
+                      {s.cancelAtPeriodEnd && s.status !== "canceled" ? (
+                        <span className="ml-1 text-xs text-slate-500">ends at period end</span>
+                      ) : null}
                     </td>
                     <td className="pr-3 text-xs">
                       {day(s.currentPeriodStart)} to {day(s.currentPeriodEnd)}

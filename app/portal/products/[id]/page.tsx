@@ -37,7 +37,9 @@ export default async function ProductPage({ params }: { params: Promise<{ id: st
       <div className="flex flex-wrap items-center gap-3">
         <h1 className="text-2xl font-bold">{product.name}</h1>
         <Badge tone="info">{product.type}</Badge>
-        <Badge tone={product.visibility === "public" ? "success" : "neutral"}>{product.visibility === "public" ? "Published" : "Private"}</Badge>
+        <Badge tone={product.visibility === "public" ? "success" : "neutral"}>
+          {product.visibility === "public" ? "Published" : "Private"}
+        </Badge>
         {!product.isActive ? <Badge tone="warning">inactive</Badge> : null}
       </div>
       {product.description ? <p className="text-sm">{product.description}</p> : null}
@@ -91,9 +93,7 @@ export default async function ProductPage({ params }: { params: Promise<{ id: st
       <Card title="Plans">
         <PricingTable prices={active} caption={`Active plans of ${product.name}`} />
         {retired.length ? (
-          <p className="mt-2 text-xs text-slate-500">
-            Inactive plans (not offered): {retired.map((p) => p.name).join(", ")}
-          </p>
+          <p className="mt-2 text-xs text-slate-500">Inactive plans (not offered): {retired.map((p) => p.name).join(", ")}</p>
         ) : null}
       </Card>
       {grants(ctx.auth.scopes, "prices:write") ? (
