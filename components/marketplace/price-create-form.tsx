@@ -53,7 +53,17 @@ export function PriceCreateForm({ productId }: { productId: string }) {
   }
 
   return (
-    <form key={formKey} action={submit} className="grid gap-4 md:grid-cols-3" noValidate>
+    <form
+      key={formKey}
+      method="post"
+      onSubmit={(e) => {
+        // Not a form action: React resets a form after its action, and a refused card or URL would be typed again.
+        e.preventDefault();
+        submit(new FormData(e.currentTarget));
+      }}
+      className="grid gap-4 md:grid-cols-3"
+      noValidate
+    >
       <Field label="Plan name" htmlFor="price-name" error={errorOn("name")}>
         <Input id="price-name" name="name" placeholder="e.g. Basic" invalid={!!errorOn("name")} />
       </Field>

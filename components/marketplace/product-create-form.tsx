@@ -41,7 +41,16 @@ export function ProductCreateForm() {
   }
 
   return (
-    <form action={submit} className="grid gap-4 md:grid-cols-2" noValidate>
+    <form
+      method="post"
+      onSubmit={(e) => {
+        // Not a form action: React resets a form after its action, and a refused card or URL would be typed again.
+        e.preventDefault();
+        submit(new FormData(e.currentTarget));
+      }}
+      className="grid gap-4 md:grid-cols-2"
+      noValidate
+    >
       <Field label="Product name" htmlFor="product-name" error={errorOn("name")}>
         <Input id="product-name" name="name" placeholder="e.g. Weather API" invalid={!!errorOn("name")} />
       </Field>

@@ -38,7 +38,16 @@ export function SubscribeForm({ priceId, environment }: { priceId: string; envir
   }
 
   return (
-    <form action={submit} className="grid max-w-md gap-4" noValidate>
+    <form
+      method="post"
+      onSubmit={(e) => {
+        // Not a form action: React resets a form after its action, and a refused card or URL would be typed again.
+        e.preventDefault();
+        submit(new FormData(e.currentTarget));
+      }}
+      className="grid max-w-md gap-4"
+      noValidate
+    >
       <Field
         label="Card number"
         htmlFor="card-number"

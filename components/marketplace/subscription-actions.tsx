@@ -41,7 +41,16 @@ export function ProductKeyCard({ subscriptionId, productName, active }: { subscr
         </div>
       ) : null}
       {active ? (
-        <form action={create} className="flex flex-wrap items-end gap-3" noValidate>
+        <form
+          method="post"
+          onSubmit={(e) => {
+            // Not a form action: React resets a form after its action, and a refused card or URL would be typed again.
+            e.preventDefault();
+            create(new FormData(e.currentTarget));
+          }}
+          className="flex flex-wrap items-end gap-3"
+          noValidate
+        >
           <div className="min-w-64 flex-1">
             <Field label="Key name" htmlFor="product-key-name" error={error}>
               <Input id="product-key-name" name="name" defaultValue={`${productName} key`.slice(0, 100)} invalid={!!error} />

@@ -24,8 +24,9 @@ export default async function ProductPage({ params }: { params: Promise<{ id: st
     throw e;
   });
   const product = serializeProduct(row);
-  const prices = (await listPrices(ctx.auth, product.id, parseCollectionQuery(new URLSearchParams({ limit: "100" }), PRICE_COLLECTION)))
-    .data as ReturnType<typeof serializePrice>[];
+  const prices = (
+    await listPrices(ctx.auth, product.id, parseCollectionQuery(new URLSearchParams({ limit: "100", sort: "createdAt" }), PRICE_COLLECTION))
+  ).data as ReturnType<typeof serializePrice>[];
   const active = prices.filter((p) => p.isActive);
   const retired = prices.filter((p) => !p.isActive);
   const canWrite = grants(ctx.auth.scopes, "products:write");
