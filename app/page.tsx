@@ -43,6 +43,9 @@ export default function Landing() {
           <Link href="/docs" className="rounded-md border border-slate-300 px-4 py-2 font-medium no-underline dark:border-slate-700">
             Read the docs
           </Link>
+          <Link href="/catalog" className="rounded-md border border-slate-300 px-4 py-2 font-medium no-underline dark:border-slate-700">
+            Browse the API catalogue
+          </Link>
           <a
             href="/v1/openapi.json"
             className="rounded-md border border-slate-300 px-4 py-2 font-medium no-underline dark:border-slate-700"

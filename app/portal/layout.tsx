@@ -33,6 +33,15 @@ export default async function PortalLayout({ children }: { children: ReactNode }
     0,
     { href: "/portal/oauth-apps", label: "OAuth apps" },
   );
+  // The marketplace (issue 17), before OAuth apps: what the business buys, then what it sells.
+  items.splice(
+    items.findIndex((i) => i.href === "/portal/oauth-apps"),
+    0,
+    { href: "/portal/subscriptions", label: "Subscriptions" },
+    { href: "/portal/products", label: "Products" },
+    { href: "/portal/customers", label: "Customers" },
+    { href: "/portal/revenue", label: "Revenue" },
+  );
   return (
     <QueryProvider>
       <div className="min-h-screen">

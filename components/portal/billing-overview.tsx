@@ -81,28 +81,50 @@ function Lines({ invoice }: { invoice: Upcoming | PastInvoice }) {
 
 export function BillingOverview({
   upcoming,
+  upcomingBySubscription,
+  productNames = {},
   invoices,
   simulation,
 }: {
   upcoming: Upcoming | null;
+  /** One running invoice per subscribed product, each from its own seller (issue 17). */
+  upcomingBySubscription?: Upcoming[];
+  productNames?: Record<string, string>;
   invoices: PastInvoice[];
   simulation: Simulation;
 }) {
+  const running = upcomingBySubscription ?? (upcoming ? [upcoming] : []);
   const cheapest = simulation.plans[0];
   return (
     <div className="space-y-6" data-testid="billing">
-      <Card title="Upcoming invoice">
-        {upcoming ? (
-          <div data-testid="upcoming-invoice">
-            <p className="mb-2 text-sm text-slate-600 dark:text-slate-400">
-              Period {day(upcoming.periodStart)} to {day(upcoming.periodEnd)}, so far. Finalised and charged when the period ends.
-            </p>
-            <Lines invoice={upcoming} />
-          </div>
-        ) : (
+      {running.length ? (
+        running.map((inv) => (
+          <Card
+            key={inv.subscriptionId}
+            title={
+              running.length > 1 || productNames[inv.productId]
+                ? `Upcoming invoice · ${productNames[inv.productId] ?? inv.productId}`
+                : "Upcoming invoice"
+            }
+          >
+            <div data-testid="upcoming-invoice">
+              <p className="mb-2 text-sm text-slate-600 dark:text-slate-400">
+                {inv.seller.name ? (
+                  <>
+                    Sold by <span data-testid="invoice-seller">{inv.seller.name}</span>.{" "}
+                  </>
+                ) : null}
+                Period {day(inv.periodStart)} to {day(inv.periodEnd)}, so far. Finalised and charged when the period ends.
+              </p>
+              <Lines invoice={inv} />
+            </div>
+          </Card>
+        ))
+      ) : (
+        <Card title="Upcoming invoice">
           <EmptyState title="No subscription">This project has no subscription in this environment, so nothing is billed.</EmptyState>
-        )}
-      </Card>
+        </Card>
+      )}
       <Card title="Past invoices">
         {invoices.length ? (
           <div className="space-y-4" data-testid="past-invoices">

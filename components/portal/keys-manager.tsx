@@ -27,6 +27,8 @@ interface Props {
   environment: "test" | "production";
   resources: string[];
   canWrite: boolean;
+  /** Which products each key may call, in words (by key id): "all products", product names or "none". */
+  callable?: Record<string, string>;
   props: { showScopes: boolean; enableRotation: boolean; showUsageStats: boolean; defaultExpiration: number };
 }
 
@@ -62,7 +64,7 @@ function SecretOnce({ title, secret, note, onDone }: { title: string; secret: st
   );
 }
 
-export function KeysManager({ keys, usage, props, environment, resources, canWrite }: Props) {
+export function KeysManager({ keys, usage, props, environment, resources, canWrite, callable }: Props) {
   const router = useRouter();
   const [pending, start] = useTransition();
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -215,6 +217,11 @@ export function KeysManager({ keys, usage, props, environment, resources, canWri
                       Scopes
                     </th>
                   ) : null}
+                  {callable ? (
+                    <th scope="col" className="pr-3">
+                      May call
+                    </th>
+                  ) : null}
                   <th scope="col" className="pr-3">
                     Status
                   </th>
@@ -240,6 +247,11 @@ export function KeysManager({ keys, usage, props, environment, resources, canWri
                     <td className="py-2 pr-3 font-medium">{k.name}</td>
                     <td className="pr-3 font-mono text-xs">{k.key}</td>
                     {props.showScopes ? <td className="pr-3 text-xs">{k.scopes.join(", ")}</td> : null}
+                    {callable ? (
+                      <td className="pr-3 text-xs" data-testid={`key-products-${k.name}`}>
+                        {callable[k.id] ?? "none"}
+                      </td>
+                    ) : null}
                     <td className="pr-3">
                       <Badge tone={tone(k.status)}>{k.status}</Badge>
                     </td>

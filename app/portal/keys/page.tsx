@@ -5,6 +5,8 @@ import { API_KEY_COLLECTION, listApiKeys } from "@/lib/keys/manage-api-keys";
 import { requestsByKey } from "@/lib/usage/metrics";
 import { SCOPE_RESOURCES } from "@/lib/auth/scopes";
 import { KeysManager, type KeyView } from "@/components/portal/keys-manager";
+import { namesOf } from "@/lib/billing/marketplace-views";
+import { callableProducts } from "@/components/marketplace/price-text";
 
 export const metadata = { title: "API Keys · Developer Portal" };
 
@@ -15,6 +17,10 @@ export default async function DeveloperAPIKeys() {
     listApiKeys(ctx.auth, parseCollectionQuery(new URLSearchParams({ limit: "100" }), API_KEY_COLLECTION)),
     requestsByKey(ctx.auth, 30),
   ]);
+  // Which products each key may call (call:<productId> scopes), by name.
+  const callScopes = (keys.data as KeyView[]).flatMap((k) => k.scopes.filter((s) => s.startsWith("call:prod_")).map((s) => s.slice(5)));
+  const productNames = (await namesOf({ products: callScopes }, ctx.business.id)).products;
+  const callable = Object.fromEntries((keys.data as KeyView[]).map((k) => [k.id, callableProducts(k.scopes, productNames)]));
   return (
     <div className="space-y-6">
       <div>
@@ -31,6 +37,7 @@ export default async function DeveloperAPIKeys() {
         props={props}
         environment={ctx.environment}
         resources={[...SCOPE_RESOURCES]}
+        callable={callable}
         canWrite={ctx.auth.scopes.includes("*") || ctx.auth.scopes.includes("api_keys:*")}
       />
     </div>

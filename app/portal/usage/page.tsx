@@ -7,6 +7,7 @@ import { Card } from "@/components/ui/primitives";
 import { UsageCharts } from "@/components/portal/usage-charts";
 import { BillingOverview } from "@/components/portal/billing-overview";
 import { billingForPortal } from "@/lib/billing/portal-billing";
+import { namesOf } from "@/lib/billing/marketplace-views";
 
 export const metadata = { title: "Usage · Developer Portal" };
 
@@ -20,6 +21,10 @@ export default async function DeveloperUsage() {
     props.showCosts ? billingForPortal(ctx.auth) : null,
   ]);
   const policy = keyPolicy(ctx.business.plan, null);
+  // The product each running invoice is for, by name (its seller's name is on the invoice).
+  const productNames = billing
+    ? Object.fromEntries((await namesOf({ products: billing.upcomingBySubscription.map((u) => u.productId) })).products)
+    : {};
   const pct = quota.percentage ?? 0;
   return (
     <div className="space-y-6">
@@ -116,7 +121,7 @@ export default async function DeveloperUsage() {
           </Card>
         ) : null}
       </div>
-      {billing ? <BillingOverview {...billing} /> : null}
+      {billing ? <BillingOverview {...billing} productNames={productNames} /> : null}
     </div>
   );
 }

@@ -1,0 +1,107 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { ApiError } from "@/lib/http/errors";
+import { requirePortalContext } from "@/lib/portal/portal-context";
+import { parseCollectionQuery } from "@/lib/http/collection-query";
+import { getProductOrThrow } from "@/lib/products/get-product-or-throw";
+import { PRICE_COLLECTION, listPrices } from "@/lib/products/prices";
+import { serializeProduct, type serializePrice } from "@/lib/products/serialize";
+import { grants } from "@/lib/auth/scopes";
+import { Badge, Card } from "@/components/ui/primitives";
+import { PricingTable } from "@/components/marketplace/pricing-table";
+import { PriceCreateForm } from "@/components/marketplace/price-create-form";
+import { PublishButton } from "@/components/marketplace/publish-button";
+
+// One product as its provider sees it: where its calls go, its plans (add one), and publishing it to the catalogue.
+
+export const metadata = { title: "Product · Developer Portal" };
+
+export default async function ProductPage({ params }: { params: Promise<{ id: string }> }) {
+  const ctx = await requirePortalContext();
+  const { id } = await params;
+  const row = await getProductOrThrow(ctx.auth, id).catch((e) => {
+    if (e instanceof ApiError && e.status === 404) notFound();
+    throw e;
+  });
+  const product = serializeProduct(row);
+  const prices = (
+    await listPrices(ctx.auth, product.id, parseCollectionQuery(new URLSearchParams({ limit: "100", sort: "createdAt" }), PRICE_COLLECTION))
+  ).data as ReturnType<typeof serializePrice>[];
+  const active = prices.filter((p) => p.isActive);
+  const retired = prices.filter((p) => !p.isActive);
+  const canWrite = grants(ctx.auth.scopes, "products:write");
+  return (
+    <div className="space-y-6">
+      <p className="text-sm">
+        <Link href="/portal/products">← Products</Link>
+      </p>
+      <div className="flex flex-wrap items-center gap-3">
+        <h1 className="text-2xl font-bold">{product.name}</h1>
+        <Badge tone="info">{product.type}</Badge>
+        <Badge tone={product.visibility === "public" ? "success" : "neutral"}>
+          {product.visibility === "public" ? "Published" : "Private"}
+        </Badge>
+        {!product.isActive ? <Badge tone="warning">inactive</Badge> : null}
+      </div>
+      {product.description ? <p className="text-sm">{product.description}</p> : null}
+      <Card title="Catalogue">
+        <dl className="grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
+          <dt className="text-slate-500">Visibility</dt>
+          <dd data-testid="product-visibility">
+            {product.visibility === "public" ? "Public: in every account's catalogue" : "Private: only your business sees it"}
+          </dd>
+          <dt className="text-slate-500">Slug</dt>
+          <dd className="font-mono" data-testid="product-slug">
+            {product.slug ?? "made from the name when published"}
+          </dd>
+          <dt className="text-slate-500">Catalogue page</dt>
+          <dd>
+            {product.visibility === "public" && product.slug ? (
+              <Link href={`/catalog/${product.slug}`} data-testid="catalog-link">
+                /catalog/{product.slug}
+              </Link>
+            ) : (
+              <>
+                Not listed. <Link href={`/catalog/${product.slug ?? product.id}`}>Preview</Link>
+              </>
+            )}
+          </dd>
+          <dt className="text-slate-500">Product id</dt>
+          <dd className="font-mono text-xs">{product.id}</dd>
+        </dl>
+        {canWrite ? (
+          <div className="mt-4">
+            <PublishButton productId={product.id} visibility={product.visibility} />
+          </div>
+        ) : null}
+      </Card>
+      {product.api ? (
+        <Card title="API">
+          <dl className="grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
+            <dt className="text-slate-500">Upstream (live)</dt>
+            <dd className="break-all font-mono text-xs">{product.api.upstreamUrl}</dd>
+            <dt className="text-slate-500">Sandbox (test keys)</dt>
+            <dd className="break-all font-mono text-xs">{product.api.sandboxUpstreamUrl}</dd>
+            <dt className="text-slate-500">Timeout</dt>
+            <dd>{product.api.timeoutMs.toLocaleString()} ms</dd>
+            <dt className="text-slate-500">OpenAPI</dt>
+            <dd className="break-all">{product.api.openapiUrl ?? (product.api.hasOpenapiDocument ? "uploaded document" : "—")}</dd>
+            <dt className="text-slate-500">Secret headers</dt>
+            <dd>{product.api.secretHeaderNames.length ? product.api.secretHeaderNames.join(", ") + " (values sealed)" : "none"}</dd>
+          </dl>
+        </Card>
+      ) : null}
+      <Card title="Plans">
+        <PricingTable prices={active} caption={`Active plans of ${product.name}`} />
+        {retired.length ? (
+          <p className="mt-2 text-xs text-slate-500">Inactive plans (not offered): {retired.map((p) => p.name).join(", ")}</p>
+        ) : null}
+      </Card>
+      {grants(ctx.auth.scopes, "prices:write") ? (
+        <Card title="Add a plan">
+          <PriceCreateForm productId={product.id} />
+        </Card>
+      ) : null}
+    </div>
+  );
+}
