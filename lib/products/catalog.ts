@@ -82,7 +82,8 @@ export async function getCatalogProduct(idOrSlug: string, viewer: { businessId: 
   const where = isIdOf("product", idOrSlug) ? { id: idOrSlug } : /^[a-z0-9-]{3,63}$/.test(idOrSlug) ? { slug: idOrSlug } : null;
   const row = where ? ((await db.product.findFirst({ where, include: INCLUDE })) as CatalogRow | null) : null;
   // The portal's preview names the business only; the API's caller also its environment.
-  const own = v !== null && row !== null && row.businessId === v.businessId && (v.environment === undefined || row.environment === v.environment);
+  const own =
+    v !== null && row !== null && row.businessId === v.businessId && (v.environment === undefined || row.environment === v.environment);
   if (!row || (!own && (row.visibility !== "public" || !row.isActive))) throw notFound("product", idOrSlug);
   return serializeCatalogProduct(row);
 }
