@@ -1,10 +1,14 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { test, expect, type Page } from "@playwright/test";
 import { acceptDialogs, bearer, createKey, hydrated, newAccount, signUp } from "./helpers";
 
 // Issue 17's "Done when", in two browsers: provider A signs up, creates an API product with two plans and
 // publishes it; developer B signs up elsewhere, finds it in the catalogue, subscribes with the test card and gets a
 // key for it; A verifies B's key (POST /v1/keys/verify) and reports usage (POST /v1/meter-events) with its own key;
-// B's Usage view shows the cost with A as the seller, and A's Revenue shows the same money. Test mode throughout.
+// B calls A's API through the gateway (/gw/{slug}/…), which signs who is calling for A's upstream; B's Usage view
+// shows the cost with A as the seller, A's Revenue the same money, A's product page the calls and B's logs the
+// gateway call (issue 18's walk-through). Test mode throughout.
 
 const shot = (page: Page, name: string) =>
   page
@@ -27,8 +31,21 @@ async function eventually(page: Page, check: () => Promise<void>, timeoutMs = 30
   }
 }
 
+/** A's own API on loopback: answers JSON and keeps what the gateway sent, to check the signed consumer headers. */
+async function startUpstream() {
+  const seen: http.IncomingHttpHeaders[] = [];
+  const server = http.createServer((req, res) => {
+    seen.push({ ...req.headers, ":path": req.url });
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify({ city: "Oslo", forecast: "rain" }));
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, close: () => server.close() };
+}
+
 test("provider A publishes an API, developer B subscribes and is billed, A sees the same money", async ({ page, browser, request }) => {
   test.setTimeout(240_000);
+  const upstream = await startUpstream();
   const tag = Date.now().toString(36);
   const productName = `Forecast ${tag}`;
 
@@ -38,7 +55,7 @@ test("provider A publishes an API, developer B subscribes and is billed, A sees 
   await hydrated(page.getByRole("button", { name: "Create product" }));
   await page.getByLabel("Product name").fill(productName);
   await page.getByLabel("Description").fill("City forecasts by the hour.");
-  await page.getByLabel("Upstream URL (live)").fill("http://127.0.0.1:9/v1");
+  await page.getByLabel("Upstream URL (live)").fill(`${upstream.url}/v1`);
   await page.getByRole("button", { name: "Add secret header" }).click();
   await page.getByLabel("Header 1 name").fill("X-Upstream-Key");
   await page.getByLabel("Header 1 value").fill("upstream-secret-value");
@@ -154,29 +171,53 @@ test("provider A publishes an API, developer B subscribes and is billed, A sees 
   });
   expect(metered.status(), await metered.text()).toBe(201);
 
-  // 1 verified call + 100 metered units at 0.01 USD = 1.01 USD: on B's upcoming invoice, sold by A …
+  // ── B calls A's API through the gateway, as with curl: the upstream gets the signed consumer headers.
+  const called = await request.get(`/gw/${slug}/forecast?city=Oslo`, { headers: bearer(productKey) });
+  expect(called.status(), await called.text()).toBe(200);
+  expect((await called.json()).forecast).toBe("rain");
+  expect(called.headers()["x-request-cost"]).toBe("0.01 USD");
+  expect(called.headers()["ratelimit-policy"]).toBe('"plan";q=100;w=60');
+  const sent = upstream.seen.at(-1)!;
+  expect(sent[":path"]).toBe("/v1/forecast?city=Oslo");
+  expect(sent["x-platform-consumer"]).toBe(v.consumer.businessId);
+  expect(sent["x-platform-environment"]).toBe("test");
+  expect(String(sent["x-platform-signature"])).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
+  expect(sent.authorization).toBeUndefined();
+  expect(sent["x-upstream-key"]).toBe("upstream-secret-value");
+  upstream.close();
+
+  // 1 verified call + 100 metered units + 1 gateway call at 0.01 USD = 1.02 USD: on B's upcoming invoice, sold by A …
   await pageB.goto("/portal/usage");
   const upcoming = pageB.getByTestId("upcoming-invoice");
   await eventually(pageB, async () => {
-    await expect(upcoming.getByTestId("invoice-total")).toHaveText("1.01 USD", { timeout: 2_000 });
+    await expect(upcoming.getByTestId("invoice-total")).toHaveText("1.02 USD", { timeout: 2_000 });
   });
   await expect(upcoming.getByTestId("invoice-seller")).toHaveText(a.businessName);
   await shot(pageB, "consumer-usage");
   await pageB.goto("/portal/subscriptions");
-  await expect(pageB.getByTestId(`subscription-${productName}`)).toContainText("1.01 USD");
+  await expect(pageB.getByTestId(`subscription-${productName}`)).toContainText("1.02 USD");
 
   // … and the same money in A's Customers and Revenue.
   await page.goto("/portal/customers");
   const row = page.getByTestId(`customer-row-${b.businessName}`);
   await expect(row).toContainText(productName);
   await expect(row).toContainText("Basic");
-  await expect(row).toContainText("101");
-  await expect(row).toContainText("1.01 USD");
+  await expect(row).toContainText("102");
+  await expect(row).toContainText("1.02 USD");
   await shot(page, "customers");
   await page.goto("/portal/revenue");
-  await expect(page.getByTestId("revenue-total-USD")).toHaveText("1.01 USD");
-  await expect(page.getByTestId(`revenue-row-${productName}`)).toContainText("1.01 USD");
+  await expect(page.getByTestId("revenue-total-USD")).toHaveText("1.02 USD");
+  await expect(page.getByTestId(`revenue-row-${productName}`)).toContainText("1.02 USD");
   await expect(page.locator(".recharts-bar-rectangle").first()).toBeVisible({ timeout: 15_000 });
   await shot(page, "revenue");
+
+  // A's product page shows the calls and the top consumer; B's logs show the gateway call.
+  await page.goto(`/portal/products/${productId}`);
+  await expect(page.getByTestId("call-stats")).toContainText("Calls");
+  await expect(page.getByText(`${b.businessName}: 3 calls`)).toBeVisible();
+  await pageB.goto("/portal/logs");
+  await eventually(pageB, async () => {
+    await expect(pageB.getByText(`/gw/${slug}/forecast`).first()).toBeVisible({ timeout: 2_000 });
+  });
   await contextB.close();
 });

@@ -11,6 +11,7 @@ import { Badge, Card } from "@/components/ui/primitives";
 import { PricingTable } from "@/components/marketplace/pricing-table";
 import { PriceCreateForm } from "@/components/marketplace/price-create-form";
 import { PublishButton } from "@/components/marketplace/publish-button";
+import { productCallStats } from "@/lib/gateway/product-stats";
 
 // One product as its provider sees it: where its calls go, its plans (add one), and publishing it to the catalogue.
 
@@ -30,6 +31,7 @@ export default async function ProductPage({ params }: { params: Promise<{ id: st
   const active = prices.filter((p) => p.isActive);
   const retired = prices.filter((p) => !p.isActive);
   const canWrite = grants(ctx.auth.scopes, "products:write");
+  const stats = await productCallStats(row, "day");
   return (
     <div className="space-y-6">
       <p className="text-sm">
@@ -89,6 +91,53 @@ export default async function ProductPage({ params }: { params: Promise<{ id: st
             <dt className="text-slate-500">Secret headers</dt>
             <dd>{product.api.secretHeaderNames.length ? product.api.secretHeaderNames.join(", ") + " (values sealed)" : "none"}</dd>
           </dl>
+        </Card>
+      ) : null}
+      {product.visibility === "public" && product.slug ? (
+        <Card title="Calls in the last 24 hours">
+          <p className="mb-3 text-sm">
+            Subscribers call it at <code className="break-all">/gw/{product.slug}/…</code> (see{" "}
+            <Link href="/docs/gateway">the gateway docs</Link>).
+          </p>
+          <dl className="grid grid-cols-2 gap-4 text-sm sm:grid-cols-5" data-testid="call-stats">
+            <div>
+              <dt className="text-slate-500">Calls</dt>
+              <dd className="text-lg font-semibold">{stats.calls.toLocaleString()}</dd>
+            </div>
+            <div>
+              <dt className="text-slate-500">Errors</dt>
+              <dd className="text-lg font-semibold">
+                {stats.errors.toLocaleString()}
+                {stats.serverErrors ? (
+                  <span className="ml-1 text-xs text-red-700 dark:text-red-300">({stats.serverErrors} 5xx)</span>
+                ) : null}
+              </dd>
+            </div>
+            <div>
+              <dt className="text-slate-500">p50</dt>
+              <dd className="text-lg font-semibold">{stats.latencyMs.p50 === null ? "—" : `${stats.latencyMs.p50.toFixed(1)} ms`}</dd>
+            </div>
+            <div>
+              <dt className="text-slate-500">p99</dt>
+              <dd className="text-lg font-semibold">{stats.latencyMs.p99 === null ? "—" : `${stats.latencyMs.p99.toFixed(1)} ms`}</dd>
+            </div>
+            <div>
+              <dt className="text-slate-500">Upstream circuit</dt>
+              <dd className="text-lg font-semibold">{stats.circuit.state.replace("_", "-")}</dd>
+            </div>
+          </dl>
+          {stats.topConsumers.length ? (
+            <>
+              <h3 className="mt-4 text-sm font-semibold">Top consumers</h3>
+              <ul className="mt-1 text-sm">
+                {stats.topConsumers.map((c) => (
+                  <li key={c.businessId}>
+                    <Link href={`/portal/customers/${c.businessId}`}>{c.name || c.businessId}</Link>: {c.calls.toLocaleString()} calls
+                  </li>
+                ))}
+              </ul>
+            </>
+          ) : null}
         </Card>
       ) : null}
       <Card title="Plans">
