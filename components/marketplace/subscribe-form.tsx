@@ -11,6 +11,8 @@ import { Button, Field, Input } from "@/components/ui/primitives";
 const FIELDS: Record<string, string> = {
   number: "number",
   "paymentMethod.card.number": "number",
+  // runAction answers the first part of the API's path: a card refused as a whole sits under its number.
+  paymentMethod: "number",
   expiry: "expiry",
   "paymentMethod.card.expMonth": "expiry",
   "paymentMethod.card.expYear": "expiry",
