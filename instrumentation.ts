@@ -12,6 +12,8 @@ export async function register() {
     enableCountCache();
     const { handleNodeRequest } = await import("@/lib/server/node-front-door");
     (globalThis as { __platformFrontDoor?: typeof handleNodeRequest }).__platformFrontDoor = handleNodeRequest;
+    const { handleGatewayUpgrade } = await import("@/lib/server/gateway-front-door");
+    (globalThis as { __platformUpgrade?: typeof handleGatewayUpgrade }).__platformUpgrade = handleGatewayUpgrade;
     const { startScheduler } = await import("@/lib/jobs/scheduler");
     const { startWorker } = await import("@/lib/webhooks/worker");
     startScheduler();

@@ -68,6 +68,13 @@ const server = createServer((req, res) => {
   applyRequestOrigin(req.headers);
   if (!frontDoor(req, res)) handle(req, res);
 });
+// WebSocket (and other Upgrade) requests: the gateway's /gw/{slug}/… tunnels them to the product's upstream.
+const upgrade = globalThis.__platformUpgrade;
+server.on("upgrade", (req, socket, head) => {
+  req.headers["x-platform-client-ip"] = req.socket.remoteAddress ?? "";
+  applyRequestOrigin(req.headers);
+  if (typeof upgrade !== "function" || !upgrade(req, socket, head)) socket.destroy();
+});
 server.keepAliveTimeout = 65_000;
 server.listen(port, hostname, () => console.log(`ready on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`));
 

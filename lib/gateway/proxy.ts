@@ -1,6 +1,7 @@
 import http, { type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from "node:http";
 import https from "node:https";
 import { isIP } from "node:net";
+import type { Duplex } from "node:stream";
 import { guardedLookup } from "@/lib/webhooks/send";
 import { isRefusedAddress } from "@/lib/webhooks/url-safety";
 
@@ -194,5 +195,107 @@ export function proxyRequest(req: IncomingMessage, res: ServerResponse, call: Pr
       result.requestBytes += chunk.length;
     });
     req.pipe(upstream);
+  });
+}
+
+/**
+ * An Upgrade request (WebSocket): sent to the upstream; when it switches protocols (101) its answer is written to
+ * the client's socket and the two sockets are piped both ways until either closes. Any other answer is passed to
+ * the client as it is. Faults before an answer come back as `fault` for the caller's error envelope.
+ */
+export function tunnel(
+  req: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+  call: { target: URL; method: string; headers: OutgoingHttpHeaders; timeoutMs: number },
+): Promise<ProxyResult> {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const result: ProxyResult = {
+      status: null,
+      fault: null,
+      faultMessage: null,
+      upstreamMs: 0,
+      requestBytes: 0,
+      responseBytes: 0,
+      responseHeaders: {},
+    };
+    let settled = false;
+    const done = () => {
+      if (!settled) {
+        settled = true;
+        resolve(result);
+      }
+    };
+    const fault = (kind: UpstreamFault, message: string) => {
+      if (result.status === null && !result.fault)
+        Object.assign(result, { fault: kind, faultMessage: message, upstreamMs: performance.now() - started });
+      done();
+    };
+    const host = call.target.hostname.replace(/^\[|\]$/g, "");
+    if (isIP(host) && isRefusedAddress(host))
+      return fault("UPSTREAM_UNAVAILABLE", "The upstream's address is not allowed on this deployment.");
+    const upstream = (call.target.protocol === "https:" ? https : http).request({
+      protocol: call.target.protocol,
+      hostname: host,
+      port: call.target.port || undefined,
+      method: call.method,
+      path: call.target.pathname + call.target.search,
+      headers: call.headers,
+      lookup: guardedLookup as never,
+    });
+    const timer = setTimeout(() => {
+      fault("UPSTREAM_TIMEOUT", `The upstream did not answer within ${call.timeoutMs} ms.`);
+      upstream.destroy();
+    }, call.timeoutMs);
+    timer.unref?.();
+    upstream.on("error", (e: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      fault("UPSTREAM_UNAVAILABLE", `The upstream could not be reached (${e.code ?? "error"}).`);
+    });
+    upstream.on("upgrade", (up, upSocket, upHead) => {
+      clearTimeout(timer);
+      result.status = 101;
+      result.upstreamMs = performance.now() - started;
+      const lines = ["HTTP/1.1 101 Switching Protocols"];
+      for (let i = 0; i < up.rawHeaders.length; i += 2) {
+        lines.push(`${up.rawHeaders[i]}: ${up.rawHeaders[i + 1]}`);
+        result.responseHeaders[up.rawHeaders[i].toLowerCase()] = up.rawHeaders[i + 1];
+      }
+      socket.write(lines.join("\r\n") + "\r\n\r\n");
+      if (upHead.length) socket.write(upHead);
+      if (head.length) upSocket.write(head);
+      upSocket.on("data", (c: Buffer) => (result.responseBytes += c.length));
+      socket.on("data", (c: Buffer) => (result.requestBytes += c.length));
+      upSocket.pipe(socket).pipe(upSocket);
+      const close = () => {
+        upSocket.destroy();
+        socket.destroy();
+      };
+      upSocket.on("error", close);
+      socket.on("error", close);
+      upSocket.on("close", close);
+      socket.on("close", close);
+      done();
+    });
+    upstream.on("response", (up) => {
+      // No upgrade: the upstream's answer, passed on as it is, then the connection closes.
+      clearTimeout(timer);
+      result.status = up.statusCode ?? 502;
+      result.upstreamMs = performance.now() - started;
+      const lines = [`HTTP/1.1 ${result.status} ${up.statusMessage ?? ""}`];
+      for (let i = 0; i < up.rawHeaders.length; i += 2) {
+        if (HOP_BY_HOP.has(up.rawHeaders[i].toLowerCase())) continue;
+        lines.push(`${up.rawHeaders[i]}: ${up.rawHeaders[i + 1]}`);
+      }
+      lines.push("Connection: close");
+      socket.write(lines.join("\r\n") + "\r\n\r\n");
+      up.pipe(socket);
+      up.on("end", done);
+    });
+    socket.on("close", () => {
+      if (result.status === null) upstream.destroy();
+    });
+    upstream.end();
   });
 }

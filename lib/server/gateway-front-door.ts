@@ -1,4 +1,5 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
 import { now } from "@/lib/clock";
 import { NodeHeaders } from "@/lib/http/header-reader";
 import { baseUrlFor } from "@/lib/http/public-base-url";
@@ -6,7 +7,7 @@ import { defineRoute } from "@/lib/http/route";
 import { rateProductCall } from "@/lib/billing/rate-request";
 import { nanosToNumber } from "@/lib/billing/money";
 import { signatureHeader, signedContent } from "@/lib/gateway/gateway-secret";
-import { forwardableHeaders, proxyRequest, type ProxyResult } from "@/lib/gateway/proxy";
+import { forwardableHeaders, proxyRequest, tunnel, type ProxyResult } from "@/lib/gateway/proxy";
 import { admitCall, recordOutcome } from "@/lib/gateway/circuit-breaker";
 import { recordRequest } from "@/lib/usage/recorder";
 import { ApiError } from "@/lib/http/errors";
@@ -39,9 +40,12 @@ const GATEWAY_ROUTE = defineRoute({
 
 interface GatewayCall {
   req: IncomingMessage;
-  res: ServerResponse;
+  /** Absent for a WebSocket upgrade, which answers on the socket. */
+  res?: ServerResponse;
   pathWithQuery: string;
   proxied: ProxyResult | null;
+  socket?: Duplex;
+  head?: Buffer;
 }
 
 const calls = new WeakMap<RequestContext, GatewayCall>();
@@ -51,16 +55,13 @@ function upstreamTarget(base: URL, pathWithQuery: string): URL {
   return new URL(`${prefix}${pathWithQuery}`, base.origin);
 }
 
-/** Gateway step: the call, streamed to the upstream and back, signed and rated. */
-async function proxyCall(ctx: RequestContext): Promise<void> {
-  const call = calls.get(ctx)!;
+/** What the upstream receives: the client's headers minus hop-by-hop ones and its credentials, the product's
+ * secret headers, X-Forwarded-*, and who is calling, signed with the product's gateway secret. */
+function upstreamHeaders(ctx: RequestContext, call: GatewayCall, target: URL) {
   const product = ctx.gatewayProduct!;
   const sub = ctx.subscription!;
   const auth = ctx.auth!;
-  const base = auth.environment === "production" ? product.live : product.sandbox;
-  const target = upstreamTarget(base, call.pathWithQuery);
   const timestamp = Math.floor(ctx.at.getTime() / 1000);
-  const sentPath = target.pathname + target.search;
   const headers = forwardableHeaders(call.req.headers);
   const forwardedFor = call.req.headers["x-forwarded-for"];
   Object.assign(headers, product.secretHeaders, {
@@ -83,12 +84,25 @@ async function proxyCall(ctx: RequestContext): Promise<void> {
         requestId: ctx.requestId,
         timestamp,
         method: ctx.request.method,
-        pathWithQuery: sentPath,
+        pathWithQuery: target.pathname + target.search,
         consumer: auth.businessId,
         subscription: sub.subscriptionId,
         environment: auth.environment,
       }),
     );
+  return headers;
+}
+
+const targetOf = (ctx: RequestContext, call: GatewayCall) =>
+  upstreamTarget(ctx.auth!.environment === "production" ? ctx.gatewayProduct!.live : ctx.gatewayProduct!.sandbox, call.pathWithQuery);
+
+/** Gateway step: the call, streamed to the upstream and back, signed and rated. */
+async function proxyCall(ctx: RequestContext): Promise<void> {
+  const call = calls.get(ctx)!;
+  const product = ctx.gatewayProduct!;
+  const sub = ctx.subscription!;
+  const target = targetOf(ctx, call);
+  const headers = upstreamHeaders(ctx, call, target);
   const gatewayStarted = ctx.started;
   if (!admitCall(product.id))
     throw new ApiError({
@@ -98,7 +112,7 @@ async function proxyCall(ctx: RequestContext): Promise<void> {
       message: "The product's upstream is failing; calls are paused for a moment (circuit open).",
       suggestion: "Retry in a little while.",
     });
-  const result = await proxyRequest(call.req, call.res, {
+  const result = await proxyRequest(call.req, call.res!, {
     target,
     method: ctx.request.method,
     headers,
@@ -172,21 +186,65 @@ function recordGatewayCall(ctx: RequestContext): void {
   });
 }
 
-const GATEWAY_PIPELINE: Pipeline = {
-  inbound: [
-    identifyRequest,
-    authenticateGatewayCall,
-    checkRestrictions,
-    resolveGatewayProduct,
-    checkEntitlement,
-    checkPlanLimits,
-    proxyCall,
-  ],
-  onError: mapError,
-  outbound: [recordGatewayCall],
-};
+const CHECKS = [identifyRequest, authenticateGatewayCall, checkRestrictions, resolveGatewayProduct, checkEntitlement, checkPlanLimits];
 
-export async function serveGateway(req: IncomingMessage, res: ServerResponse): Promise<void> {
+const GATEWAY_PIPELINE: Pipeline = { inbound: [...CHECKS, proxyCall], onError: mapError, outbound: [recordGatewayCall] };
+
+/** Gateway step for a WebSocket (or any Upgrade) request: after the same checks, a tunnel to the upstream. The
+ * call is rated and recorded once, when the upstream switches protocols. */
+async function tunnelUpgrade(ctx: RequestContext): Promise<void> {
+  const call = calls.get(ctx)!;
+  const target = targetOf(ctx, call);
+  const headers = {
+    ...upstreamHeaders(ctx, call, target),
+    connection: "Upgrade",
+    upgrade: String(call.req.headers.upgrade ?? "websocket"),
+  };
+  const result = await tunnel(call.req, call.socket!, call.head!, {
+    target,
+    method: ctx.request.method,
+    headers,
+    timeoutMs: ctx.gatewayProduct!.timeoutMs,
+  });
+  recordOutcome(ctx.gatewayProduct!.id, result.status === 101);
+  if (result.fault)
+    throw new ApiError({
+      status: result.fault === "UPSTREAM_TIMEOUT" ? 504 : 502,
+      type: "server_error",
+      code: result.fault,
+      message: result.faultMessage ?? "The upstream failed.",
+    });
+  if (result.status === 101) {
+    const rated = await rateProductCall(ctx.subscription!, { at: ctx.at, statusCode: 101, bytes: 0, computeMs: 0 });
+    if (rated) ctx.cost = nanosToNumber(rated.nanos);
+  }
+  call.proxied = result;
+  ctx.response = { status: result.status ?? 502, headers: result.responseHeaders, body: null };
+}
+
+const UPGRADE_PIPELINE: Pipeline = { inbound: [...CHECKS, tunnelUpgrade], onError: mapError, outbound: [recordGatewayCall] };
+
+/** server.mjs's `upgrade` event: true when this is a gateway call (being answered); false to refuse it. */
+export function handleGatewayUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean {
+  if (!GATEWAY_PATH.test(req.url ?? "")) return false;
+  const { ctx, call } = contextFor(req, undefined);
+  call.socket = socket;
+  call.head = head;
+  runPipeline(ctx, UPGRADE_PIPELINE)
+    .then((answer) => {
+      if (call.proxied && !call.proxied.fault) return;
+      // Refused: the envelope as a plain HTTP answer on the socket, then close it.
+      const body = answer.body ?? "";
+      const lines = [`HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ""}`];
+      for (const [k, v] of Object.entries(answer.headers)) lines.push(`${k}: ${v}`);
+      lines.push(`Content-Length: ${Buffer.byteLength(body)}`, "Connection: close", "", body);
+      socket.end(lines.join("\r\n"));
+    })
+    .catch(() => socket.destroy());
+  return true;
+}
+
+function contextFor(req: IncomingMessage, res: ServerResponse | undefined) {
   const raw = req.url ?? "/";
   const m = PARTS.exec(raw)!;
   let slug: string;
@@ -213,6 +271,11 @@ export async function serveGateway(req: IncomingMessage, res: ServerResponse): P
   );
   const call: GatewayCall = { req, res, pathWithQuery: (m[2] ?? "/") + (m[3] ?? ""), proxied: null };
   calls.set(ctx, call);
+  return { ctx, call };
+}
+
+export async function serveGateway(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const { ctx, call } = contextFor(req, res);
   const answer = await runPipeline(ctx, GATEWAY_PIPELINE);
   if (call.proxied && !call.proxied.fault) return;
   // Refused (or the upstream failed before answering): the envelope, unless the client has gone.

@@ -303,3 +303,55 @@ test("rotating the gateway secret: the old one signs beside the new for 24 h", a
   assert.ok(!row.gatewaySecret!.includes(fresh.slice(4, 20)), "stored sealed");
   await sleep(0);
 });
+
+test("WebSocket: an Upgrade is tunnelled to the upstream after the same checks; a refused one gets the envelope", async () => {
+  const wsServer = http.createServer();
+  wsServer.on("upgrade", (req, socket) => {
+    socket.write(
+      "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
+        `X-Seen-Consumer: ${req.headers["x-platform-consumer"]}\r\nX-Seen-Auth: ${req.headers.authorization ?? "none"}\r\n\r\n`,
+    );
+    socket.on("data", (d) => socket.write(`pong:${d}`));
+  });
+  servers.push(wsServer);
+  await new Promise<void>((r) => wsServer.listen(0, "127.0.0.1", r));
+  const wsUrl = `http://127.0.0.1:${(wsServer.address() as AddressInfo).port}`;
+  const a = await seedBusiness();
+  const { product, price } = await publish(a.test, { upstreamUrl: wsUrl });
+  const { b } = await subscribed(price.id);
+  const open = (key?: string) =>
+    new Promise<{
+      upgraded: boolean;
+      status: number;
+      headers: http.IncomingHttpHeaders;
+      socket?: import("node:net").Socket;
+      body?: string;
+    }>((resolve, reject) => {
+      const req = http.request(`${BASE_URL}/gw/${product.slug}/live`, {
+        headers: { connection: "Upgrade", upgrade: "websocket", ...(key ? { authorization: `Bearer ${key}` } : {}) },
+      });
+      req.on("upgrade", (res, socket) => resolve({ upgraded: true, status: res.statusCode!, headers: res.headers, socket }));
+      req.on("response", (res) => {
+        let body = "";
+        res.on("data", (d) => (body += d));
+        res.on("end", () => resolve({ upgraded: false, status: res.statusCode!, headers: res.headers, body }));
+      });
+      req.on("error", reject);
+      req.end();
+    });
+  const ok = await open(b.testKey);
+  assert.equal(ok.upgraded, true);
+  assert.equal(ok.headers["x-seen-consumer"], b.businessId, "the upstream knows who is calling");
+  assert.equal(ok.headers["x-seen-auth"], "none", "and never sees the key");
+  const reply = await new Promise<string>((resolve) => {
+    ok.socket!.once("data", (d) => resolve(String(d)));
+    ok.socket!.write("ping");
+  });
+  assert.equal(reply, "pong:ping");
+  ok.socket!.destroy();
+
+  const refused = await open();
+  assert.equal(refused.upgraded, false);
+  assert.equal(refused.status, 401);
+  assert.equal(JSON.parse(refused.body!).error.code, "INVALID_API_KEY");
+});
