@@ -57,7 +57,8 @@ function hasName(button: HTMLButtonElement): boolean {
  */
 function nameUnlabelledButtons() {
   for (const button of document.querySelectorAll<HTMLButtonElement>('[class*="scalar"] button, button[aria-controls^="scalar-"]')) {
-    if (hasName(button)) continue;
+    // Not displayed (a closed section): judged once it shows, so visible text is never overridden by a label.
+    if (!button.getClientRects().length || hasName(button)) continue;
     const controlled = button.getAttribute("aria-controls");
     const target = controlled ? document.getElementById(controlled) : null;
     const heading = target?.querySelector("h1, h2, h3, h4, h5, h6")?.textContent?.trim();
