@@ -42,7 +42,8 @@ const CONTRAST_CSS = `
 
 /** Whether a button has an accessible name (text, a non-empty label, labelling elements with text, or a title). */
 function hasName(button: HTMLButtonElement): boolean {
-  if (button.textContent?.trim() || button.getAttribute("aria-label")?.trim() || button.title.trim()) return true;
+  // innerText, not textContent: text that is not displayed (display: none) gives no name.
+  if (button.innerText.trim() || button.getAttribute("aria-label")?.trim() || button.title.trim()) return true;
   const ids = button.getAttribute("aria-labelledby")?.split(/\s+/).filter(Boolean) ?? [];
   if (ids.some((id) => document.getElementById(id)?.textContent?.trim())) return true;
   return [...button.querySelectorAll("img[alt], svg[aria-label], [role=img][aria-label]")].some(
@@ -56,11 +57,19 @@ function hasName(button: HTMLButtonElement): boolean {
  */
 function nameUnlabelledButtons() {
   for (const button of document.querySelectorAll<HTMLButtonElement>('[class*="scalar"] button, button[aria-controls^="scalar-"]')) {
-    if (hasName(button)) continue;
+    // Not displayed (a closed section): judged once it shows, so visible text is never overridden by a label.
+    if (!button.getClientRects().length || hasName(button)) continue;
     const controlled = button.getAttribute("aria-controls");
     const target = controlled ? document.getElementById(controlled) : null;
     const heading = target?.querySelector("h1, h2, h3, h4, h5, h6")?.textContent?.trim();
-    button.setAttribute("aria-label", heading ? `Show or hide ${heading}` : controlled ? "Show or hide details" : "More options");
+    const label = button.className.includes("copy-button")
+      ? "Copy to clipboard"
+      : heading
+        ? `Show or hide ${heading}`
+        : controlled
+          ? "Show or hide details"
+          : "More options";
+    button.setAttribute("aria-label", label);
   }
 }
 
