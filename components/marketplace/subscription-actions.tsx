@@ -1,6 +1,7 @@
 "use client";
 import { useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
+import { useConfirm } from "@/components/ui/confirm-dialog";
 import { cancelSubscriptionAction, createProductKeyAction } from "@/app/portal/marketplace-actions";
 import { Button, Card, Field, Input } from "@/components/ui/primitives";
 import { CopyButton } from "@/components/ui/copy-button";
@@ -74,12 +75,23 @@ export function CancelSubscription({ subscriptionId, cancelAtPeriodEnd }: { subs
   const router = useRouter();
   const [pending, start] = useTransition();
   const [error, setError] = useState<string | null>(null);
+  const [dialog, confirmCancel] = useConfirm();
 
-  function cancel(atPeriodEnd: boolean) {
-    const question = atPeriodEnd
-      ? "Cancel at the end of the period? The product can be called until then."
-      : "Cancel now? The period so far is invoiced and charged, and the product can no longer be called.";
-    if (!confirm(question)) return;
+  async function cancel(atPeriodEnd: boolean) {
+    const ok = await confirmCancel(
+      atPeriodEnd
+        ? {
+            title: "Cancel at the end of the period?",
+            body: "The product can be called until the period ends; then its keys stop working for it.",
+            confirmLabel: "Cancel at period end",
+          }
+        : {
+            title: "Cancel the subscription now?",
+            body: "The period so far is invoiced and charged at once, and the product can no longer be called.",
+            confirmLabel: "Cancel now",
+          },
+    );
+    if (!ok) return;
     start(async () => {
       const r = await cancelSubscriptionAction(subscriptionId, atPeriodEnd);
       if (!r.ok) return setError(r.error?.message ?? "Could not cancel.");
@@ -90,6 +102,7 @@ export function CancelSubscription({ subscriptionId, cancelAtPeriodEnd }: { subs
 
   return (
     <div className="space-y-2">
+      {dialog}
       <div className="flex flex-wrap gap-2">
         {!cancelAtPeriodEnd ? (
           <Button variant="secondary" onClick={() => cancel(true)} disabled={pending}>

@@ -2,6 +2,7 @@
 import { useCallback, useState, useTransition } from "react";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useQueryClient } from "@tanstack/react-query";
+import { useConfirm } from "@/components/ui/confirm-dialog";
 import {
   createWebhookAction,
   deleteWebhookAction,
@@ -61,6 +62,7 @@ export function WebhooksManager({
   );
   const closeMessage = useCallback(() => router.replace(openHref(null, null), { scroll: false }), [router, openHref]);
   const [pending, start] = useTransition();
+  const [dialog, confirmDelete] = useConfirm();
   const [error, setError] = useState<{ message: string; field?: string } | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -87,6 +89,7 @@ export function WebhooksManager({
 
   return (
     <div className="space-y-6">
+      {dialog}
       {secret ? (
         <div
           role="dialog"
@@ -189,8 +192,13 @@ export function WebhooksManager({
                 <Button
                   variant="danger"
                   disabled={pending}
-                  onClick={() => {
-                    if (confirm("Delete this endpoint?")) run(() => deleteWebhookAction(h.id));
+                  onClick={async () => {
+                    const ok = await confirmDelete({
+                      title: `Delete the endpoint ${h.url}?`,
+                      body: "It stops receiving events at once, and its delivery history goes with it. This cannot be undone.",
+                      confirmLabel: "Delete endpoint",
+                    });
+                    if (ok) run(() => deleteWebhookAction(h.id));
                   }}
                 >
                   Delete
