@@ -1,6 +1,10 @@
 import { recordRequest } from "@/lib/usage/recorder";
-import { requestBytes } from "./rate-cost";
 import type { RequestContext } from "../request-context";
+
+/** Bytes in, as recorded: the declared request length (or the body read). */
+export function requestBytes(ctx: RequestContext): number {
+  return Number(ctx.request.headers.get("content-length") ?? Buffer.byteLength(ctx.rawBody));
+}
 
 /** Outbound: usage, metrics and the request log, queued and written in batches off the request's path. */
 export function recordCall(ctx: RequestContext): void {

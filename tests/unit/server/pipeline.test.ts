@@ -112,6 +112,6 @@ test("pipeline: the API's steps, in the documented order", () => {
   );
   assert.deepEqual(
     API_PIPELINE.outbound.map((s) => s.name),
-    ["releaseAdmission", "rateCost", "recordCall"],
+    ["releaseAdmission", "recordCall"],
   );
 });

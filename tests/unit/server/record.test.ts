@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { recordCall } from "@/lib/server/steps/record";
+import { recordCall, requestBytes } from "@/lib/server/steps/record";
 import { queuedCounts, recorderStats } from "@/lib/usage/recorder";
 import { testContext } from "../../helpers/request-context";
 
@@ -14,4 +14,10 @@ test("record: a call without a credential (a public route, a refused key) queues
   assert.equal(recorderStats.recorded, before.recorded);
   assert.equal(queuedCounts().usage, before.usage);
   assert.equal(queuedCounts().logs, before.logs);
+});
+test("record: bytes in are the declared length, else the body read", () => {
+  assert.equal(requestBytes(testContext({ headers: { "content-length": "42" } })), 42);
+  const ctx = testContext();
+  ctx.rawBody = "héllo";
+  assert.equal(requestBytes(ctx), 6);
 });
