@@ -4,7 +4,7 @@ import { test, expect, type Page } from "@playwright/test";
 import { createKey, signUp } from "./helpers";
 import { PORTAL_PAGES, pageSlug } from "./polish-pages";
 
-const PUBLIC = ["/", "/signin", "/signup", "/docs", "/docs/errors"] as const;
+const PUBLIC = ["/", "/signin", "/signup", "/docs", "/docs/errors", "/docs/gateway", "/catalog"] as const;
 const THEMES = ["light", "dark"] as const;
 
 async function seriousViolations(page: Page) {

@@ -1,5 +1,5 @@
 // Every page a person can reach, for the portal-wide checks (axe, 390 px): public pages and every /portal view.
-export const PUBLIC_PAGES = ["/", "/signin", "/signup", "/docs", "/docs/errors", "/apps"] as const;
+export const PUBLIC_PAGES = ["/", "/signin", "/signup", "/docs", "/docs/errors", "/docs/gateway", "/apps", "/catalog"] as const;
 export const PORTAL_PAGES = [
   "/portal",
   "/portal/keys",
@@ -9,6 +9,10 @@ export const PORTAL_PAGES = [
   "/portal/docs",
   "/portal/oauth-apps",
   "/portal/settings",
+  "/portal/products",
+  "/portal/subscriptions",
+  "/portal/customers",
+  "/portal/revenue",
 ] as const;
 
 /** A file-name-safe name for a page: "/" → "home", "/portal/keys" → "portal-keys". */
