@@ -21,7 +21,9 @@
 // Prints a table, the ratios against the goals (met / not met; never asserted: exits 0 when one is missed) and
 // writes bench-results/gateway.json. Always stops the processes, drops the database and deletes its Redis keys.
 // Environment: BENCH_DURATION (s, 10), BENCH_WARMUP (s, 2), BENCH_CONNECTIONS (32), BENCH_RATE (200),
-//   BENCH_PACED_DURATION (s, BENCH_DURATION), BENCH_SKIP_BUILD=1, BENCH_REDIS=0, REDIS_URL.
+//   BENCH_PACED_DURATION (s, BENCH_DURATION), BENCH_SKIP_BUILD=1, BENCH_REDIS=0, REDIS_URL, BENCH_PROFILE=1 (the
+//   gateway's server runs under `node --cpu-prof`, which slows it: a run for the profile, not for the figures; where
+//   its CPU went during the throughput run is printed, the profile stays in bench-results/profiles).
 import http from "node:http";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -44,6 +46,7 @@ async function main() {
   const { startServer } = await import("./lib/server.mjs");
   const { runLoad, waitForIdle, cpuTimeMs, round } = await import("./lib/bench-util.mjs");
   const { runPaced } = await import("./lib/bench-paced.mjs");
+  const { monotonicUs, latestProfile, summarize } = await import("./lib/bench-profile.mjs");
   const { default: Database } = await import("better-sqlite3");
 
   const DURATION = num("BENCH_DURATION", 10);
@@ -53,6 +56,8 @@ async function main() {
   const PACED_DURATION = num("BENCH_PACED_DURATION", DURATION);
   const REDIS_URL = process.env.REDIS_URL || "redis://127.0.0.1:6379";
   const REDIS_PREFIX = `bench-gateway-${Date.now()}-${randomBytes(3).toString("hex")}:`;
+  const PROFILE = process.env.BENCH_PROFILE === "1";
+  const profileDir = path.resolve("bench-results/profiles", `${new Date().toISOString().replace(/[:.]/g, "-")}-gateway`);
 
   const bench = (run.bench = makeBench("bench:gateway"));
   const { log } = bench;
@@ -84,7 +89,7 @@ async function main() {
   const provider = bench.bootstrap(db.env, "Bench provider");
   const consumer = bench.bootstrap(db.env, "Bench consumer");
   const platformEnv = { ...db.env, ALLOW_PRIVATE_URLS: "true", JOBS_IN_SERVER: "false" };
-  const platform = await started({ env: platformEnv });
+  const platform = await started({ env: platformEnv, nodeArgs: PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [] });
   log(`database ${db.file}; platform server on ${platform.url}, pid ${platform.child.pid}`);
 
   /** Provider publishes an API product on the upstream with a usage price; consumer subscribes. */
@@ -157,6 +162,7 @@ async function main() {
       warmup: WARMUP,
       cpuPid: pid,
     });
+    r.windowUs = [monotonicUs() - DURATION * 1e6, monotonicUs()];
     const cpuAtEnd = cpuTimeMs(pid);
     r.drainMs = await waitForIdle(pid);
     r.deferredCpuMs = cpuTimeMs(pid) - cpuAtEnd;
@@ -211,6 +217,12 @@ async function main() {
   const gatewayPaced = await paced("gateway", targets.gateway);
   const rss = { bare: vmRssMB(bare.child.pid), gateway: vmRssMB(platform.child.pid), upstream: vmRssMB(upstream.child.pid) };
   await platform.stop();
+  let profile = null;
+  if (PROFILE) {
+    const file = latestProfile(profileDir);
+    if (file) profile = { file, ...summarize(file, ...gateway.windowUs) };
+    else log(`no CPU profile in ${profileDir}`);
+  }
 
   // ---------------------------------------------------------------- limits exact over 2 processes (Redis)
 
@@ -323,6 +335,14 @@ async function main() {
     console.log(
       `  limits exact over 2 processes (Redis): ${redisPart.ok} of ${redisPart.calls} calls got 200 with a limit of ${redisPart.limit}: ${redisPart.exact ? "exact" : "NOT exact"}${redisPart.redisFallbackWarnings.length ? ` (${redisPart.redisFallbackWarnings.length} Redis fallback warnings)` : ""}`,
     );
+  if (profile) {
+    console.log(`\n  where the gateway's CPU went during the throughput run (${profile.ms} ms busy; profile ${profile.file}):`);
+    for (const g of profile.groups) console.log(`    ${String(g.share).padStart(5)}%  ${g.group}`);
+    console.log("  top areas:");
+    for (const a of profile.areas) console.log(`    ${String(a.share).padStart(5)}%  ${a.area}`);
+    console.log("  top functions:");
+    for (const fn of profile.functions) console.log(`    ${String(fn.share).padStart(5)}%  ${fn.name} ${fn.where}`);
+  }
   const file = writeResults("gateway", {
     settings: { DURATION, WARMUP, CONNECTIONS, RATE, PACED_DURATION, REDIS_PREFIX },
     loadBefore,
@@ -333,6 +353,7 @@ async function main() {
     drift,
     goals,
     limitsOverTwoProcesses: redisPart,
+    profile,
   });
   console.log(`\nwritten to ${file}`);
 }
