@@ -327,6 +327,11 @@ async function main() {
   console.log(
     `  added p99: ${addedP99 >= 0 ? "+" : ""}${addedP99.toFixed(3)} ms (goal < ${GOALS.addedP99Ms} ms): ${met(goals.addedP99Ms.met)}`,
   );
+  const lag = Math.max(barePaced.lagP99Ms, gatewayPaced.lagP99Ms);
+  if (lag > 1)
+    console.log(
+      `  (the paced load generator itself sent its requests up to ${lag.toFixed(1)} ms late (p99): the machine was too busy for the latency figures to say much)`,
+    );
   console.log(
     `  bare proxy drift between its two runs: ${(drift * 100).toFixed(0)}%; metered ${f(metered)} usage events for the gateway's run`,
   );
