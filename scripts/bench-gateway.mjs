@@ -1,0 +1,380 @@
+// `npm run bench:gateway`: the gateway (/gw/{slug}/…) against a bare pass-through proxy, in one run on one machine.
+//   1. prepare() (install / generate / build when needed; BENCH_SKIP_BUILD=1 uses the build there is)
+//   2. a loopback upstream in its own process (scripts/bench-gateway-upstream.mjs: one small JSON body), the bare
+//      proxy pointing at it (scripts/bare-proxy.mjs: node:http, keep-alive agent, piped both ways, hop-by-hop
+//      headers removed) and the project's server (ALLOW_PRIVATE_URLS=true, no Redis, no periodic jobs) on a fresh
+//      SQLite database: a provider business publishes an API product whose upstream is that server, with a usage
+//      price whose plan rate limit is 1,000,000,000 a minute (limits, metering and rating run but never refuse);
+//      a consumer business subscribes with a test card and calls with its test key
+//   3. both must answer the same body; then, for each proxy, from separate processes on loopback:
+//        - throughput: autocannon at BENCH_CONNECTIONS (32), BENCH_WARMUP s (2) then BENCH_DURATION s (10): req/s and
+//          CPU ms per call of the proxy process (utime+stime from /proc, the gateway's queued usage writes finished
+//          after the run included); the bare proxy is measured before and after the gateway (the mean is the
+//          baseline, the difference says how much outside load moved it)
+//        - latency at a paced BENCH_RATE (200) req/s, open loop, microsecond timing: p50 / p99
+//        - RSS (VmRSS) after the run
+//      and checks that the gateway recorded a usage event for every call it answered
+//   4. optional (on unless BENCH_REDIS=0; skipped when Redis does not answer): limits exact over 2 processes: two
+//      more project servers on the same database sharing REDIS_URL (redis://127.0.0.1:6379) and a unique
+//      REDIS_PREFIX, a plan with rateLimit {limit: 500, windowSeconds: 60}, 1,000 calls alternating between them:
+//      how many got 200 (must be 500). Only printed.
+// Prints a table, the ratios against the goals (met / not met; never asserted: exits 0 when one is missed) and
+// writes bench-results/gateway.json. Always stops the processes, drops the database and deletes its Redis keys.
+// Environment: BENCH_DURATION (s, 10), BENCH_WARMUP (s, 2), BENCH_CONNECTIONS (32), BENCH_RATE (200),
+//   BENCH_PACED_DURATION (s, BENCH_DURATION), BENCH_SKIP_BUILD=1, BENCH_REDIS=0, REDIS_URL, BENCH_PROFILE=1 (the
+//   gateway's server runs under `node --cpu-prof`, which slows it: a run for the profile, not for the figures; where
+//   its CPU went during the throughput run is printed, the profile stays in bench-results/profiles).
+import http from "node:http";
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { prepare, ensureInstalled, ensureGenerated } from "./lib/prepare.mjs";
+
+process.chdir(path.resolve(path.dirname(fileURLToPath(import.meta.url)), ".."));
+
+const GOALS = { throughputRatio: 0.7, addedP50Ms: 0.5, addedP99Ms: 2 };
+const CARD = { card: { number: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" } };
+const CALL_PATH = "/forecast?city=Oslo";
+
+async function main() {
+  if (process.env.BENCH_SKIP_BUILD === "1") {
+    ensureInstalled();
+    ensureGenerated();
+  } else prepare();
+  const { makeBench, num, api, writeResults, met } = await import("./lib/bench-setup.mjs");
+  const { startServer } = await import("./lib/server.mjs");
+  const { runLoad, waitForIdle, cpuTimeMs, round } = await import("./lib/bench-util.mjs");
+  const { runPaced } = await import("./lib/bench-paced.mjs");
+  const { monotonicUs, latestProfile, summarize } = await import("./lib/bench-profile.mjs");
+  const { default: Database } = await import("better-sqlite3");
+
+  const DURATION = num("BENCH_DURATION", 10);
+  const WARMUP = num("BENCH_WARMUP", 2);
+  const CONNECTIONS = Math.round(num("BENCH_CONNECTIONS", 32));
+  const RATE = num("BENCH_RATE", 200);
+  const PACED_DURATION = num("BENCH_PACED_DURATION", DURATION);
+  const REDIS_URL = process.env.REDIS_URL || "redis://127.0.0.1:6379";
+  const REDIS_PREFIX = `bench-gateway-${Date.now()}-${randomBytes(3).toString("hex")}:`;
+  const PROFILE = process.env.BENCH_PROFILE === "1";
+  const profileDir = path.resolve("bench-results/profiles", `${new Date().toISOString().replace(/[:.]/g, "-")}-gateway`);
+
+  const bench = (run.bench = makeBench("bench:gateway"));
+  const { log } = bench;
+  bench.onCleanup(() => {
+    for (const c of runPaced.children) c.kill("SIGKILL");
+  });
+  const loadBefore = bench.loadInfo();
+  const started = async (opts) => {
+    const s = await startServer(opts);
+    bench.onCleanup(() => s.stop());
+    return s;
+  };
+  const vmRssMB = (pid) => {
+    try {
+      return round(Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))[1]) / 1024, 1);
+    } catch {
+      return null;
+    }
+  };
+
+  // ---------------------------------------------------------------- set-up
+
+  const upstream = await started({ script: "scripts/bench-gateway-upstream.mjs" });
+  log(`upstream on ${upstream.url}, pid ${upstream.child.pid}`);
+  const bare = await started({ script: "scripts/bare-proxy.mjs", env: { UPSTREAM_URL: `${upstream.url}/v1` } });
+  log(`bare proxy on ${bare.url}, pid ${bare.child.pid}`);
+
+  const db = await bench.freshDb();
+  const provider = bench.bootstrap(db.env, "Bench provider");
+  const consumer = bench.bootstrap(db.env, "Bench consumer");
+  const platformEnv = { ...db.env, ALLOW_PRIVATE_URLS: "true", JOBS_IN_SERVER: "false" };
+  const platform = await started({ env: platformEnv, nodeArgs: PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [] });
+  log(`database ${db.file}; platform server on ${platform.url}, pid ${platform.child.pid}`);
+
+  /** Provider publishes an API product on the upstream with a usage price; consumer subscribes. */
+  async function publishAndSubscribe(url, rateLimit) {
+    const product = await api(`${url}/v1/products`, {
+      method: "POST",
+      key: provider.testKey,
+      body: {
+        name: `Bench forecast ${randomBytes(3).toString("hex")}`,
+        type: "API",
+        description: "The bench:gateway upstream",
+        api: { upstreamUrl: `${upstream.url}/v1` },
+      },
+    });
+    const price = await api(`${url}/v1/products/${product.data.id}/prices`, {
+      method: "POST",
+      key: provider.testKey,
+      body: { name: "Per call", type: "usage", currency: "USD", amount: 0.001, rateLimit },
+    });
+    const published = await api(`${url}/v1/products/${product.data.id}`, {
+      method: "PATCH",
+      key: provider.testKey,
+      body: { visibility: "public" },
+    });
+    const sub = await api(`${url}/v1/subscriptions`, {
+      method: "POST",
+      key: consumer.testKey,
+      body: { priceId: price.data.id, paymentMethod: CARD },
+    });
+    return { slug: published.data.slug, productId: product.data.id, priceId: price.data.id, subscriptionId: sub.data.id };
+  }
+  const offer = await publishAndSubscribe(platform.url, { limit: 1_000_000_000, windowSeconds: 60 });
+  const gwPath = `/gw/${offer.slug}${CALL_PATH}`;
+  log(`product ${offer.productId} (/gw/${offer.slug}), subscription ${offer.subscriptionId}`);
+
+  // Same upstream, same answer; the gateway's carries the call's cost and the plan's limit.
+  const auth = { authorization: `Bearer ${consumer.testKey}` };
+  const [viaBare, viaGateway] = await Promise.all([
+    fetch(`${bare.url}${CALL_PATH}`, { headers: auth }),
+    fetch(`${platform.url}${gwPath}`, { headers: auth }),
+  ]);
+  const [bareBody, gwBody] = await Promise.all([viaBare.text(), viaGateway.text()]);
+  if (viaBare.status !== 200 || viaGateway.status !== 200 || bareBody !== gwBody)
+    throw new Error(`the proxies answer differently:\nbare    ${viaBare.status} ${bareBody}\ngateway ${viaGateway.status} ${gwBody}`);
+  const cost = viaGateway.headers.get("x-request-cost");
+  const policy = viaGateway.headers.get("ratelimit-policy");
+  if (!cost || !policy) throw new Error(`the gateway's answer has no X-Request-Cost (${cost}) or RateLimit-Policy (${policy})`);
+  log(`both answer ${bareBody.length} bytes; the gateway adds X-Request-Cost: ${cost}, RateLimit-Policy: ${policy}`);
+
+  // ---------------------------------------------------------------- load
+
+  const targets = {
+    bare: { server: bare, path: CALL_PATH },
+    gateway: { server: platform, path: gwPath },
+  };
+  const requestsFor = (t) => [{ method: "GET", path: t.path, headers: auth }];
+  log(`warming both (${WARMUP} s each)`);
+  for (const t of Object.values(targets))
+    await runLoad({ url: t.server.url, requests: requestsFor(t), connections: CONNECTIONS, duration: WARMUP, warmup: 0 });
+
+  async function measure(label, t) {
+    const pid = t.server.child.pid;
+    await waitForIdle(pid);
+    log(`${label}: ${CONNECTIONS} connections, ${WARMUP} s warm-up + ${DURATION} s`);
+    const r = await runLoad({
+      url: t.server.url,
+      requests: requestsFor(t),
+      connections: CONNECTIONS,
+      duration: DURATION,
+      warmup: WARMUP,
+      cpuPid: pid,
+    });
+    r.windowUs = [monotonicUs() - DURATION * 1e6, monotonicUs()];
+    const cpuAtEnd = cpuTimeMs(pid);
+    r.drainMs = await waitForIdle(pid);
+    r.deferredCpuMs = cpuTimeMs(pid) - cpuAtEnd;
+    r.serverCpuMs += r.deferredCpuMs;
+    r.serverCpuMsPerRequest = r.serverCpuMs / r.total;
+    r.upstreamRssMB = vmRssMB(upstream.child.pid);
+    if (r.non2xx || r.errors || r.timeouts)
+      log(`WARNING: ${label}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts of ${r.total}`);
+    log(`${label}: ${Math.round(r.rps)} req/s, ${r.serverCpuMsPerRequest.toFixed(3)} ms CPU per call`);
+    return r;
+  }
+  async function paced(label, t) {
+    await waitForIdle(t.server.child.pid);
+    log(`${label}: ${RATE} req/s paced, ${WARMUP} s warm-up + ${PACED_DURATION} s`);
+    const r = await runPaced({
+      url: t.server.url,
+      requests: requestsFor(t),
+      rate: RATE,
+      duration: PACED_DURATION,
+      warmup: WARMUP,
+      cpuPid: t.server.child.pid,
+    });
+    if (r.non2xx || r.errors) log(`WARNING: ${label}: ${r.non2xx} non-2xx, ${r.errors} errors of ${r.sent}`);
+    log(`${label}: p50 ${r.p50.toFixed(3)} ms, p99 ${r.p99.toFixed(3)} ms (generator lag p99 ${r.lagP99Ms.toFixed(2)} ms)`);
+    return r;
+  }
+  const usageEvents = () => {
+    const s = new Database(db.file, { readonly: true });
+    try {
+      return s.prepare(`SELECT COUNT(*) AS n FROM "UsageEvent" WHERE "productId" = ? AND "statusCode" = 200`).get(offer.productId).n;
+    } finally {
+      s.close();
+    }
+  };
+
+  const bare1 = await measure("bare proxy", targets.bare);
+  const eventsBefore = usageEvents();
+  const gateway = await measure("gateway", targets.gateway);
+  const eventsAfter = usageEvents();
+  const bare2 = await measure("bare proxy (again)", targets.bare);
+  const metered = eventsAfter - eventsBefore; // the measured run's calls and its warm-up's
+  if (metered < gateway.total - gateway.non2xx)
+    log(`WARNING: ${metered} usage events for ${gateway.total - gateway.non2xx} answered calls: metering lost some`);
+  const bareLoad = {
+    rps: (bare1.rps + bare2.rps) / 2,
+    runs: [bare1.rps, bare2.rps],
+    serverCpuMsPerRequest: (bare1.serverCpuMs + bare2.serverCpuMs) / (bare1.total + bare2.total),
+    total: bare1.total + bare2.total,
+  };
+  const drift = Math.abs(bare1.rps - bare2.rps) / Math.max(bare1.rps, bare2.rps);
+  const barePaced = await paced("bare proxy", targets.bare);
+  const gatewayPaced = await paced("gateway", targets.gateway);
+  const rss = { bare: vmRssMB(bare.child.pid), gateway: vmRssMB(platform.child.pid), upstream: vmRssMB(upstream.child.pid) };
+  await platform.stop();
+  let profile = null;
+  if (PROFILE) {
+    const file = latestProfile(profileDir);
+    if (file) profile = { file, ...summarize(file, ...gateway.windowUs) };
+    else log(`no CPU profile in ${profileDir}`);
+  }
+
+  // ---------------------------------------------------------------- limits exact over 2 processes (Redis)
+
+  let redisPart = { skipped: "BENCH_REDIS=0" };
+  if (process.env.BENCH_REDIS !== "0") redisPart = await limitsOverTwo();
+
+  async function limitsOverTwo() {
+    const { default: Redis } = await import("ioredis");
+    const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout: 2000 });
+    try {
+      await redis.connect();
+      await redis.ping();
+    } catch (e) {
+      redis.disconnect();
+      log(`Redis at ${REDIS_URL} does not answer (${e.message}): "limits exact over 2 processes" skipped`);
+      return { skipped: `no Redis at ${REDIS_URL}` };
+    }
+    bench.onCleanup(async () => {
+      let cursor = "0";
+      do {
+        const [next, keys] = await redis.scan(cursor, "MATCH", `${REDIS_PREFIX}*`, "COUNT", 1000);
+        if (keys.length) await redis.del(...keys);
+        cursor = next;
+      } while (cursor !== "0");
+      redis.disconnect();
+    });
+    const env = { ...platformEnv, REDIS_URL, REDIS_PREFIX };
+    const [s1, s2] = await Promise.all([started({ env }), started({ env })]);
+    log(`limits over 2 processes: servers ${s1.url} and ${s2.url}, Redis prefix ${REDIS_PREFIX}`);
+    const limited = await publishAndSubscribe(s1.url, { limit: 500, windowSeconds: 60 });
+    // The plan's window is a fixed minute: start well inside one, so all 1,000 calls meet the same window.
+    const intoWindow = (Date.now() / 1000) % 60;
+    if (intoWindow > 45) await new Promise((r) => setTimeout(r, (61 - intoWindow) * 1000));
+    const calls = 1000;
+    const agents = [s1, s2].map(() => new http.Agent({ keepAlive: true, maxSockets: 16 }));
+    const statuses = {};
+    const t0 = performance.now();
+    await Promise.all(
+      Array.from(
+        { length: calls },
+        (_, i) =>
+          new Promise((resolve) => {
+            const s = i % 2 ? s2 : s1;
+            const req = http.get(`${s.url}/gw/${limited.slug}${CALL_PATH}`, { agent: agents[i % 2], headers: auth }, (res) => {
+              res.resume();
+              res.on("end", () => {
+                statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
+                resolve();
+              });
+            });
+            req.on("error", (e) => {
+              statuses[`error ${e.code ?? e.message}`] = (statuses[`error ${e.code ?? e.message}`] ?? 0) + 1;
+              resolve();
+            });
+          }),
+      ),
+    );
+    const elapsedS = (performance.now() - t0) / 1000;
+    for (const a of agents) a.destroy();
+    const fallbacks = [s1, s2].flatMap((s) => s.stderr().match(/\[limits\] Redis unavailable[^\n]*/g) ?? []);
+    await Promise.all([s1.stop(), s2.stop()]);
+    const ok = statuses[200] ?? 0;
+    log(`limits over 2 processes: ${JSON.stringify(statuses)} in ${elapsedS.toFixed(2)} s`);
+    return { calls, limit: 500, ok, statuses, elapsedS: round(elapsedS, 2), exact: ok === 500, redisFallbackWarnings: fallbacks };
+  }
+
+  // ---------------------------------------------------------------- report
+
+  const ratio = gateway.rps / bareLoad.rps;
+  const addedP50 = gatewayPaced.p50 - barePaced.p50;
+  const addedP99 = gatewayPaced.p99 - barePaced.p99;
+  const loadAfter = bench.loadInfo();
+  const f = (n, d = 0) => n.toLocaleString("en-US", { minimumFractionDigits: d, maximumFractionDigits: d });
+  const rows = [
+    ["", "bare proxy", "gateway"],
+    [`req/s, ${CONNECTIONS} connections`, `${f(bareLoad.rps)} (runs ${bareLoad.runs.map((x) => f(x)).join(" / ")})`, f(gateway.rps)],
+    ["CPU ms per call (proxy process)", f(bareLoad.serverCpuMsPerRequest, 3), f(gateway.serverCpuMsPerRequest, 3)],
+    [`p50 at ${RATE} req/s (ms)`, f(barePaced.p50, 3), f(gatewayPaced.p50, 3)],
+    [`p99 at ${RATE} req/s (ms)`, f(barePaced.p99, 3), f(gatewayPaced.p99, 3)],
+    ["RSS after the run (MB)", f(rss.bare, 1), f(rss.gateway, 1)],
+  ];
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  console.log("");
+  console.log(`bench:gateway — upstream answers ${bareBody.length} bytes of JSON; gateway with key check, plan limit, metering and rating`);
+  console.log(
+    `load average before ${loadBefore.map((x) => x.toFixed(2)).join(" ")}, after ${loadAfter.map((x) => x.toFixed(2)).join(" ")}`,
+  );
+  for (const r of rows) console.log(`  ${r.map((c, i) => c.padEnd(widths[i])).join("  |  ")}`);
+  console.log("");
+  const goals = {
+    throughputRatio: { goal: `>= ${GOALS.throughputRatio}`, value: round(ratio, 2), met: ratio >= GOALS.throughputRatio },
+    addedP50Ms: { goal: `< ${GOALS.addedP50Ms}`, value: round(addedP50, 3), met: addedP50 < GOALS.addedP50Ms },
+    addedP99Ms: { goal: `< ${GOALS.addedP99Ms}`, value: round(addedP99, 3), met: addedP99 < GOALS.addedP99Ms },
+  };
+  console.log(`  gateway / bare throughput: ${ratio.toFixed(2)} (goal >= ${GOALS.throughputRatio}): ${met(goals.throughputRatio.met)}`);
+  console.log(
+    `  CPU per call: gateway ${(gateway.serverCpuMsPerRequest / bareLoad.serverCpuMsPerRequest).toFixed(2)} x the bare proxy's (+${(gateway.serverCpuMsPerRequest - bareLoad.serverCpuMsPerRequest).toFixed(3)} ms)`,
+  );
+  console.log(
+    `  added p50: ${addedP50 >= 0 ? "+" : ""}${addedP50.toFixed(3)} ms (goal < ${GOALS.addedP50Ms} ms): ${met(goals.addedP50Ms.met)}`,
+  );
+  console.log(
+    `  added p99: ${addedP99 >= 0 ? "+" : ""}${addedP99.toFixed(3)} ms (goal < ${GOALS.addedP99Ms} ms): ${met(goals.addedP99Ms.met)}`,
+  );
+  const lag = Math.max(barePaced.lagP99Ms, gatewayPaced.lagP99Ms);
+  if (lag > 1)
+    console.log(
+      `  (the paced load generator itself sent its requests up to ${lag.toFixed(1)} ms late (p99): the machine was too busy for the latency figures to say much)`,
+    );
+  console.log(
+    `  bare proxy drift between its two runs: ${(drift * 100).toFixed(0)}%; metered ${f(metered)} usage events for the gateway's run`,
+  );
+  if (redisPart.skipped) console.log(`  limits exact over 2 processes: skipped (${redisPart.skipped})`);
+  else
+    console.log(
+      `  limits exact over 2 processes (Redis): ${redisPart.ok} of ${redisPart.calls} calls got 200 with a limit of ${redisPart.limit}: ${redisPart.exact ? "exact" : "NOT exact"}${redisPart.redisFallbackWarnings.length ? ` (${redisPart.redisFallbackWarnings.length} Redis fallback warnings)` : ""}`,
+    );
+  if (profile) {
+    console.log(`\n  where the gateway's CPU went during the throughput run (${profile.ms} ms busy; profile ${profile.file}):`);
+    for (const g of profile.groups) console.log(`    ${String(g.share).padStart(5)}%  ${g.group}`);
+    console.log("  top areas:");
+    for (const a of profile.areas) console.log(`    ${String(a.share).padStart(5)}%  ${a.area}`);
+    console.log("  top functions:");
+    for (const fn of profile.functions) console.log(`    ${String(fn.share).padStart(5)}%  ${fn.name} ${fn.where}`);
+  }
+  const file = writeResults("gateway", {
+    settings: { DURATION, WARMUP, CONNECTIONS, RATE, PACED_DURATION, REDIS_PREFIX },
+    loadBefore,
+    loadAfter,
+    bare: { load: bareLoad, runs: [bare1, bare2], paced: barePaced, rssMB: rss.bare },
+    gateway: { load: gateway, paced: gatewayPaced, rssMB: rss.gateway, usageEvents: metered },
+    upstreamRssMB: rss.upstream,
+    drift,
+    goals,
+    limitsOverTwoProcesses: redisPart,
+    profile,
+  });
+  console.log(`\nwritten to ${file}`);
+}
+
+async function run() {
+  try {
+    await main();
+  } finally {
+    await run.bench?.cleanup();
+  }
+}
+
+run().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e?.stack ?? e);
+    process.exit(1);
+  },
+);
