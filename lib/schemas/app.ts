@@ -20,12 +20,21 @@ const see = "validated by the type's schema: GET /v1/apps/schemas/{type}";
 const AppPart = {
   name: z.string().min(1).max(200),
   description: z.string().max(2000).optional(),
-  defaultViews: z.array(z.string()).optional().meta({ description: `The views the app shows, in order; ${see}` }),
+  defaultViews: z
+    .array(z.string())
+    .optional()
+    .meta({ description: `The views the app shows, in order; ${see}` }),
   defaultPanels: z.array(z.string()).optional(),
-  navigation: z.array(z.record(z.string(), z.unknown())).optional().meta({ description: `NavItem[]; ${see}` }),
+  navigation: z
+    .array(z.record(z.string(), z.unknown()))
+    .optional()
+    .meta({ description: `NavItem[]; ${see}` }),
   shell: z.record(z.string(), z.unknown()).optional().meta({ description: "{sidebar, header, sidebarCollapsed}" }),
   theme: z.record(z.string(), z.unknown()).optional().meta({ description: "{preset, mode, custom: {name: colour}}" }),
-  config: z.record(z.string(), z.unknown()).optional().meta({ description: `The type's own settings; ${see}` }),
+  config: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .meta({ description: `The type's own settings; ${see}` }),
   views: z
     .record(z.string(), z.unknown())
     .optional()
