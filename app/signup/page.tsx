@@ -4,7 +4,8 @@ import { SignUpFormView } from "@/components/portal/sign-up-form";
 export const metadata = { title: "Sign up · Developer Platform" };
 
 /** Only a path on this site: `?next=` must not send a new account elsewhere. */
-const localPath = (next: string | undefined) => (next && next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\") ? next : "/portal");
+const localPath = (next: string | undefined) =>
+  next && next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\") ? next : "/portal";
 
 export default async function SignUpPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
   const next = localPath((await searchParams).next);
@@ -16,7 +17,8 @@ export default async function SignUpPage({ searchParams }: { searchParams: Promi
       </p>
       <SignUpFormView callbackUrl={next} />
       <p className="mt-6 text-sm">
-        Already have an account? <Link href={next === "/portal" ? "/signin" : `/signin?callbackUrl=${encodeURIComponent(next)}`}>Sign in</Link>
+        Already have an account?{" "}
+        <Link href={next === "/portal" ? "/signin" : `/signin?callbackUrl=${encodeURIComponent(next)}`}>Sign in</Link>
       </p>
     </main>
   );
