@@ -3,6 +3,7 @@ import { isIdOf } from "@/lib/ids";
 import { ApiError, invalidField } from "@/lib/http/errors";
 import { tenantWhere } from "@/lib/http/tenant";
 import type { AuthContext } from "@/lib/http/auth-context";
+import { APP_TYPE_LIST } from "./app-types";
 
 // The rules of an app's `products` and `slug`. A slug is the app's address (/p/{slug}, /apps/{slug}), unique
 // across the deployment; it may not be another business's product slug either, so nobody can open a portal at the
@@ -40,8 +41,12 @@ export const appSlugTaken = (slug: string) =>
     suggestion: "Choose another slug.",
   });
 
+/** /apps/{type} shows each type's demo shell, so the types' own slugs (dashboard, crm, …) are no app's address. */
+const RESERVED = new Set(APP_TYPE_LIST.map((t) => t.slug));
+
 /** Whether `slug` is free for an app of `businessId` (`appId`: the app being changed, which may keep its own). */
 async function slugFree(slug: string, businessId: string, appId: string | null, client: Client): Promise<boolean> {
+  if (RESERVED.has(slug)) return false;
   const [app, product] = await Promise.all([
     client.app.findUnique({ where: { slug }, select: { id: true } }),
     client.product.findUnique({ where: { slug }, select: { businessId: true } }),

@@ -169,6 +169,10 @@ test("products must be the business's own; a slug taken anywhere in the deployme
   const productSlug = uniqueSlug("their-api");
   assert.equal((await b.test.patch(`/v1/products/${foreign.id}`, { slug: productSlug })).status, 200);
   expectError(await a.test.post("/v1/apps", { type: "Developer", name: "x", slug: productSlug }), 409, "ALREADY_EXISTS");
+  // The app types' own slugs are the gallery's demo shells (/apps/dashboard): no app may take one.
+  expectError(await a.test.post("/v1/apps", { type: "Dashboard", name: "x", slug: "dashboard" }), 409, "ALREADY_EXISTS");
+  const gallery = await createApp(a.test, { type: "Dashboard", name: "Dashboard" });
+  assert.notEqual(gallery.slug, "dashboard");
   // Without a slug one is made from the name.
   const named = await createApp(a.test, { type: "Ops", name: "Night Watch" });
   assert.match(named.slug, /^night-watch(-\d+)?$/);
