@@ -78,7 +78,7 @@ test("a published product's portal shows its provider, theme, plans and docs", a
   expect(await root.evaluate((el) => getComputedStyle(el).getPropertyValue("--app-accent").trim())).toBe("#065f46");
   const nav = page.getByRole("navigation", { name: `Tides ${tag} navigation` });
   await expect(nav.getByRole("link")).toHaveText(["Overview", "API keys", "Webhooks", "Usage", "Documentation"]);
-  await expect(page.getByTestId("plan-Harbour master")).toContainText("per call");
+  await expect(page.getByTestId("plan-Harbour master")).toContainText("0.02 USD per request");
   const start = page.getByRole("link", { name: "Get started" });
   await expect(start).toHaveAttribute("href", /^\/signup\?next=%2Fportal%2Fsubscriptions%2Fnew%3Fprice%3Dprice_/);
   await shot(page, "landing");
@@ -99,6 +99,19 @@ test("a published product's portal shows its provider, theme, plans and docs", a
   await page.getByRole("link", { name: "Get started" }).click();
   await expect(page).toHaveURL(/\/signup\?next=/);
   await expect(page.getByRole("heading", { name: "Create your account" })).toBeVisible();
+
+  // Another type of app renders at /apps/{slug} with its own theme and views.
+  const ops = await request.post("/v1/apps", {
+    headers,
+    data: { type: "Ops", name: `Harbour ops ${tag}`, status: "published", theme: { mode: "dark", preset: "rose" } },
+  });
+  expect(ops.status(), await ops.text()).toBe(201);
+  const opsApp = (await ops.json()).data;
+  await page.goto(`/apps/${opsApp.slug}`);
+  await expect(page.getByRole("heading", { name: `Harbour ops ${tag}`, level: 1 })).toBeVisible();
+  await expect(page.locator("[data-app-shell=Ops]")).toHaveAttribute("data-theme-mode", "dark");
+  await expect(page.getByRole("heading", { name: "Incidents", level: 2 })).toBeVisible();
+  await shot(page, "ops-app");
 
   // A draft app's portal is a 404 to everyone but its business.
   const draft = await request.patch(`/v1/apps/${apps[0].id}`, { headers, data: { status: "draft" } });
