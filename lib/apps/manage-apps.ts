@@ -1,4 +1,4 @@
-import { db } from "@/lib/db/client";
+import { databaseProvider, db } from "@/lib/db/client";
 import { tenantResource } from "@/lib/db/tenant-resource";
 import { now } from "@/lib/clock";
 import { newId } from "@/lib/ids";
@@ -60,7 +60,10 @@ export const APP_COLLECTION: CollectionSpec = {
     "createdAt",
     "updatedAt",
   ],
-  search: (terms) => ({ AND: terms.map((t) => ({ name: { contains: t } })) }),
+  // SQLite's LIKE ignores ASCII case already; PostgreSQL needs to be told.
+  search: (terms) => ({
+    AND: terms.map((t) => ({ name: { contains: t, ...(databaseProvider() === "postgresql" ? { mode: "insensitive" } : {}) } })),
+  }),
 };
 
 export function serializeApp(row: AppRow) {
