@@ -38,6 +38,7 @@ export const ID_PREFIXES = {
   subscription: "sub",
   invoice: "inv",
   payment: "pay",
+  app: "app",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -4,14 +4,15 @@ import { signIn } from "next-auth/react";
 import { signUpAction } from "@/app/signup/actions";
 import { Button, Field, Input } from "@/components/ui/primitives";
 
-export function SignUpFormView() {
+/** `callbackUrl`: where the new account lands (a product portal's "Get started" passes its subscribe page). */
+export function SignUpFormView({ callbackUrl = "/portal" }: { callbackUrl?: string } = {}) {
   const [state, action, pending] = useActionState(signUpAction, { ok: false, errors: {} });
   // Submitted from onSubmit, not as the form's action: React would clear the fields after an action, losing what
   // was typed when the server refuses it. The password is kept for the sign-in that follows.
   const password = useRef("");
   useEffect(() => {
-    if (state.ok && state.email) void signIn("credentials", { email: state.email, password: password.current, callbackUrl: "/portal" });
-  }, [state]);
+    if (state.ok && state.email) void signIn("credentials", { email: state.email, password: password.current, callbackUrl });
+  }, [state, callbackUrl]);
   const e = state.errors;
   return (
     <form

@@ -18,6 +18,7 @@ import { SupportApp, supportMeta } from "./types/support";
 import { VibeCodeApp, vibeCodeMeta } from "./types/vibe-code";
 import { WorkflowApp, workflowMeta } from "./types/workflow";
 import type { AppTypeMeta } from "./types/fields";
+import type { AppTypeName } from "./app-type-names";
 
 // Every app type of the spec's "Application component configuration" table: one zod schema each (BaseApp plus
 // the type's `config`), a union over `type`, and a registry the gallery and the shells read.
@@ -62,6 +63,9 @@ export const AppConfig = z.discriminatedUnion("type", [
 ]);
 export type AppConfig = z.infer<typeof AppConfig>;
 export type AppType = AppConfig["type"];
+// The plain list of names and the union's types must be the same set (a compile-time check).
+const _sameTypes: [AppType, AppTypeName] extends [AppTypeName, AppType] ? true : never = true;
+void _sameTypes;
 
 export type AppTypeEntry<S extends z.ZodType<AppConfig> = z.ZodType<AppConfig>> = {
   type: AppType;

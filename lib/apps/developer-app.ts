@@ -13,6 +13,9 @@ export const DEVELOPER_VIEWS = [
   { path: "/settings", name: "Settings", component: "DeveloperSettings" },
 ] as const;
 
+/** The seven views by the names `defaultViews` uses (the spec's default list names five of them). */
+export const DEVELOPER_VIEW_NAMES = ["overview", "api-keys", "webhooks", "usage", "logs", "docs", "settings"] as const;
+
 export const DeveloperDashboardProps = z.object({
   showAPIMetrics: z.boolean().default(true),
   showRecentRequests: z.boolean().default(true),

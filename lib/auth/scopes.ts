@@ -22,6 +22,7 @@ export const SCOPE_RESOURCES = [
   "tools",
   "tasks",
   "executions",
+  "apps",
 ] as const;
 export const SCOPE_ACTIONS = ["read", "write", "delete"] as const;
 

@@ -19,6 +19,9 @@ export const EVENT_TYPES = [
   "api.quota_exceeded",
   "api.rate_limited",
   "enrichment.completed",
+  "app.created",
+  "app.updated",
+  "app.deleted",
 ] as const;
 
 /** Sent only to the endpoint it tests, whatever it subscribes to. */

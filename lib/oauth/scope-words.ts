@@ -20,6 +20,7 @@ const RESOURCE_WORDS: Record<string, string> = {
   tools: "tools",
   tasks: "tasks",
   executions: "executions",
+  apps: "apps and developer portals",
 };
 
 const ACTION_WORDS: Record<string, string> = {

@@ -18,6 +18,7 @@ const READ_ONLY = [
   "oauth_clients",
   "subscriptions",
   "invoices",
+  "apps",
 ].map((r) => `${r}:read`);
 
 export function scopesForRole(role: string): string[] {
@@ -44,6 +45,7 @@ export function scopesForRole(role: string): string[] {
       "tools:*",
       "tasks:*",
       "executions:*",
+      "apps:*",
     ];
   return READ_ONLY;
 }

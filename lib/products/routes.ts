@@ -39,7 +39,7 @@ export const productRoutes = [
     scope: "products:write",
     body: ProductCreate,
     response: { kind: "single", status: 201, schema: Product },
-    handler: ({ auth, body }) => createProduct(auth, body),
+    handler: ({ auth, body, baseUrl }) => createProduct(auth, body, { baseUrl }),
   }),
   defineRoute({
     method: "GET",
@@ -72,7 +72,7 @@ export const productRoutes = [
     params: IdParams,
     body: ProductUpdate,
     response: { kind: "single", status: 200, schema: Product },
-    handler: ({ auth, params, body }) => updateProduct(auth, params.id, body),
+    handler: ({ auth, params, body, baseUrl }) => updateProduct(auth, params.id, body, { baseUrl }),
   }),
   defineRoute({
     method: "DELETE",

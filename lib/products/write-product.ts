@@ -6,9 +6,15 @@ import type { AuthContext } from "@/lib/http/auth-context";
 import type { ProductCreate, ProductUpdate } from "@/lib/schemas/product";
 import { emitEvent, withEvents } from "@/lib/events/emit-event";
 import { gatewayProductChanged } from "@/lib/gateway/gateway-product";
+import { configuredBaseUrl, ensureDeveloperApp } from "@/lib/apps/default-developer-app";
 import { getProductOrThrow } from "./get-product-or-throw";
 import { serializeProduct } from "./serialize";
 import { publishingColumns, slugTaken } from "./publishing";
+
+/** `baseUrl`: the origin the caller used, for the gateway address of the default Developer app. */
+export interface ProductWriteOptions {
+  baseUrl?: string | null;
+}
 
 type ProductView = ReturnType<typeof serializeProduct>;
 
@@ -32,7 +38,7 @@ import { searchable } from "./product-collection";
 
 const searchText = (name: string, description: string | null | undefined) => searchable(`${name}\n${description ?? ""}`);
 
-export async function createProduct(auth: AuthContext, input: ProductCreate) {
+export async function createProduct(auth: AuthContext, input: ProductCreate, options: ProductWriteOptions = {}) {
   if (input.business !== undefined && input.business !== auth.businessId) {
     throw invalidField(
       "business",
@@ -63,6 +69,7 @@ export async function createProduct(auth: AuthContext, input: ProductCreate) {
     });
     const product = serializeProduct(row);
     await emitEvent(eventOf(auth, "product.created", product), tx);
+    if (row.visibility === "public") await ensureDeveloperApp(tx, auth, row, options.baseUrl ?? configuredBaseUrl());
     return withSecretOnce(product, publishing.gatewaySecret);
   }).catch(slugRace);
 }
@@ -74,7 +81,7 @@ function slugRace(e: unknown): never {
   throw e;
 }
 
-export async function updateProduct(auth: AuthContext, id: string, patch: ProductUpdate) {
+export async function updateProduct(auth: AuthContext, id: string, patch: ProductUpdate, options: ProductWriteOptions = {}) {
   const current = await getProductOrThrow(auth, id);
   const name = patch.name ?? current.name;
   const description = patch.description === undefined ? current.description : patch.description;
@@ -92,6 +99,9 @@ export async function updateProduct(auth: AuthContext, id: string, patch: Produc
     const before = serializeProduct(current);
     const after = serializeProduct(row);
     await emitEvent(eventOf(auth, "product.updated", after, changed(before, after)), tx);
+    // Published now: the product gets its developer portal unless a Developer app already presents it.
+    if (row.visibility === "public" && current.visibility !== "public")
+      await ensureDeveloperApp(tx, auth, row, options.baseUrl ?? configuredBaseUrl());
     gatewayProductChanged(current.slug);
     if (after.slug !== current.slug) gatewayProductChanged(after.slug);
     return withSecretOnce(after, publishing.gatewaySecret);

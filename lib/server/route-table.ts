@@ -9,6 +9,7 @@ import { automationRoutes } from "@/lib/automation/routes";
 import { oauthClientRoutes } from "@/lib/oauth/routes";
 import { billingRoutes } from "@/lib/billing/routes";
 import { productCallRoutes } from "@/lib/product-calls/routes";
+import { appRoutes } from "@/lib/apps/routes";
 import { defineRoute, type AnyRoute } from "@/lib/http/route";
 import { buildOpenApi } from "./openapi";
 
@@ -36,6 +37,7 @@ export const ROUTES: AnyRoute[] = [
   ...automationRoutes,
   ...billingRoutes,
   ...productCallRoutes,
+  ...appRoutes,
   ...versionRoutes,
   openApiRoute,
 ];

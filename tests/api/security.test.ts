@@ -127,6 +127,7 @@ const triggerBody = async (api: ApiClient) => ({
   config: {},
   target: { type: "workflow", id: (await created(api, "/v1/workflows", WORKFLOW_BODY)).id },
 });
+const APP_BODY = { type: "Ops", name: "Security app" };
 const made =
   (path: string, body: Record<string, unknown> | ((api: ApiClient) => Promise<Record<string, unknown>>)) =>
   async (api: ApiClient): Promise<Params> => ({ id: (await created(api, path, typeof body === "function" ? await body(api) : body)).id });
@@ -169,6 +170,7 @@ runCommonRouteTests(ROUTES, {
     "/v1/products/{id}/gateway-secret/rotate": async (api: ApiClient): Promise<Params> => ({ id: (await publishedPrice(api)).productId }),
     "/v1/customers/{id}": customer,
     "/v1/customers/{id}/usage": customer,
+    "/v1/apps/{id}": made("/v1/apps", APP_BODY),
   },
   bodies: {
     "POST /v1/products": { name: "Security product", type: "API" },
@@ -200,6 +202,8 @@ runCommonRouteTests(ROUTES, {
     "PATCH /v1/tasks/{id}": { status: "in_progress" },
     "POST /v1/executions": EXECUTION_BODY,
     "PATCH /v1/executions/{id}": { status: "running" },
+    "POST /v1/apps": APP_BODY,
+    "PATCH /v1/apps/{id}": { description: "patched" },
     // A project has one current subscription: the fixture cancels tenant A's before subscribing again.
     "POST /v1/subscriptions": async (_: Params, api: ApiClient) => {
       for (const s of (await api.get("/v1/subscriptions?status=active,past_due")).body.data)
@@ -223,5 +227,5 @@ runCommonRouteTests(ROUTES, {
     },
   },
   // Documentation: the OpenAPI document and the automation resources' JSON Schemas.
-  publicRoutes: ["GET /v1/openapi.json", "GET /v1/schemas", "GET /v1/schemas/{kind}"],
+  publicRoutes: ["GET /v1/openapi.json", "GET /v1/schemas", "GET /v1/schemas/{kind}", "GET /v1/apps/schemas/{type}"],
 });

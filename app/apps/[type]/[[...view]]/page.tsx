@@ -1,11 +1,15 @@
 import Link from "next/link";
-import { notFound } from "next/navigation";
+import { notFound, redirect } from "next/navigation";
 import { z } from "zod";
-import { appTypeBySlug, humanize, type AppConfig } from "@/lib/apps/app-types";
+import { APP_TYPES, appTypeBySlug, humanize, type AppConfig } from "@/lib/apps/app-types";
+import { loadStoredApp } from "@/lib/apps/stored-app";
+import { getPortalContext } from "@/lib/portal/portal-context";
 import { AppShell, viewHref } from "@/components/apps/app-shell";
 
 // GET /apps/{type}/{view?}: the shell of one app type from its default configuration, at one of its default views
 // (the first when none is named). ?mode=light|dark forces a colour mode, as a config's theme.mode would.
+// GET /apps/{slug}/{view?}: a stored app (POST /v1/apps) with its own theme, navigation and views; a Developer app
+// is its product portal at /p/{slug}. The types' slugs are reserved, so the two never meet.
 
 type Params = { type: string; view?: string[] };
 type Search = Record<string, string | string[] | undefined>;
@@ -21,12 +25,50 @@ async function resolve(params: Promise<Params>) {
   return { entry, current };
 }
 
+async function resolveStored(params: Promise<Params>) {
+  const { type: slug, view } = await params;
+  if (view && view.length > 1) notFound();
+  const viewer = await getPortalContext();
+  const stored = await loadStoredApp(slug, viewer?.business.id ?? null);
+  if (!stored) notFound();
+  if (stored.app.type === "Developer") redirect(`/p/${stored.slug}`);
+  const views = stored.app.defaultViews;
+  const current = view?.[0] ?? views[0] ?? "overview";
+  if (views.length && !views.includes(current)) notFound();
+  return { stored, current };
+}
+
+function StoredAppShell({ stored, current }: Awaited<ReturnType<typeof resolveStored>>) {
+  const entry = APP_TYPES[stored.app.type];
+  return (
+    <AppShell
+      app={stored.app}
+      view={current}
+      basePath={`/apps/${stored.slug}`}
+      viewDescriptions={entry.viewDescriptions}
+      panelDescriptions={entry.panelDescriptions}
+      headerActions={
+        stored.status === "draft" ? (
+          <span role="status" className="rounded bg-amber-100 px-2 py-1 text-sm text-amber-950">
+            Draft: only your business sees it
+          </span>
+        ) : undefined
+      }
+    />
+  );
+}
+
 export async function generateMetadata({ params }: { params: Promise<Params> }) {
+  if (!appTypeBySlug((await params).type)) {
+    const { stored, current } = await resolveStored(params);
+    return { title: `${humanize(current)} · ${stored.app.name}` };
+  }
   const { entry, current } = await resolve(params);
   return { title: `${humanize(current)} · ${entry.type} app · Developer Platform` };
 }
 
 export default async function AppShellDemo({ params, searchParams }: { params: Promise<Params>; searchParams: Promise<Search> }) {
+  if (!appTypeBySlug((await params).type)) return <StoredAppShell {...await resolveStored(params)} />;
   const { entry, current } = await resolve(params);
   const parsedMode = Mode.safeParse((await searchParams).mode);
   const mode = parsedMode.success ? parsedMode.data : undefined;
