@@ -149,11 +149,14 @@ export async function callApi(request: APIRequestContext, key: string, n: number
   }
 }
 
-/** A full-page screenshot of a portal view for review: test-results/screenshots/portal-<view>.png. */
+/** Screenshots of a portal view for review, light and dark: test-results/screenshots/portal-<view>[-dark].png. */
 export async function viewShot(page: Page, view: string) {
   // Let fonts, charts and client fetches settle before the picture.
   await page.waitForLoadState("networkidle").catch(() => {});
   await page.screenshot({ path: `test-results/screenshots/portal-${view}.png`, fullPage: true });
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.screenshot({ path: `test-results/screenshots/portal-${view}-dark.png`, fullPage: true });
+  await page.emulateMedia({ colorScheme: null });
 }
 
 export interface ReceivedRequest {
