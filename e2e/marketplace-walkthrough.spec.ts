@@ -216,6 +216,8 @@ test("provider A publishes an API, developer B subscribes and is billed, A sees 
   await expect(page.getByTestId("call-stats")).toContainText("Calls");
   await expect(page.getByText(`${b.businessName}: 3 calls`)).toBeVisible();
   await pageB.goto("/portal/logs");
+  await pageB.getByTestId(`logs-product-${slug}`).click();
+  await expect(pageB).toHaveURL(new RegExp(`path=${encodeURIComponent(`/gw/${slug}/`)}`));
   await eventually(pageB, async () => {
     await expect(pageB.getByText(`/gw/${slug}/forecast`).first()).toBeVisible({ timeout: 2_000 });
   });

@@ -118,3 +118,18 @@ export async function catalogProductOfPrice(priceId: string, viewerBusinessId: s
   const price = product?.prices.find((p) => p.id === priceId);
   return product && price ? { product, price } : null;
 }
+
+/** The products the project subscribes to (current or past), for views that split by product: name and gateway slug. */
+export async function subscribedProducts(auth: AuthContext): Promise<{ id: string; name: string; slug: string | null }[]> {
+  const subs = await db.subscription.findMany({
+    where: { businessId: auth.businessId, projectId: auth.projectId, environment: auth.environment },
+    select: { productId: true },
+    distinct: ["productId"],
+  });
+  if (!subs.length) return [];
+  return db.product.findMany({
+    where: { id: { in: subs.map((s) => s.productId) } },
+    select: { id: true, name: true, slug: true },
+    orderBy: { name: "asc" },
+  });
+}

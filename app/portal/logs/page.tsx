@@ -1,8 +1,10 @@
 import { Suspense } from "react";
+import Link from "next/link";
 import { requirePortalContext } from "@/lib/portal/portal-context";
 import { developerPortalConfig } from "@/lib/apps/developer-app";
 import { keysForLogFilter } from "@/lib/usage/log-search";
 import { LogsExplorer } from "@/components/portal/logs-explorer";
+import { subscribedProducts } from "@/lib/billing/marketplace-views";
 
 export const metadata = { title: "Logs · Developer Portal" };
 
@@ -11,7 +13,7 @@ export const metadata = { title: "Logs · Developer Portal" };
 export default async function DeveloperLogs() {
   const ctx = await requirePortalContext();
   const props = developerPortalConfig().views.logs;
-  const keys = await keysForLogFilter(ctx.auth);
+  const [keys, products] = await Promise.all([keysForLogFilter(ctx.auth), subscribedProducts(ctx.auth)]);
   return (
     <div className="space-y-6">
       <div>
@@ -21,6 +23,23 @@ export default async function DeveloperLogs() {
           Credentials and secrets are redacted.
         </p>
       </div>
+      {products.some((p) => p.slug) ? (
+        <nav aria-label="Calls by product" className="flex flex-wrap items-center gap-2 text-sm">
+          <span className="text-slate-600 dark:text-slate-400">Calls of a product you subscribe to:</span>
+          {products
+            .filter((p) => p.slug)
+            .map((p) => (
+              <Link
+                key={p.id}
+                href={`/portal/logs?path=${encodeURIComponent(`/gw/${p.slug}/`)}`}
+                className="rounded-full border border-slate-300 px-3 py-1 dark:border-slate-700"
+                data-testid={`logs-product-${p.slug}`}
+              >
+                {p.name}
+              </Link>
+            ))}
+        </nav>
+      ) : null}
       <Suspense fallback={<p className="text-sm text-slate-500">Loading…</p>}>
         <LogsExplorer props={props} keys={keys.map((k) => ({ id: k.id, name: k.name, revoked: k.revokedAt !== null }))} />
       </Suspense>
