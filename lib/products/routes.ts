@@ -239,7 +239,7 @@ export const productRoutes = [
     path: "/v1/catalog/products",
     summary: "The catalogue: every business's public, active products with their features, plans and provider",
     tag: "Catalog",
-    scope: "products:read",
+    // Any valid key: a key limited to calling one product (call:…) may still browse the catalogue.
     collection: CATALOG_COLLECTION,
     response: { kind: "collection", schema: CatalogProduct },
     handler: ({ query }) => listCatalogProducts(query as CollectionQuery),
@@ -249,7 +249,6 @@ export const productRoutes = [
     path: "/v1/catalog/products/{id}",
     summary: "One catalogue product, by id or slug",
     tag: "Catalog",
-    scope: "products:read",
     params: CatalogProductParams,
     response: { kind: "single", status: 200, schema: CatalogProduct },
     handler: ({ auth, params }) => getCatalogProduct(params.id, auth),

@@ -227,5 +227,7 @@ runCommonRouteTests(ROUTES, {
     },
   },
   // Documentation: the OpenAPI document and the automation resources' JSON Schemas.
+  // The catalogue is for any valid key (a key limited to calling one product may still browse it).
+  anyKeyRoutes: ["GET /v1/catalog/products", "GET /v1/catalog/products/{id}"],
   publicRoutes: ["GET /v1/openapi.json", "GET /v1/schemas", "GET /v1/schemas/{kind}", "GET /v1/apps/schemas/{type}"],
 });

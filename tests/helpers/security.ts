@@ -20,6 +20,9 @@ export interface RouteFixtures {
   publicRoutes: string[];
   /** "METHOD /path" → state tenant A needs before the request (a route without parameters that reads a current record). */
   setup?: Record<string, (api: ApiClient) => Promise<void>>;
+  /** "METHOD /path" of the routes any valid key may call (the catalogue): they must declare no scope, and a key with
+   * an unrelated scope is answered. Every other authenticated route must declare one. */
+  anyKeyRoutes?: string[];
 }
 
 type Tenant = Awaited<ReturnType<typeof seedBusiness>>;
@@ -150,9 +153,19 @@ export function runCommonRouteTests(routes: AnyRoute[], fixtures: RouteFixtures)
         assert.ok(res.status < 300, `the refused DELETE removed the resource: A's own DELETE got ${res.status} ${res.text.slice(0, 200)}`);
       };
 
-      it("declares a scope", () => {
-        assert.ok(route.scope, `${label(route)} requires no scope`);
-      });
+      const anyKey = (fixtures.anyKeyRoutes ?? []).includes(label(route));
+      if (anyKey) {
+        it("is open to any valid key: declares no scope, and a key with an unrelated scope is answered", async () => {
+          assert.equal(route.scope, undefined, `${label(route)} is listed as open to any key but requires ${route.scope}`);
+          const key = await (await setUp()).keyWith(["webhooks:read"]);
+          const { res } = await send(key);
+          assert.ok(res.status >= 200 && res.status < 300, `expected 2xx, got ${res.status} ${res.text.slice(0, 300)}`);
+        });
+      } else {
+        it("declares a scope", () => {
+          assert.ok(route.scope, `${label(route)} requires no scope`);
+        });
+      }
 
       it("works for tenant A's full-access test key (the fixtures are real)", async () => {
         const { a } = await setUp();
@@ -187,26 +200,28 @@ export function runCommonRouteTests(routes: AnyRoute[], fixtures: RouteFixtures)
         await stillThere(url);
       });
 
-      it("key with an unrelated scope → 403 INSUFFICIENT_SCOPE naming the scope", async () => {
-        assert.ok(route.scope, "the route declares no scope");
-        const key = await (await setUp()).keyWith([unrelatedScope(route.scope)]);
-        const { res, url } = await send(key);
-        const error = assertRefused(res, 403, "INSUFFICIENT_SCOPE", key);
-        assert.ok(
-          error.requiredScope === route.scope || error.message.includes(route.scope),
-          `the error does not name '${route.scope}': ${res.text.slice(0, 300)}`,
-        );
-        await stillThere(url);
-      });
+      if (!anyKey)
+        it("key with an unrelated scope → 403 INSUFFICIENT_SCOPE naming the scope", async () => {
+          assert.ok(route.scope, "the route declares no scope");
+          const key = await (await setUp()).keyWith([unrelatedScope(route.scope)]);
+          const { res, url } = await send(key);
+          const error = assertRefused(res, 403, "INSUFFICIENT_SCOPE", key);
+          assert.ok(
+            error.requiredScope === route.scope || error.message.includes(route.scope),
+            `the error does not name '${route.scope}': ${res.text.slice(0, 300)}`,
+          );
+          await stillThere(url);
+        });
 
-      it("key with every scope but the route's → 403 INSUFFICIENT_SCOPE", async () => {
-        assert.ok(route.scope, "the route declares no scope");
-        const key = await (await setUp()).keyWith(everyScopeBut(route.scope));
-        const { res, url } = await send(key);
-        const error = assertRefused(res, 403, "INSUFFICIENT_SCOPE", key);
-        assert.equal(error.requiredScope, route.scope);
-        await stillThere(url);
-      });
+      if (!anyKey)
+        it("key with every scope but the route's → 403 INSUFFICIENT_SCOPE", async () => {
+          assert.ok(route.scope, "the route declares no scope");
+          const key = await (await setUp()).keyWith(everyScopeBut(route.scope));
+          const { res, url } = await send(key);
+          const error = assertRefused(res, 403, "INSUFFICIENT_SCOPE", key);
+          assert.equal(error.requiredScope, route.scope);
+          await stillThere(url);
+        });
 
       if (hasParams) {
         it("another tenant's key on tenant A's resource → 404", async () => {
