@@ -78,3 +78,47 @@ test("a 4xx is found by filter, opened in the drawer by its URL, and copied as c
   await page.goto(`/portal/logs?q=${requestId}`);
   await expect(page.getByTestId("log-row")).toHaveCount(1);
 });
+
+test("a 5xx (the gateway's 502 from an upstream that is down) is found by the 5xx filter and opened in the drawer", async ({
+  page,
+  request,
+}) => {
+  await signUp(page);
+  const key = await createKey(page, "Gateway caller");
+  const headers = { ...bearer(key), "Content-Type": "application/json" };
+  // A product of this business whose upstream is a closed port, subscribed to by its own project (to try it).
+  const product = await (
+    await request.post("/v1/products", {
+      headers,
+      data: { name: `Down API ${Date.now()}`, type: "API", api: { upstreamUrl: "http://127.0.0.1:9" } },
+    })
+  ).json();
+  const price = await (
+    await request.post(`/v1/products/${product.data.id}/prices`, {
+      headers,
+      data: { name: "Per call", type: "usage", currency: "USD", amount: 0.01 },
+    })
+  ).json();
+  const published = await (await request.patch(`/v1/products/${product.data.id}`, { headers, data: { visibility: "public" } })).json();
+  expect((await request.post("/v1/subscriptions", { headers, data: { priceId: price.data.id } })).status()).toBe(201);
+  const failed = await request.get(`/gw/${published.data.slug}/forecast`, { headers: bearer(key) });
+  expect(failed.status()).toBe(502);
+  const requestId = failed.headers()["x-request-id"];
+
+  await page.goto("/portal/logs");
+  await hydrated(page.getByRole("button", { name: "Search" }));
+  await page.getByLabel("Status").selectOption("5xx");
+  const rows = page.getByTestId("log-row");
+  await expect(async () => {
+    await page.getByRole("button", { name: "Search" }).click();
+    await expect(rows).toHaveCount(1, { timeout: 2_000 });
+  }).toPass({ timeout: 15_000 });
+  await expect(page).toHaveURL(/status=5xx/);
+  await expect(rows.first()).toContainText("502");
+  await rows.first().click();
+  await expect(page).toHaveURL(new RegExp(`request=${requestId}`));
+  const drawer = page.getByRole("dialog");
+  await expect(drawer).toContainText("UPSTREAM_UNAVAILABLE");
+  await expect(drawer).toContainText(`/gw/${published.data.slug}/forecast`);
+  await expect(drawer).not.toContainText(key);
+});
