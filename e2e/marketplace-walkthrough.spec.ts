@@ -193,6 +193,13 @@ test("provider A publishes an API, developer B subscribes and is billed, A sees 
     await expect(upcoming.getByTestId("invoice-total")).toHaveText("1.02 USD", { timeout: 2_000 });
   });
   await expect(upcoming.getByTestId("invoice-seller")).toHaveText(a.businessName);
+  // The product's costs on their own line: 1 verification + 1 meter event + 1 gateway call, 102 units, 1.02.
+  // Usage events are written a moment after the call: reload until the gateway call is counted too.
+  const costRow = pageB.getByTestId("costs-by-product").getByRole("row", { name: new RegExp(productName) });
+  await eventually(pageB, async () => {
+    await expect(costRow.getByRole("cell").nth(1)).toHaveText("102", { timeout: 2_000 });
+  });
+  await expect(costRow.getByRole("cell").nth(2)).toHaveText("1.02");
   await shot(pageB, "consumer-usage");
   await pageB.goto("/portal/subscriptions");
   await expect(pageB.getByTestId(`subscription-${productName}`)).toContainText("1.02 USD");

@@ -1,4 +1,5 @@
 import { db } from "@/lib/db/client";
+import { now } from "@/lib/clock";
 import { ApiError } from "@/lib/http/errors";
 import type { AuthContext } from "@/lib/http/auth-context";
 import { parseCollectionQuery } from "@/lib/http/collection-query";
@@ -132,4 +133,26 @@ export async function subscribedProducts(auth: AuthContext): Promise<{ id: strin
     select: { id: true, name: true, slug: true },
     orderBy: { name: "asc" },
   });
+}
+
+/** The project's product calls of the last `days` days per product: calls, units and what they cost (major unit). */
+export async function costsByProduct(auth: AuthContext, days = 30) {
+  const since = new Date(now().getTime() - days * 86_400_000);
+  const rows = await db.usageEvent.groupBy({
+    by: ["productId"],
+    where: { projectId: auth.projectId, environment: auth.environment, productId: { not: null }, timestamp: { gte: since } },
+    _count: { _all: true },
+    _sum: { quantity: true, cost: true },
+  });
+  const names = await db.product.findMany({ where: { id: { in: rows.map((r) => r.productId!) } }, select: { id: true, name: true } });
+  const nameOf = new Map(names.map((p) => [p.id, p.name]));
+  return rows
+    .map((r) => ({
+      productId: r.productId!,
+      name: nameOf.get(r.productId!) ?? r.productId!,
+      calls: r._count._all,
+      units: r._sum.quantity ?? 0,
+      cost: Math.round((r._sum.cost ?? 0) * 1e9) / 1e9,
+    }))
+    .sort((a, b) => b.cost - a.cost || a.name.localeCompare(b.name));
 }

@@ -7,7 +7,7 @@ import { Card } from "@/components/ui/primitives";
 import { UsageCharts } from "@/components/portal/usage-charts";
 import { BillingOverview } from "@/components/portal/billing-overview";
 import { billingForPortal } from "@/lib/billing/portal-billing";
-import { namesOf } from "@/lib/billing/marketplace-views";
+import { costsByProduct, namesOf } from "@/lib/billing/marketplace-views";
 
 export const metadata = { title: "Usage · Developer Portal" };
 
@@ -15,10 +15,11 @@ export default async function DeveloperUsage() {
   const ctx = await requirePortalContext();
   const props = developerPortalConfig().views.usage;
   const period = props.periods.includes("day") ? "day" : props.periods[0];
-  const [metrics, quota, billing] = await Promise.all([
+  const [metrics, quota, billing, productCosts] = await Promise.all([
     usageOverview(ctx.auth, period),
     usageQuota(ctx.auth),
     props.showCosts ? billingForPortal(ctx.auth) : null,
+    props.showCosts ? costsByProduct(ctx.auth) : [],
   ]);
   const policy = keyPolicy(ctx.business.plan, null);
   // The product each running invoice is for, by name (its seller's name is on the invoice).
@@ -30,6 +31,43 @@ export default async function DeveloperUsage() {
     <div className="space-y-6">
       <h1 className="text-2xl font-bold">Usage</h1>
       <UsageCharts initial={metrics} periods={props.periods} initialPeriod={period} showCosts={props.showCosts} />
+      {productCosts.length ? (
+        <Card title="Costs by product, last 30 days">
+          <div className="overflow-x-auto">
+            <table className="w-full text-sm" data-testid="costs-by-product">
+              <caption className="sr-only">What each product you call cost in the last 30 days</caption>
+              <thead>
+                <tr className="text-left text-slate-600 dark:text-slate-400">
+                  <th scope="col" className="py-1 pr-4 font-medium">
+                    Product
+                  </th>
+                  <th scope="col" className="py-1 pr-4 text-right font-medium">
+                    Calls
+                  </th>
+                  <th scope="col" className="py-1 pr-4 text-right font-medium">
+                    Units
+                  </th>
+                  <th scope="col" className="py-1 text-right font-medium">
+                    Cost
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {productCosts.map((p) => (
+                  <tr key={p.productId} className="border-t border-slate-200 dark:border-slate-800">
+                    <th scope="row" className="py-1 pr-4 text-left font-normal">
+                      {p.name}
+                    </th>
+                    <td className="py-1 pr-4 text-right tabular-nums">{p.calls.toLocaleString()}</td>
+                    <td className="py-1 pr-4 text-right tabular-nums">{p.units.toLocaleString()}</td>
+                    <td className="py-1 text-right tabular-nums">{p.cost}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </Card>
+      ) : null}
       <div className="grid gap-6 lg:grid-cols-2">
         {props.showQuotas ? (
           <Card title="Monthly quota">
