@@ -4,6 +4,7 @@
 //    this file to JavaScript with the rest of the app, so the front door shares the app's build and its
 //    process-wide services (database client, key cache, limiter, recorder queue, event bus);
 //  - turns on the list-total cache (lib/db/count-cache.ts) for this process;
+//  - replays the usage journals of server processes that died (lib/usage/usage-journal.ts), now and periodically;
 //  - starts the periodic jobs (log retention, rollup compaction) and the webhook delivery worker unless
 //    JOBS_IN_SERVER=false / WEBHOOK_WORKER=false (then run `npm run jobs -- --loop` on its own).
 export async function register() {
@@ -14,6 +15,8 @@ export async function register() {
     (globalThis as { __platformFrontDoor?: typeof handleNodeRequest }).__platformFrontDoor = handleNodeRequest;
     const { handleGatewayUpgrade } = await import("@/lib/server/gateway-front-door");
     (globalThis as { __platformUpgrade?: typeof handleGatewayUpgrade }).__platformUpgrade = handleGatewayUpgrade;
+    const { startJournalRecovery } = await import("@/lib/usage/recorder");
+    startJournalRecovery();
     const { startScheduler } = await import("@/lib/jobs/scheduler");
     const { startWorker } = await import("@/lib/webhooks/worker");
     startScheduler();

@@ -46,11 +46,12 @@ async function insertSqlite(
   table: string,
   columns: Columns,
   rows: Record<string, unknown>[],
+  skipExisting: boolean,
 ): Promise<void> {
   const names = Object.keys(columns);
   const stmt = statement(
     s,
-    `INSERT INTO "${table}" (${names.map((c) => `"${c}"`).join(", ")}) VALUES (${names.map(() => "?").join(", ")})`,
+    `INSERT${skipExisting ? " OR IGNORE" : ""} INTO "${table}" (${names.map((c) => `"${c}"`).join(", ")}) VALUES (${names.map(() => "?").join(", ")})`,
   );
   const encoded = rows.map((row) => names.map((c) => sqliteValue(columns[c], row[c])));
   const run = s.conn.transaction(() => {
@@ -71,7 +72,7 @@ async function insertSqlite(
 /** PostgreSQL's text form of a timestamp(3) (UTC, as Prisma stores it). */
 const pgTimestamp = (d: Date) => d.toISOString().replace("T", " ").replace("Z", "");
 
-async function insertPostgres(table: string, columns: Columns, rows: Record<string, unknown>[]): Promise<void> {
+async function insertPostgres(table: string, columns: Columns, rows: Record<string, unknown>[], skipExisting: boolean): Promise<void> {
   // One array parameter per column and unnest() to turn them into rows: the statement has as many parameters as
   // the table has columns whatever the batch size, so neither Prisma nor PostgreSQL handles thousands of them.
   const names = Object.keys(columns);
@@ -85,16 +86,27 @@ async function insertPostgres(table: string, columns: Columns, rows: Record<stri
   );
   const list = names.map((c) => `"${c}"`).join(", ");
   const unnest = names.map((c, i) => `$${i + 1}::${PG_CAST[columns[c]]}[]`).join(", ");
-  await db.$executeRawUnsafe(`INSERT INTO "${table}" (${list}) SELECT * FROM unnest(${unnest})`, ...arrays);
+  await db.$executeRawUnsafe(
+    `INSERT INTO "${table}" (${list}) SELECT * FROM unnest(${unnest})${skipExisting ? " ON CONFLICT DO NOTHING" : ""}`,
+    ...arrays,
+  );
 }
 
-/** Inserts `rows` (objects keyed by column name; missing values are NULL) into `table`, in one transaction. */
-export async function bulkInsert(table: string, columns: Columns, rows: Record<string, unknown>[]): Promise<void> {
+/**
+ * Inserts `rows` (objects keyed by column name; missing values are NULL) into `table`, in one transaction.
+ * `skipExisting`: a row whose key is taken is left out rather than failing the batch (a replay).
+ */
+export async function bulkInsert(
+  table: string,
+  columns: Columns,
+  rows: Record<string, unknown>[],
+  { skipExisting = false }: { skipExisting?: boolean } = {},
+): Promise<void> {
   if (rows.length === 0) return;
   const sqlite = directSqlite();
   try {
-    if (sqlite) await insertSqlite(sqlite, table, columns, rows);
-    else await insertPostgres(table, columns, rows);
+    if (sqlite) await insertSqlite(sqlite, table, columns, rows, skipExisting);
+    else await insertPostgres(table, columns, rows, skipExisting);
   } finally {
     markWritten(table); // the model's counts are stale now (the direct SQLite path does not go through Prisma)
   }

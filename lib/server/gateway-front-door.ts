@@ -9,7 +9,7 @@ import { nanosToNumber } from "@/lib/billing/money";
 import { signatureHeader, signedContent } from "@/lib/gateway/gateway-secret";
 import { forwardableHeaders, proxyRequest, tunnel, type ProxyResult } from "@/lib/gateway/proxy";
 import { admitCall, recordOutcome } from "@/lib/gateway/circuit-breaker";
-import { recordRequest } from "@/lib/usage/recorder";
+import { journalRequest, recordRequest } from "@/lib/usage/recorder";
 import { ApiError } from "@/lib/http/errors";
 import { createRequestContext, type RequestContext } from "./request-context";
 import { runPipeline, type Pipeline } from "./pipeline";
@@ -122,6 +122,11 @@ async function proxyCall(ctx: RequestContext): Promise<void> {
       const rated = await rateProductCall(sub, { at: ctx.at, statusCode: status, bytes, computeMs: 0 });
       if (rated) ctx.cost = nanosToNumber(rated.nanos);
       const gatewayMs = performance.now() - gatewayStarted - upstreamMs;
+      // Written down before the answer's first byte goes out: a crash from here on cannot lose the call's event.
+      journalRequest({
+        ...gatewayRecord(ctx, status, Number(call.req.headers["content-length"] ?? 0)),
+        responseBytes: Number(upHeaders["content-length"] ?? 0),
+      });
       // The upstream decides its answer's type and caching; the envelope's defaults are for refusals.
       const { "Content-Type": _type, "Cache-Control": _cache, ...ours } = ctx.headers;
       return {
@@ -153,36 +158,46 @@ async function proxyCall(ctx: RequestContext): Promise<void> {
   ctx.response = { status: result.status ?? 499, headers: result.responseHeaders, body: null };
 }
 
-/** Outbound: a usage event and a request log for the consumer (bodies not kept: they were streamed), the
- * product, subscription and provider on the event so the provider sees it and the invoice counts it. */
-function recordGatewayCall(ctx: RequestContext): void {
-  const { auth, response, request } = ctx;
-  if (!auth || !response) return;
-  const call = calls.get(ctx)!;
+/** The call's usage record: endpoint `/gw/{slug}`, with product, subscription and provider for both sides. */
+function gatewayRecord(ctx: RequestContext, statusCode: number, declaredBytes: number) {
   const product = ctx.gatewayProduct;
-  recordRequest({
+  const { request } = ctx;
+  return {
     requestId: ctx.requestId,
     at: ctx.at,
-    auth,
+    auth: ctx.auth!,
     method: request.method,
     endpoint: product ? `/gw/${product.slug}` : "/gw",
     path: request.url.pathname + request.url.search,
-    statusCode: response.status,
+    statusCode,
     errorType: ctx.error?.code ?? null,
     latencyMs: performance.now() - ctx.started,
     computeMs: 0,
-    requestBytes: call.proxied?.requestBytes ?? Number(request.headers.get("content-length") ?? 0),
-    responseBytes: call.proxied?.responseBytes ?? (response.body ? Buffer.byteLength(response.body) : 0),
+    requestBytes: declaredBytes,
+    responseBytes: 0,
     ip: ctx.ip,
     userAgent: request.headers.get("user-agent"),
-    requestHeaders: request.headers,
-    requestBody: null,
-    responseHeaders: response.headers,
-    responseBody: call.proxied ? null : response.body,
     cost: ctx.cost,
     product: product
       ? { productId: product.id, subscriptionId: ctx.subscription?.subscriptionId ?? null, providerId: product.providerId }
       : null,
+  };
+}
+
+/** Outbound: a usage event and a request log for the consumer (bodies not kept: they were streamed), durable
+ * (journaled before the answer goes out, lib/usage/usage-journal.ts) since it is what the invoice bills. */
+function recordGatewayCall(ctx: RequestContext): void {
+  const { auth, response, request } = ctx;
+  if (!auth || !response) return;
+  const call = calls.get(ctx)!;
+  recordRequest({
+    ...gatewayRecord(ctx, response.status, call.proxied?.requestBytes ?? Number(request.headers.get("content-length") ?? 0)),
+    responseBytes: call.proxied?.responseBytes ?? (response.body ? Buffer.byteLength(response.body) : 0),
+    requestHeaders: request.headers,
+    requestBody: null,
+    responseHeaders: response.headers,
+    responseBody: call.proxied ? null : response.body,
+    durable: true,
   });
 }
 

@@ -1,6 +1,6 @@
 import type { HeaderReader } from "@/lib/http/header-reader";
 import { bulkInsert, type Columns } from "@/lib/db/bulk-insert";
-import { databaseProvider } from "@/lib/db/client";
+import { databaseProvider, db } from "@/lib/db/client";
 import { newId } from "@/lib/ids";
 import { onShutdown } from "@/lib/shutdown";
 import type { Prisma } from "@/generated/prisma-sqlite";
@@ -8,6 +8,7 @@ import type { AuthContext } from "@/lib/http/auth-context";
 import { processSingleton } from "@/lib/process-state";
 import { addTo, merge, type Histogram } from "./histogram";
 import { redactBody, redactHeaders, redactText } from "./redact";
+import { appendToJournal, closeJournal, isJournaled, journalCommitted, journalEnabled, recoverJournals } from "./usage-journal";
 
 // Usage events, request logs and hourly rollups, recorded off the request's path: a request only appends to
 // in-memory queues; a timer writes them in batches, one raw insert each (lib/db/bulk-insert.ts: Prisma's
@@ -150,50 +151,97 @@ export const ROLLUP_COLUMNS: Columns = {
 
 type UsageRow = Prisma.UsageEventCreateManyInput;
 type LogRow = Prisma.RequestLogCreateManyInput;
-/** A queued row before redaction: the request's own values, as recorded. */
-type RawUsage = Omit<UsageRow, "path" | "userAgent"> & { raw: true; path: string; userAgent: string | null };
-type RawLog = Omit<LogRow, "path" | "userAgent" | "requestHeaders" | "responseHeaders"> & {
-  raw: true;
-  path: string;
-  userAgent: string | null;
-  requestHeaders: HeaderReader;
-  responseHeaders: Record<string, string>;
-};
+
+/** A product call counted without a request of its own (a provider verifying a consumer's key): no log. */
+export type UsageRecord = Omit<RequestRecord, "requestId" | "requestHeaders" | "requestBody" | "responseHeaders" | "responseBody">;
+
+/** What a request leaves in the queue: the record as the request made it; its rows are built at the flush. */
+interface Queued {
+  usageId: string;
+  record: RequestRecord | UsageRecord;
+  /** Built at once for a journaled event (it had to be written down before its answer went out). */
+  row: UsageRow | null;
+}
 
 /** Path and user agent redacted like the headers they come from (a client may send a key in its User-Agent). */
-function redactBase<T extends { path: string; userAgent: string | null }>(r: T) {
+function redactBase(r: { path: string; userAgent: string | null }) {
   return { path: redactText(r.path).slice(0, 2000), userAgent: r.userAgent ? redactText(r.userAgent).slice(0, 500) : null };
 }
 
-function toUsageRow(e: RawUsage | UsageRow): UsageRow {
-  if (!("raw" in e)) return e;
-  const { raw: _raw, ...row } = e;
-  return { ...row, ...redactBase(e) };
+// Which credential acted: the key, or for an OAuth access token the client (oac_...); the user is then the one
+// who authorized it. Rate limits still count per grant (auth.principal).
+const actorOf = (r: UsageRecord) => r.auth.oauth?.clientId ?? r.auth.principal.id;
+const userOf = (r: UsageRecord) => r.userId ?? r.auth.oauth?.userId ?? null;
+// Test traffic is never billable; live traffic is when it succeeded.
+const isBillable = (r: UsageRecord) => r.auth.environment === "production" && r.statusCode < 400;
+const hasLog = (r: RequestRecord | UsageRecord): r is RequestRecord => "requestHeaders" in r;
+
+/** A request's usage event id: its request id's time and randomness (one event per request, found by either). */
+export const usageIdOf = (requestId: string) => `use_${requestId.slice(requestId.indexOf("_") + 1)}`;
+
+function usageRow(usageId: string, r: UsageRecord): UsageRow {
+  return {
+    id: usageId,
+    timestamp: r.at,
+    businessId: r.auth.businessId,
+    projectId: r.auth.projectId,
+    environment: r.auth.environment,
+    apiKey: actorOf(r),
+    userId: userOf(r),
+    method: r.method,
+    endpoint: r.endpoint,
+    ...redactBase(r),
+    statusCode: r.statusCode,
+    errorType: r.errorType,
+    latency: Math.round(r.latencyMs * 100) / 100,
+    requestSize: r.requestBytes,
+    responseSize: r.responseBytes,
+    computeTime: Math.round(r.computeMs * 100) / 100,
+    cost: r.cost ?? null,
+    billable: isBillable(r),
+    ip: r.ip,
+    region: process.env.REGION ?? null,
+    productId: r.product?.productId ?? null,
+    subscriptionId: r.product?.subscriptionId ?? null,
+    providerId: r.product?.providerId ?? null,
+    quantity: r.product?.quantity ?? 1,
+    identifier: null,
+  };
 }
 
-function toLogRow(e: RawLog | LogRow): LogRow {
-  if (!("raw" in e)) return e;
-  const { raw: _raw, ...row } = e;
+function logRow(r: RequestRecord): LogRow {
   return {
-    ...row,
-    ...redactBase(e),
-    requestHeaders: redactHeaders(e.requestHeaders),
-    requestBody: redactBody(e.requestBody ?? null),
-    responseHeaders: redactHeaders(Object.entries(e.responseHeaders)),
-    responseBody: redactBody(e.responseBody ?? null),
+    id: r.requestId,
+    timestamp: r.at,
+    businessId: r.auth.businessId,
+    projectId: r.auth.projectId,
+    environment: r.auth.environment,
+    apiKey: actorOf(r),
+    method: r.method,
+    endpoint: r.endpoint,
+    ...redactBase(r),
+    statusCode: r.statusCode,
+    latency: Math.round(r.latencyMs * 100) / 100,
+    ip: r.ip,
+    requestHeaders: redactHeaders(r.requestHeaders),
+    requestBody: redactBody(r.requestBody ?? null),
+    responseHeaders: redactHeaders(Object.entries(r.responseHeaders)),
+    responseBody: redactBody(r.responseBody ?? null),
   };
 }
 
 const S = processSingleton("usage-recorder", () => ({
-  usageQueue: [] as (RawUsage | UsageRow)[],
-  logQueue: [] as (RawLog | LogRow)[],
+  queue: [] as Queued[],
+  /** Rows built, whose write failed: written first at the next flush. */
+  usageRetry: [] as UsageRow[],
+  logRetry: [] as LogRow[],
   rollups: new Map<string, RollupCell>(),
   eventTimer: null as NodeJS.Timeout | null,
   rollupTimer: null as NodeJS.Timeout | null,
   chain: Promise.resolve() as Promise<void>,
   /** An event flush queued on the chain and not started yet: one is enough, it writes whatever is queued then. */
   pendingEvents: null as Promise<void> | null,
-  stats: { recorded: 0, written: 0, dropped: 0, failedBatches: 0 },
+  stats: { recorded: 0, written: 0, dropped: 0, failedBatches: 0, replayed: 0 },
 }));
 export const recorderStats = S.stats;
 
@@ -201,37 +249,29 @@ export function hourOf(at: Date): Date {
   return new Date(Math.floor(at.getTime() / 3_600_000) * 3_600_000);
 }
 
-// Which credential acted: the key, or for an OAuth access token the client (oac_...); the user is then the one
-// who authorized it. Rate limits still count per grant (auth.principal).
-const actorOf = (r: RequestRecord) => r.auth.oauth?.clientId ?? r.auth.principal.id;
-const userOf = (r: RequestRecord) => r.userId ?? r.auth.oauth?.userId ?? null;
+const rollupKey = (
+  c: Pick<RollupCell, "projectId" | "environment" | "hour" | "endpoint" | "method" | "statusCode" | "errorType" | "apiKey" | "principal">,
+) => [c.projectId, c.environment, c.hour.getTime(), c.endpoint, c.method, c.statusCode, c.errorType ?? "", c.apiKey, c.principal].join("|");
 
-function addRollup(r: RequestRecord, billable: boolean): void {
-  const hour = hourOf(r.at);
-  const principal = userOf(r) ?? r.auth.principal.id;
-  const key = [
-    r.auth.projectId,
-    r.auth.environment,
-    hour.getTime(),
-    r.endpoint,
-    r.method,
-    r.statusCode,
-    r.errorType ?? "",
-    actorOf(r),
-    principal,
-  ].join("|");
+/** Counts a usage row in its hour's rollup cell (the metrics' source); the user, when one acted, is the principal. */
+function addRollup(row: UsageRow): void {
+  const hour = hourOf(row.timestamp as Date);
+  const cellKey = {
+    projectId: row.projectId,
+    environment: row.environment,
+    hour,
+    endpoint: row.endpoint,
+    method: row.method,
+    statusCode: row.statusCode,
+    errorType: row.errorType ?? null,
+    apiKey: row.apiKey,
+    principal: row.userId ?? row.apiKey,
+  };
+  const key = rollupKey(cellKey);
   let cell = S.rollups.get(key);
   if (!cell) {
     cell = {
-      projectId: r.auth.projectId,
-      environment: r.auth.environment,
-      hour,
-      endpoint: r.endpoint,
-      method: r.method,
-      statusCode: r.statusCode,
-      errorType: r.errorType,
-      apiKey: actorOf(r),
-      principal,
+      ...cellKey,
       count: 0,
       billableCount: 0,
       latencySum: 0,
@@ -244,13 +284,13 @@ function addRollup(r: RequestRecord, billable: boolean): void {
     S.rollups.set(key, cell);
   }
   cell.count++;
-  if (billable) cell.billableCount++;
-  cell.latencySum += r.latencyMs;
-  addTo(cell.latencyHist, r.latencyMs);
-  cell.requestBytes += r.requestBytes;
-  cell.responseBytes += r.responseBytes;
-  cell.computeMs += r.computeMs;
-  cell.cost += r.cost ?? 0;
+  if (row.billable) cell.billableCount++;
+  cell.latencySum += row.latency;
+  addTo(cell.latencyHist, row.latency);
+  cell.requestBytes += row.requestSize ?? 0;
+  cell.responseBytes += row.responseSize ?? 0;
+  cell.computeMs += row.computeTime ?? 0;
+  cell.cost += row.cost ?? 0;
 }
 
 function schedule(): void {
@@ -270,119 +310,51 @@ function schedule(): void {
   }
 }
 
-export function recordRequest(r: RequestRecord): void {
+function enqueue(q: Queued): void {
   S.stats.recorded++;
-  // Test traffic is never billable; live traffic is when it succeeded.
-  const billable = r.auth.environment === "production" && r.statusCode < 400;
-  if (S.usageQueue.length >= MAX_QUEUE) {
+  if (S.queue.length + S.usageRetry.length >= MAX_QUEUE) {
     S.stats.dropped++;
     return;
   }
-  // Only what is cheap happens here; redaction (regular expressions over headers, bodies, path and user agent)
-  // waits for the flush, off the request's path (toUsageRow, toLogRow).
-  const base = {
-    timestamp: r.at,
-    businessId: r.auth.businessId,
-    projectId: r.auth.projectId,
-    environment: r.auth.environment,
-    apiKey: actorOf(r),
-    method: r.method,
-    endpoint: r.endpoint,
-    path: r.path,
-    statusCode: r.statusCode,
-    latency: Math.round(r.latencyMs * 100) / 100,
-    ip: r.ip,
-    userAgent: r.userAgent,
-  };
-  S.usageQueue.push({
-    raw: true,
-    ...base,
-    id: newId("usage"),
-    userId: userOf(r),
-    errorType: r.errorType,
-    requestSize: r.requestBytes,
-    responseSize: r.responseBytes,
-    computeTime: Math.round(r.computeMs * 100) / 100,
-    cost: r.cost ?? null,
-    billable,
-    region: process.env.REGION ?? null,
-    productId: r.product?.productId ?? null,
-    subscriptionId: r.product?.subscriptionId ?? null,
-    providerId: r.product?.providerId ?? null,
-    quantity: r.product?.quantity ?? 1,
-    identifier: null,
-  });
-  S.logQueue.push({
-    raw: true,
-    ...base,
-    id: r.requestId,
-    requestHeaders: r.requestHeaders,
-    requestBody: r.requestBody,
-    responseHeaders: r.responseHeaders,
-    responseBody: r.responseBody,
-  });
-  addRollup(r, billable);
-  if (S.usageQueue.length >= BATCH) void flushEvents();
+  S.queue.push(q);
+  if (S.queue.length >= BATCH) void flushEvents();
   else schedule();
 }
 
 /**
- * A product call counted without a request of its own in the consumer's project (a provider verifying the
- * consumer's key): a usage event and its rollup, no request log (the consumer sent no request here).
+ * Queues a request's usage event, request log and rollup. Only what is cheap happens here: the rows (and their
+ * redaction, regular expressions over headers, bodies, path and user agent) are built at the flush. A `durable`
+ * record (a gateway call) is first written to the journal, unless journalRequest already did.
  */
-export function recordProductUsage(
-  r: Omit<RequestRecord, "requestHeaders" | "requestBody" | "responseHeaders" | "responseBody" | "requestId">,
-): void {
-  S.stats.recorded++;
-  const billable = r.auth.environment === "production" && r.statusCode < 400;
-  if (S.usageQueue.length >= MAX_QUEUE) {
-    S.stats.dropped++;
-    return;
+export function recordRequest(r: RequestRecord & { durable?: boolean }): void {
+  const usageId = usageIdOf(r.requestId);
+  let row: UsageRow | null = null;
+  if (r.durable && journalEnabled() && !isJournaled(usageId)) {
+    row = usageRow(usageId, r);
+    appendToJournal(row);
   }
-  S.usageQueue.push({
-    raw: true,
-    id: newId("usage"),
-    timestamp: r.at,
-    businessId: r.auth.businessId,
-    projectId: r.auth.projectId,
-    environment: r.auth.environment,
-    apiKey: r.auth.principal.id,
-    userId: null,
-    method: r.method,
-    endpoint: r.endpoint,
-    path: r.path,
-    statusCode: r.statusCode,
-    errorType: r.errorType,
-    latency: Math.round(r.latencyMs * 100) / 100,
-    requestSize: r.requestBytes,
-    responseSize: r.responseBytes,
-    computeTime: Math.round(r.computeMs * 100) / 100,
-    cost: r.cost ?? null,
-    billable,
-    ip: r.ip,
-    userAgent: r.userAgent,
-    region: process.env.REGION ?? null,
-    productId: r.product?.productId ?? null,
-    subscriptionId: r.product?.subscriptionId ?? null,
-    providerId: r.product?.providerId ?? null,
-    quantity: r.product?.quantity ?? 1,
-    identifier: null,
-  });
-  addRollup({ ...r, requestId: "", requestHeaders: EMPTY_HEADERS, requestBody: null, responseHeaders: {}, responseBody: null }, billable);
-  if (S.usageQueue.length >= BATCH) void flushEvents();
-  else schedule();
+  enqueue({ usageId, record: r, row });
+}
+
+/**
+ * Writes a call's usage event to the journal now, before its answer's first byte goes out (the gateway, when the
+ * upstream has answered): a kill -9 before the flush cannot lose it. The event recorded when the call ends
+ * (recordRequest with the same request id) replaces it; a crash in between replays this one.
+ */
+export function journalRequest(r: UsageRecord & { requestId: string }): void {
+  if (journalEnabled()) appendToJournal(usageRow(usageIdOf(r.requestId), r));
+}
+
+/** A product call counted without a request of its own in the consumer's project: a usage event and its rollup. */
+export function recordProductUsage(r: UsageRecord): void {
+  enqueue({ usageId: newId("usage"), record: r, row: null });
 }
 
 /** A meter event written at once (its identifier must be unique now, not at the next flush): its rollup only. */
-export function recordMeterRollup(r: Parameters<typeof recordProductUsage>[0]): void {
-  addRollup(
-    { ...r, requestId: "", requestHeaders: EMPTY_HEADERS, requestBody: null, responseHeaders: {}, responseBody: null },
-    r.auth.environment === "production" && r.statusCode < 400,
-  );
+export function recordMeterRollup(r: UsageRecord): void {
+  addRollup(usageRow("", r));
   schedule();
 }
-
-const EMPTY_HEADERS: HeaderReader = new Headers();
 
 /** Writes rows in batches; on the first failure puts the rest back for a later retry and answers false. */
 async function writeBatches<T>(rows: T[], write: (batch: T[]) => Promise<unknown>, requeue: (batch: T[]) => void): Promise<boolean> {
@@ -406,25 +378,36 @@ export function flushEvents(): Promise<void> {
   if (S.pendingEvents) return S.pendingEvents;
   S.pendingEvents = S.chain = S.chain.then(async () => {
     S.pendingEvents = null;
-    while (S.usageQueue.length || S.logQueue.length) {
-      const usage = S.usageQueue.map(toUsageRow);
-      S.usageQueue = [];
-      const logs = S.logQueue.map(toLogRow);
-      S.logQueue = [];
+    while (S.queue.length || S.usageRetry.length || S.logRetry.length) {
+      const taken = S.queue;
+      S.queue = [];
+      const usage = S.usageRetry;
+      const logs = S.logRetry;
+      S.usageRetry = [];
+      S.logRetry = [];
+      for (const q of taken) {
+        const row = q.row ?? usageRow(q.usageId, q.record);
+        addRollup(row); // once, as the row is built (a retried row is not counted again)
+        usage.push(row);
+        if (hasLog(q.record)) logs.push(logRow(q.record));
+      }
       // Both tables at once: on PostgreSQL that is two connections working side by side.
       const [usageOk, logsOk] = await Promise.all([
         writeBatches(
           usage,
-          (b) => bulkInsert("UsageEvent", USAGE_COLUMNS, b),
+          async (b) => {
+            await bulkInsert("UsageEvent", USAGE_COLUMNS, b);
+            journalCommitted(b);
+          },
           (rest) => {
-            S.usageQueue = [...rest, ...S.usageQueue];
+            S.usageRetry = [...rest, ...S.usageRetry];
           },
         ),
         writeBatches(
           logs,
           (b) => bulkInsert("RequestLog", LOG_COLUMNS, b),
           (rest) => {
-            S.logQueue = [...rest, ...S.logQueue];
+            S.logRetry = [...rest, ...S.logRetry];
           },
         ),
       ]);
@@ -446,17 +429,7 @@ export function flushRollups(): Promise<void> {
       (rest) => {
         for (const row of rest) {
           const { id: _id, compacted: _compacted, ...cell } = row;
-          const key = [
-            cell.projectId,
-            cell.environment,
-            cell.hour.getTime(),
-            cell.endpoint,
-            cell.method,
-            cell.statusCode,
-            cell.errorType ?? "",
-            cell.apiKey,
-            cell.principal,
-          ].join("|");
+          const key = rollupKey(cell);
           const existing = S.rollups.get(key);
           if (existing) {
             existing.count += cell.count;
@@ -482,7 +455,49 @@ export async function flushUsage(): Promise<void> {
 }
 
 export function queuedCounts() {
-  return { usage: S.usageQueue.length, logs: S.logQueue.length, rollupCells: S.rollups.size };
+  const logs = S.queue.reduce((n, q) => n + (hasLog(q.record) ? 1 : 0), S.logRetry.length);
+  return { usage: S.queue.length + S.usageRetry.length, logs, rollupCells: S.rollups.size };
 }
 
-onShutdown(flushUsage);
+/**
+ * Replays journaled events of processes that died (usage-journal.ts): inserted unless the database has them
+ * (their ids are the request's, so a replay never doubles an event), and counted in the rollups.
+ */
+async function insertRecovered(raw: Record<string, unknown>[]): Promise<number> {
+  let inserted = 0;
+  for (let i = 0; i < raw.length; i += BATCH) {
+    const rows = raw.slice(i, i + BATCH).map((r) => ({ ...r, timestamp: new Date(r.timestamp as string) }) as UsageRow);
+    const have = new Set(
+      (await db.usageEvent.findMany({ where: { id: { in: rows.map((r) => r.id!) } }, select: { id: true } })).map((r) => r.id),
+    );
+    const missing = rows.filter((r) => !have.has(r.id!));
+    await bulkInsert("UsageEvent", USAGE_COLUMNS, missing, { skipExisting: true });
+    for (const row of missing) addRollup(row);
+    inserted += missing.length;
+  }
+  if (inserted) {
+    S.stats.replayed += inserted;
+    console.log(`[usage] replayed ${inserted} usage events from the journal of a stopped process`);
+    schedule();
+  }
+  return inserted;
+}
+
+const JOURNAL_SWEEP_MS = Number(process.env.USAGE_JOURNAL_SWEEP_MS ?? 10_000);
+
+/** Started with the server: replays dead processes' journals now, then every JOURNAL_SWEEP_MS (another server
+ * on the same database may be the one that died). */
+export function startJournalRecovery(): void {
+  if (!journalEnabled()) return;
+  processSingleton("usage-journal-sweep", () => {
+    const sweep = () => recoverJournals(insertRecovered).catch((e) => console.error(`[usage] journal sweep: ${(e as Error).message}`));
+    void sweep();
+    setInterval(sweep, JOURNAL_SWEEP_MS).unref();
+    return true;
+  });
+}
+
+onShutdown(async () => {
+  await flushUsage();
+  closeJournal();
+});

@@ -1,0 +1,105 @@
+// Issue 18: no gateway call's usage event is lost when its server is killed with SIGKILL. The server's flush timer
+// is far beyond the test, so every event is still queued in memory when the process dies: only the journal
+// (lib/usage/usage-journal.ts) has them. A server started afterwards on the same database replays them, each
+// once (a second replay adds nothing), and the events written before the crash are not doubled.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { db } from "@/lib/db/client";
+import { client, seedBusiness, createProduct } from "../helpers/api";
+import { startSecondServer, type ServerWithLogs } from "../helpers/usage-db";
+import { sleep } from "../helpers/receiver";
+
+const CARD = { card: { number: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" } };
+let upstream: http.Server;
+let upstreamUrl = "";
+const servers: ServerWithLogs[] = [];
+
+before(async () => {
+  upstream = http.createServer((req, res) => {
+    req.resume();
+    res.setHeader("content-type", "application/json");
+    res.end(JSON.stringify({ path: req.url }));
+  });
+  await new Promise<void>((r) => upstream.listen(0, "127.0.0.1", r));
+  upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+});
+after(async () => {
+  await Promise.all(servers.map((s) => s.stop()));
+  upstream?.close();
+});
+
+async function server(env: Record<string, string>) {
+  const s = await startSecondServer({ ALLOW_PRIVATE_URLS: "true", ...env });
+  servers.push(s);
+  return s;
+}
+
+function kill9(s: ServerWithLogs): Promise<void> {
+  return new Promise((resolve) => {
+    const child = s.child;
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once("exit", () => resolve());
+    child.kill("SIGKILL");
+  });
+}
+
+async function subscribedProduct(base: string) {
+  const provider = await seedBusiness();
+  const api = client(provider.testKey, base);
+  const product = await createProduct(api, { name: `Crash ${Math.random().toString(36).slice(2, 8)}`, type: "API", api: { upstreamUrl } });
+  const price = await api.post(`/v1/products/${product.id}/prices`, { name: "Plan", type: "usage", currency: "USD", amount: 0.001 });
+  assert.equal(price.status, 201, price.text);
+  const published = await api.patch(`/v1/products/${product.id}`, { visibility: "public" });
+  assert.equal(published.status, 200, published.text);
+  const consumer = await seedBusiness();
+  const sub = await client(consumer.testKey, base).post("/v1/subscriptions", { priceId: price.body.data.id, paymentMethod: CARD });
+  assert.equal(sub.status, 201, sub.text);
+  return { productId: product.id as string, slug: published.body.data.slug as string, consumer };
+}
+
+const eventsOf = (productId: string) => db.usageEvent.findMany({ where: { productId }, select: { id: true, statusCode: true } });
+
+async function settled(productId: string, expected: number, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  let rows = await eventsOf(productId);
+  while (rows.length < expected && Date.now() < deadline) {
+    await sleep(200);
+    rows = await eventsOf(productId);
+  }
+  return rows;
+}
+
+test("kill -9: every gateway call answered before the crash has its usage event, once", async () => {
+  // The flush runs every 1.5 s here: the first calls are written before the crash, the last ones are not.
+  const first = await server({ USAGE_FLUSH_MS: "1500" });
+  const { productId, slug, consumer } = await subscribedProduct(first.url);
+  const call = async (path: string, key = consumer.testKey) => {
+    const res = await fetch(`${first.url}/gw/${slug}${path}`, { headers: { authorization: `Bearer ${key}` } });
+    await res.arrayBuffer();
+    return res.status;
+  };
+  const early = await Promise.all(Array.from({ length: 6 }, (_, i) => call(`/early/${i}`)));
+  await sleep(2_500);
+  assert.equal((await eventsOf(productId)).length, 6, "the first calls were flushed before the crash");
+  const late = await Promise.all(Array.from({ length: 20 }, (_, i) => call(`/late/${i}`)));
+  assert.deepEqual(
+    [...early, ...late].filter((s) => s !== 200),
+    [],
+  );
+  await kill9(first);
+  assert.equal((await eventsOf(productId)).length, 6, "the late events were only in memory and the journal");
+
+  // A server started on the same database replays the dead one's journal at once.
+  const second = await server({ USAGE_FLUSH_MS: "100", USAGE_JOURNAL_SWEEP_MS: "500" });
+  const rows = await settled(productId, 26);
+  assert.equal(rows.length, 26, `events after the replay: ${rows.length}\n${second.stderr().slice(-1500)}`);
+  assert.equal(new Set(rows.map((r) => r.id)).size, 26);
+  assert.ok(rows.every((r) => r.statusCode === 200));
+  // Further sweeps (this server's and the suite's) find nothing more to replay: still once each.
+  await sleep(1_500);
+  assert.equal((await eventsOf(productId)).length, 26);
+  const consumerRows = await db.usageEvent.count({ where: { productId, projectId: consumer.projectId } });
+  assert.equal(consumerRows, 26, "the replayed events belong to the consumer's project");
+});
