@@ -12,6 +12,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import next from "next";
 import { applyOrigin, ownHostnames, requestOrigin } from "./scripts/lib/request-origin.mjs";
+import { hostSuffix, isRoutedHost, routeByHost } from "./scripts/lib/host-routing.mjs";
 
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? "0.0.0.0";
@@ -32,6 +33,10 @@ if (process.env.PUBLIC_BASE_URL) process.env.NEXTAUTH_URL ??= process.env.PUBLIC
 else if (!process.env.NEXTAUTH_URL) process.env.AUTH_TRUST_HOST = "true";
 const fixedOrigin = process.env.PUBLIC_BASE_URL || process.env.NEXTAUTH_URL;
 const ownNames = ownHostnames();
+// Products on hosts of their own (scripts/lib/host-routing.mjs): {slug}.GATEWAY_HOST_SUFFIX, {slug}.APP_HOST_SUFFIX.
+const gatewaySuffix = hostSuffix(process.env.GATEWAY_HOST_SUFFIX);
+const appSuffix = hostSuffix(process.env.APP_HOST_SUFFIX);
+const routed = (hostname) => isRoutedHost(hostname, [gatewaySuffix, appSuffix]);
 const app = next({ dev: false, hostname, port, dir: process.cwd(), conf: undefined });
 const handle = app.getRequestHandler();
 await app.prepare();
@@ -53,7 +58,7 @@ function applyRequestOrigin(headers) {
     values = {};
     applyOrigin(
       values,
-      requestOrigin({ hostHeader: headers.host, port, listenHost: hostname, publicBaseUrl: fixedOrigin, names: ownNames }),
+      requestOrigin({ hostHeader: headers.host, port, listenHost: hostname, publicBaseUrl: fixedOrigin, names: ownNames, routed }),
     );
     if (originHeaders.size >= 256) originHeaders.clear();
     originHeaders.set(key, values);
@@ -61,8 +66,15 @@ function applyRequestOrigin(headers) {
   Object.assign(headers, values);
 }
 
+/** A product host's request, pointed at its path here (before the origin is applied: it reads the client's Host). */
+function applyHostRoute(req) {
+  const url = routeByHost({ hostHeader: req.headers.host, url: req.url ?? "/", gatewaySuffix, appSuffix });
+  if (url) req.url = url;
+}
+
 const server = createServer((req, res) => {
   req.headers["x-platform-client-ip"] = req.socket.remoteAddress ?? "";
+  applyHostRoute(req);
   // Host, X-Forwarded-Host and -Proto are replaced by the origin this request is answered for: the client's
   // own Host when it names this server, else this server's address; never a value a client made up.
   applyRequestOrigin(req.headers);
@@ -72,6 +84,7 @@ const server = createServer((req, res) => {
 const upgrade = globalThis.__platformUpgrade;
 server.on("upgrade", (req, socket, head) => {
   req.headers["x-platform-client-ip"] = req.socket.remoteAddress ?? "";
+  applyHostRoute(req);
   applyRequestOrigin(req.headers);
   if (typeof upgrade !== "function" || !upgrade(req, socket, head)) socket.destroy();
 });

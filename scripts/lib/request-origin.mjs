@@ -35,11 +35,17 @@ export function canonicalOrigin({ listenHost, port }) {
 
 /**
  * The origin to answer a request for.
- * @param {{hostHeader: string | undefined, port: number, listenHost?: string, publicBaseUrl?: string, names?: Set<string>}} o
+ * `routed(hostname)`: also follow a host that host routing serves (`{slug}.{APP_HOST_SUFFIX}`, host-routing.mjs).
+ * @param {{hostHeader: string | undefined, port: number, listenHost?: string, publicBaseUrl?: string, names?: Set<string>, routed?: (hostname: string) => boolean}} o
  */
-export function requestOrigin({ hostHeader, port, listenHost, publicBaseUrl, names = ownHostnames() }) {
-  if (publicBaseUrl) return new URL(publicBaseUrl).origin;
+export function requestOrigin({ hostHeader, port, listenHost, publicBaseUrl, names = ownHostnames(), routed = () => false }) {
   const host = parseHost(hostHeader);
+  // A product's own host keeps its name even with PUBLIC_BASE_URL: its portal's sign-in and links stay on it.
+  if (host && routed(host.hostname)) {
+    const scheme = publicBaseUrl ? new URL(publicBaseUrl).protocol : "http:";
+    return `${scheme}//${hostPart(host.hostname)}${host.port ? `:${host.port}` : ""}`;
+  }
+  if (publicBaseUrl) return new URL(publicBaseUrl).origin;
   // This server speaks plain http; a Host without a port means port 80.
   if (host && names.has(host.hostname) && (host.port ?? 80) === port) return `http://${hostPart(host.hostname)}:${port}`;
   return canonicalOrigin({ listenHost, port });

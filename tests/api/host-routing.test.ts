@@ -1,0 +1,79 @@
+// Products on hosts of their own: with GATEWAY_HOST_SUFFIX and APP_HOST_SUFFIX set, {slug}.{gateway suffix} is the
+// product's gateway and {slug}.{app suffix} its developer portal, on the same server (scripts/lib/host-routing.mjs).
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { client, seedBusiness, createProduct } from "../helpers/api";
+import { startSecondServer, type ServerWithLogs } from "../helpers/usage-db";
+
+const CARD = { card: { number: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" } };
+let server: ServerWithLogs;
+let upstream: http.Server;
+let upstreamUrl = "";
+const seen: { url: string; host: string }[] = [];
+
+before(async () => {
+  upstream = http.createServer((req, res) => {
+    seen.push({ url: req.url ?? "", host: String(req.headers["x-forwarded-host"] ?? "") });
+    res.setHeader("content-type", "application/json");
+    res.end(JSON.stringify({ path: req.url }));
+  });
+  await new Promise<void>((r) => upstream.listen(0, "127.0.0.1", r));
+  upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+  server = await startSecondServer({ ALLOW_PRIVATE_URLS: "true", GATEWAY_HOST_SUFFIX: "gw.localhost", APP_HOST_SUFFIX: "apps.localhost" });
+});
+after(async () => {
+  await server?.stop();
+  upstream?.close();
+});
+
+/** A request to the server's address with a Host of our choosing (what DNS for *.gw.example.com would lead to). */
+function get(host: string, path: string, headers: Record<string, string> = {}) {
+  const { port } = new URL(server.url);
+  return new Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }>((resolve, reject) => {
+    const req = http.request({ host: "127.0.0.1", port, path, headers: { ...headers, host: `${host}:${port}` } }, (res) => {
+      let body = "";
+      res.on("data", (d) => (body += d));
+      res.on("end", () => resolve({ status: res.statusCode!, body, headers: res.headers }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+test("{slug}.{GATEWAY_HOST_SUFFIX} is the product's gateway; {slug}.{APP_HOST_SUFFIX} is its portal", async () => {
+  const provider = await seedBusiness();
+  const api = client(provider.testKey, server.url);
+  const product = await createProduct(api, { name: `Hosted ${Math.random().toString(36).slice(2, 8)}`, type: "API", api: { upstreamUrl } });
+  const price = await api.post(`/v1/products/${product.id}/prices`, { name: "Plan", type: "usage", currency: "USD", amount: 0.001 });
+  assert.equal(price.status, 201, price.text);
+  const published = await api.patch(`/v1/products/${product.id}`, { visibility: "public" });
+  assert.equal(published.status, 200, published.text);
+  const slug = published.body.data.slug as string;
+  const consumer = await seedBusiness();
+  const sub = await client(consumer.testKey, server.url).post("/v1/subscriptions", { priceId: price.body.data.id, paymentMethod: CARD });
+  assert.equal(sub.status, 201, sub.text);
+
+  const call = await get(`${slug}.gw.localhost`, "/tides/today?tz=utc", { authorization: `Bearer ${consumer.testKey}` });
+  assert.equal(call.status, 200, call.body);
+  assert.deepEqual(JSON.parse(call.body), { path: "/tides/today?tz=utc" });
+  assert.match(String(call.headers["x-request-cost"]), /USD$/);
+  assert.equal(seen.at(-1)?.host, `${slug}.gw.localhost:${new URL(server.url).port}`, "the upstream is told the host the client used");
+  // Refusals answer in the envelope there too; another slug is another product (unknown here).
+  const refused = await get(`${slug}.gw.localhost`, "/x");
+  assert.equal(refused.status, 401);
+  assert.equal(JSON.parse(refused.body).error.code, "INVALID_API_KEY");
+  assert.equal((await get(`nope-${slug}.gw.localhost`, "/x", { authorization: `Bearer ${consumer.testKey}` })).status, 404);
+
+  const portal = await get(`${slug}.apps.localhost`, "/");
+  assert.equal(portal.status, 200);
+  assert.match(portal.body, new RegExp(`data-product-portal="${slug}"`));
+  assert.match(portal.body, new RegExp(product.name));
+  const docs = await get(`${slug}.apps.localhost`, "/docs");
+  assert.equal(docs.status, 200);
+  assert.match(docs.body, /data-product-portal/);
+  // The API itself is not moved by an app host.
+  const v1 = await get(`${slug}.apps.localhost`, "/v1/products", { authorization: `Bearer ${provider.testKey}` });
+  assert.equal(v1.status, 200);
+});
