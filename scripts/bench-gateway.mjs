@@ -18,6 +18,9 @@
 //      more project servers on the same database sharing REDIS_URL (redis://127.0.0.1:6379) and a unique
 //      REDIS_PREFIX, a plan with rateLimit {limit: 500, windowSeconds: 60}, 1,000 calls alternating between them:
 //      how many got 200 (must be 500). Only printed.
+//   5. unless BENCH_CRASH=0: 0 usage events lost across a kill -9: two more servers on the database, 8 connections
+//      calling each for 4 s, one killed with SIGKILL after 2 s; the survivor replays the dead one's usage journal;
+//      every call answered 200 must have its usage event (calls cut off by the kill may be metered: at least once).
 // Prints a table, the ratios against the goals (met / not met; never asserted: exits 0 when one is missed) and
 // writes bench-results/gateway.json. Always stops the processes, drops the database and deletes its Redis keys.
 // Environment: BENCH_DURATION (s, 10), BENCH_WARMUP (s, 2), BENCH_CONNECTIONS (32), BENCH_RATE (200),
@@ -289,6 +292,77 @@ async function main() {
     return { calls, limit: 500, ok, statuses, elapsedS: round(elapsedS, 2), exact: ok === 500, redisFallbackWarnings: fallbacks };
   }
 
+  // ---------------------------------------------------------------- 0 usage events lost across a kill -9
+
+  const crashPart = process.env.BENCH_CRASH === "0" ? { skipped: "BENCH_CRASH=0" } : await killNineUnderLoad();
+
+  // Two servers on the database; calls go to both; one is killed with SIGKILL in the middle of the load. The other
+  // replays the dead one's usage journal (lib/usage/usage-journal.ts) at its next sweep: every call answered 200
+  // must have its event, once.
+  async function killNineUnderLoad() {
+    const env = { ...platformEnv, USAGE_JOURNAL_SWEEP_MS: "1000" };
+    const [victim, survivor] = await Promise.all([started({ env }), started({ env })]);
+    const target = await publishAndSubscribe(survivor.url, { limit: 1_000_000_000, windowSeconds: 60 });
+    log(`kill -9: servers ${victim.url} (to be killed) and ${survivor.url}, product /gw/${target.slug}`);
+    const answered = { victim: 0, survivor: 0 };
+    let cutOff = 0;
+    let killed = false;
+    const agents = [new http.Agent({ keepAlive: true, maxSockets: 8 }), new http.Agent({ keepAlive: true, maxSockets: 8 })];
+    const one = (which) =>
+      new Promise((resolve) => {
+        const s = which === "victim" ? victim : survivor;
+        const req = http.get(
+          `${s.url}/gw/${target.slug}${CALL_PATH}`,
+          { agent: agents[which === "victim" ? 0 : 1], headers: auth },
+          (res) => {
+            res.resume();
+            res.on("end", () => {
+              if (res.statusCode === 200) answered[which]++;
+              resolve();
+            });
+            res.on("error", () => {
+              cutOff++;
+              resolve();
+            });
+          },
+        );
+        req.on("error", () => {
+          cutOff++;
+          resolve();
+        });
+      });
+    const until = Date.now() + 4000;
+    const loop = async (which) => {
+      while (Date.now() < until && !(which === "victim" && killed)) await one(which);
+    };
+    setTimeout(() => {
+      killed = true;
+      victim.child.kill("SIGKILL");
+    }, 2000);
+    await Promise.all([..."abcdefgh"].map(() => loop("victim")).concat([..."abcdefgh"].map(() => loop("survivor"))));
+    for (const a of agents) a.destroy();
+    const events = () => {
+      const s = new Database(db.file, { readonly: true });
+      try {
+        return s.prepare(`SELECT COUNT(*) AS n FROM "UsageEvent" WHERE "productId" = ? AND "statusCode" = 200`).get(target.productId).n;
+      } finally {
+        s.close();
+      }
+    };
+    const total = answered.victim + answered.survivor;
+    const deadline = Date.now() + 30_000;
+    let n = events();
+    while (n < total && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 250));
+      n = events();
+    }
+    await new Promise((r) => setTimeout(r, 1500)); // one more sweep: nothing further may appear twice
+    n = events();
+    await survivor.stop();
+    log(`kill -9: ${total} calls answered 200 (${answered.victim} by the killed server), ${n} usage events, ${cutOff} calls cut off`);
+    return { answered: total, answeredByKilled: answered.victim, usageEvents: n, lost: Math.max(0, total - n), cutOff };
+  }
+
   // ---------------------------------------------------------------- report
 
   const ratio = gateway.rps / bareLoad.rps;
@@ -340,6 +414,11 @@ async function main() {
     console.log(
       `  limits exact over 2 processes (Redis): ${redisPart.ok} of ${redisPart.calls} calls got 200 with a limit of ${redisPart.limit}: ${redisPart.exact ? "exact" : "NOT exact"}${redisPart.redisFallbackWarnings.length ? ` (${redisPart.redisFallbackWarnings.length} Redis fallback warnings)` : ""}`,
     );
+  if (crashPart.skipped) console.log(`  usage events lost across a kill -9: skipped (${crashPart.skipped})`);
+  else
+    console.log(
+      `  usage events lost across a kill -9 of one of 2 servers: ${crashPart.lost} (${crashPart.answered} calls answered 200, ${crashPart.answeredByKilled} of them by the killed one; ${crashPart.usageEvents} events; ${crashPart.cutOff} calls cut off by the kill, metered at least once): ${met(crashPart.lost === 0)}`,
+    );
   if (profile) {
     console.log(`\n  where the gateway's CPU went during the throughput run (${profile.ms} ms busy; profile ${profile.file}):`);
     for (const g of profile.groups) console.log(`    ${String(g.share).padStart(5)}%  ${g.group}`);
@@ -358,6 +437,7 @@ async function main() {
     drift,
     goals,
     limitsOverTwoProcesses: redisPart,
+    killNine: crashPart,
     profile,
   });
   console.log(`\nwritten to ${file}`);
