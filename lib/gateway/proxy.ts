@@ -64,6 +64,19 @@ function agentFor(url: URL): http.Agent {
   return agent;
 }
 
+// An address written in the URL is never looked up (so guardedLookup never sees it): it is checked here, once per
+// upstream host rather than per call (the rules are the process's, fixed at start).
+const literalVerdicts = new Map<string, boolean>();
+function refusedLiteral(host: string): boolean {
+  let refused = literalVerdicts.get(host);
+  if (refused === undefined) {
+    refused = isIP(host) !== 0 && isRefusedAddress(host);
+    if (literalVerdicts.size > 1000) literalVerdicts.clear();
+    literalVerdicts.set(host, refused);
+  }
+  return refused;
+}
+
 export type UpstreamFault = "UPSTREAM_UNAVAILABLE" | "UPSTREAM_TIMEOUT";
 
 export interface ProxyResult {
@@ -118,8 +131,7 @@ export function proxyRequest(req: IncomingMessage, res: ServerResponse, call: Pr
       done();
     };
     const host = call.target.hostname.replace(/^\[|\]$/g, "");
-    if (isIP(host) && isRefusedAddress(host))
-      return fault("UPSTREAM_UNAVAILABLE", "The upstream's address is not allowed on this deployment.");
+    if (refusedLiteral(host)) return fault("UPSTREAM_UNAVAILABLE", "The upstream's address is not allowed on this deployment.");
 
     const upstream = (call.target.protocol === "https:" ? https : http).request({
       protocol: call.target.protocol,
@@ -173,8 +185,9 @@ export function proxyRequest(req: IncomingMessage, res: ServerResponse, call: Pr
       for (const [k, v] of Object.entries(extra)) headers[k.toLowerCase()] = v;
       for (const [k, v] of Object.entries(headers)) if (typeof v === "string") result.responseHeaders[k] = v;
       res.writeHead(result.status, headers);
-      // SSE and other streams: each chunk goes out as it comes.
-      res.flushHeaders();
+      // A stream of unknown length (SSE, chunked): the head goes out now, and each chunk as it comes. With a length,
+      // the head leaves with the first chunk: one write instead of two.
+      if (up.headers["content-length"] === undefined) res.flushHeaders();
       up.on("data", (chunk: Buffer) => {
         result.responseBytes += chunk.length;
       });
@@ -233,8 +246,7 @@ export function tunnel(
       done();
     };
     const host = call.target.hostname.replace(/^\[|\]$/g, "");
-    if (isIP(host) && isRefusedAddress(host))
-      return fault("UPSTREAM_UNAVAILABLE", "The upstream's address is not allowed on this deployment.");
+    if (refusedLiteral(host)) return fault("UPSTREAM_UNAVAILABLE", "The upstream's address is not allowed on this deployment.");
     const upstream = (call.target.protocol === "https:" ? https : http).request({
       protocol: call.target.protocol,
       hostname: host,
