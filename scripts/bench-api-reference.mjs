@@ -20,8 +20,8 @@ const secret = Buffer.from(process.env.KEY_HASH_SECRET.trim(), "utf8");
 const keyStmt = db.prepare(`SELECT k."id", k."businessId", k."projectId", k."environment", k."scopes", k."rateLimit",
   k."revokedAt", k."expiresAt", b."plan" FROM "ApiKey" k JOIN "Business" b ON b."id" = k."businessId" WHERE k."keyHash" = ?`);
 const productStmt = db.prepare(`SELECT p."id", p."businessId", p."environment", p."name", p."type", p."description", p."isActive",
-  p."industries", p."productCategories", p."interfaces", p."searchText", p."createdAt", p."updatedAt", b."name" AS "businessName"
-  FROM "Product" p JOIN "Business" b ON b."id" = p."businessId" WHERE p."id" = ? AND p."businessId" = ? AND p."environment" = ?`);
+  p."industries", p."productCategories", p."interfaces", p."searchText", p."visibility", p."slug", p."api", p."publishedAt", p."createdAt", p."updatedAt",
+  b."name" AS "businessName" FROM "Product" p JOIN "Business" b ON b."id" = p."businessId" WHERE p."id" = ? AND p."businessId" = ? AND p."environment" = ?`);
 const LOG_COLUMNS = [
   "id",
   "timestamp",
@@ -156,6 +156,11 @@ function handle(req, res) {
     industries: json(p.industries) ?? [],
     productCategories: json(p.productCategories) ?? [],
     interfaces: json(p.interfaces) ?? {},
+    visibility: p.visibility,
+    slug: p.slug,
+    // The stored block as it is (the bench's products have none; the platform also lists secret header names).
+    api: json(p.api),
+    publishedAt: p.publishedAt ? new Date(p.publishedAt).toISOString() : null,
     createdAt: new Date(p.createdAt).toISOString(),
     updatedAt: new Date(p.updatedAt).toISOString(),
   };
