@@ -1,5 +1,6 @@
 import { db } from "@/lib/db/client";
 import { announce, listenLocally, subscribe } from "@/lib/redis/bus";
+import { BILLING_CHANGED } from "@/lib/redis/topics";
 import { processSingleton } from "@/lib/process-state";
 import { compilePrice, type PricePlan } from "./price-plan";
 import { newRatingState, rateEvent, type RatingState } from "./rate-events";
@@ -50,7 +51,6 @@ interface ProjectEntry {
 }
 
 const S = processSingleton("billing-rate-cache", () => new Map<string, ProjectEntry>());
-const TOPIC = "billing-changed";
 const listener = processSingleton("billing-invalidation", () => ({ listening: false }));
 
 function invalidateLocally(key: string): void {
@@ -64,14 +64,14 @@ function invalidateLocally(key: string): void {
 
 /** A subscription of the project changed: its entitlements and running totals are read again. */
 export function invalidateBillingCache(projectId: string, environment: string): void {
-  announce(TOPIC, `${projectId}|${environment}`);
+  announce(BILLING_CHANGED, `${projectId}|${environment}`);
 }
 
 function listenForBillingChanges(): void {
   if (listener.listening) return;
   listener.listening = true;
-  subscribe(TOPIC, invalidateLocally);
-  listenLocally(TOPIC, invalidateLocally);
+  subscribe(BILLING_CHANGED, invalidateLocally);
+  listenLocally(BILLING_CHANGED, invalidateLocally);
 }
 
 async function load(key: string, projectId: string, environment: string, previous: ProjectEntry | undefined): Promise<ProjectEntry> {

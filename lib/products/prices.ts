@@ -11,10 +11,10 @@ import type { AuthContext } from "@/lib/http/auth-context";
 import { CURRENCIES, PRICE_TYPES, type PriceCreate, type PriceUpdate } from "@/lib/schemas/price";
 import { dbNull } from "@/lib/db/client";
 import { announce } from "@/lib/redis/bus";
+import { BILLING_CHANGED } from "@/lib/redis/topics";
 
-/** The topic lib/billing's entitlement cache listens on ("*": every entry). */
-export const PLAN_CHANGED_TOPIC = "billing-changed";
-const onPlanChanged = () => announce(PLAN_CHANGED_TOPIC, "*");
+// Every project's rating and entitlement cache reads its subscriptions again ("*").
+const onPlanChanged = () => announce(BILLING_CHANGED, "*");
 import { getProductOrThrow } from "./get-product-or-throw";
 import { serializePrice } from "./serialize";
 
