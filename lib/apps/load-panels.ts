@@ -9,17 +9,17 @@ import { SOURCE_SCOPE, panelSource, sourceKey, type PanelSource } from "./panel-
 // (their role permitting); anyone else gets the shell with each data panel saying its data is private, and
 // never a query of another business's records. Panels the platform holds no data for say so either way.
 
-export type PanelContent =
-  | { state: "data"; blocks: PanelBlock[] }
-  | { state: "empty" | "private" | "forbidden" | "failed"; text: string };
+export type PanelContent = { state: "data"; blocks: PanelBlock[] } | { state: "empty" | "private" | "forbidden" | "failed"; text: string };
 
 async function load(source: PanelSource, name: string, scope: PanelScope | null): Promise<PanelContent> {
   if ("empty" in source) return { state: "empty", text: source.empty };
-  if (!scope)
-    return { state: "private", text: `${humanize(name)} shows this business's own data, which only its signed-in members see.` };
+  if (!scope) return { state: "private", text: `${humanize(name)} shows this business's own data, which only its signed-in members see.` };
   const needed = SOURCE_SCOPE[source.source];
   if (needed && !grants(scope.auth.scopes, needed))
-    return { state: "forbidden", text: `Your role cannot read this (it needs the ${needed} scope); an owner or admin can change your role.` };
+    return {
+      state: "forbidden",
+      text: `Your role cannot read this (it needs the ${needed} scope); an owner or admin can change your role.`,
+    };
   try {
     const blocks = source.source === "automation" ? await automation(scope, source.kind) : await PANEL_LOADERS[source.source](scope);
     return { state: "data", blocks };

@@ -34,7 +34,15 @@ async function events(scope: PanelScope): Promise<PanelBlock[]> {
 
 async function audit(scope: PanelScope): Promise<PanelBlock[]> {
   const list = await listAuditEntries(scope.auth, parseCollectionQuery(newest(rowLimit(scope)), AUDIT_COLLECTION));
-  const rows = list.data as { id: string; action: string; actorType: string; actorId: string | null; targetType: string | null; targetId: string | null; createdAt: string }[];
+  const rows = list.data as {
+    id: string;
+    action: string;
+    actorType: string;
+    actorId: string | null;
+    targetType: string | null;
+    targetId: string | null;
+    createdAt: string;
+  }[];
   return [
     {
       type: "table",
@@ -42,7 +50,12 @@ async function audit(scope: PanelScope): Promise<PanelBlock[]> {
       columns: ["Action", "Actor", "Target", "Time"],
       rows: rows.map((a) => ({
         id: a.id,
-        cells: [a.action, [a.actorType, a.actorId].filter(Boolean).join(" "), [a.targetType, a.targetId].filter(Boolean).join(" ") || "—", when(a.createdAt)],
+        cells: [
+          a.action,
+          [a.actorType, a.actorId].filter(Boolean).join(" "),
+          [a.targetType, a.targetId].filter(Boolean).join(" ") || "—",
+          when(a.createdAt),
+        ],
       })),
       empty: "No audit entries yet: key, app and team changes are recorded here.",
     },
@@ -87,7 +100,10 @@ async function roles(scope: PanelScope): Promise<PanelBlock[]> {
       columns: ["Role", "Members", "Scopes"],
       rows: ROLES.map((role) => {
         const scopes = scopesForRole(role);
-        return { id: role, cells: [role, count(members.filter((m) => m.role === role).length), scopes.includes("*") ? "everything (*)" : scopes.join(", ")] };
+        return {
+          id: role,
+          cells: [role, count(members.filter((m) => m.role === role).length), scopes.includes("*") ? "everything (*)" : scopes.join(", ")],
+        };
       }),
       empty: "",
     },

@@ -64,16 +64,37 @@ async function metrics(scope: PanelScope): Promise<PanelBlock[]> {
   if (revenue) {
     if (!revenue.totals.length) items.push({ id: "revenue", label: "Revenue", value: "0", hint: "no sales in the last 12 months" });
     for (const [currency, total] of revenue.totals)
-      items.push({ id: `revenue-${currency}`, label: `Revenue (${currency})`, value: money(total, currency), hint: "invoiced and this period so far, 12 months" });
+      items.push({
+        id: `revenue-${currency}`,
+        label: `Revenue (${currency})`,
+        value: money(total, currency),
+        hint: "invoiced and this period so far, 12 months",
+      });
   }
-  if (customers) items.push({ id: "customers", label: "Customers", value: count(customers.pagination.total), hint: "businesses subscribed to your products" });
+  if (customers)
+    items.push({
+      id: "customers",
+      label: "Customers",
+      value: count(customers.pagination.total),
+      hint: "businesses subscribed to your products",
+    });
   if (previous) {
     const before = previous.totalRequests;
     const growth = before ? `${Math.round(((current.totalRequests - before) / before) * 1000) / 10}%` : "n/a";
-    items.push({ id: "growth", label: "Growth in calls", value: growth, hint: before ? "against the period before" : "no calls in the period before" });
+    items.push({
+      id: "growth",
+      label: "Growth in calls",
+      value: growth,
+      hint: before ? "against the period before" : "no calls in the period before",
+    });
   }
   if (wanted.includes("retention"))
-    items.push({ id: "retention", label: "Retention", value: "not recorded", hint: "needs sign-up cohorts, which the platform does not keep" });
+    items.push({
+      id: "retention",
+      label: "Retention",
+      value: "not recorded",
+      hint: "needs sign-up cohorts, which the platform does not keep",
+    });
   return [{ type: "stats", items }];
 }
 
@@ -122,7 +143,12 @@ async function quota(scope: PanelScope): Promise<PanelBlock[]> {
       type: "stats",
       items: [
         { id: "quota-used", label: "Requests this month", value: count(q.used), hint: `resets ${when(q.resets)}` },
-        { id: "quota-limit", label: "Monthly quota", value: q.limit === null ? "unlimited" : count(q.limit), hint: `${scope.business.plan} plan` },
+        {
+          id: "quota-limit",
+          label: "Monthly quota",
+          value: q.limit === null ? "unlimited" : count(q.limit),
+          hint: `${scope.business.plan} plan`,
+        },
         { id: "quota-percent", label: "Quota used", value: q.percentage === null ? "no cap" : `${q.percentage}%` },
       ],
     },
@@ -152,7 +178,10 @@ async function billing(scope: PanelScope): Promise<PanelBlock[]> {
       columns: ["Number", "Seller", "Status", "Total", "Period"],
       rows: b.invoices
         .slice(0, rowLimit(scope))
-        .map((i) => ({ id: i.id, cells: [i.number, i.seller.name, i.status, money(i.total, i.currency), `${when(i.periodStart)} to ${when(i.periodEnd)}`] })),
+        .map((i) => ({
+          id: i.id,
+          cells: [i.number, i.seller.name, i.status, money(i.total, i.currency), `${when(i.periodStart)} to ${when(i.periodEnd)}`],
+        })),
       empty: "No invoices yet: subscriptions to products are invoiced at the end of each period.",
     },
   ];
@@ -180,7 +209,10 @@ async function requests(scope: PanelScope): Promise<PanelBlock[]> {
       type: "table",
       caption: "Recent requests, newest first",
       columns: ["Status", "Request", "Latency", "Time"],
-      rows: rows.map((r) => ({ id: r.id, cells: [String(r.statusCode), `${r.method} ${r.path}`, `${Math.round(r.latency)} ms`, when(r.timestamp)] })),
+      rows: rows.map((r) => ({
+        id: r.id,
+        cells: [String(r.statusCode), `${r.method} ${r.path}`, `${Math.round(r.latency)} ms`, when(r.timestamp)],
+      })),
       empty: "No API requests in this environment yet.",
     },
   ];
@@ -214,7 +246,15 @@ async function environments(scope: PanelScope): Promise<PanelBlock[]> {
       return { id: environment, cells: [name, count(k.pagination.total ?? 0), count(p.pagination.total ?? 0), count(m.totalRequests)] };
     }),
   );
-  return [{ type: "table", caption: "Test and live environments", columns: ["Environment", "API keys", "Products", "Calls, 30 days"], rows, empty: "" }];
+  return [
+    {
+      type: "table",
+      caption: "Test and live environments",
+      columns: ["Environment", "API keys", "Products", "Calls, 30 days"],
+      rows,
+      empty: "",
+    },
+  ];
 }
 
 const TRAFFIC_LOADERS = { metrics, charts, usage, quota, billing, keys, requests, webhooks, environments };

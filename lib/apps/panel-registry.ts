@@ -32,9 +32,7 @@ export type DataSource = (typeof DATA_SOURCES)[number];
 export type AutomationKindName = "Agent" | "Tool" | "Workflow" | "ExecutionContext";
 
 export type PanelSource =
-  | { source: Exclude<DataSource, "automation"> }
-  | { source: "automation"; kind: AutomationKindName }
-  | { empty: string };
+  { source: Exclude<DataSource, "automation"> } | { source: "automation"; kind: AutomationKindName } | { empty: string };
 
 /** The scope a member's role needs to see a source (lib/portal/roles.ts); none: every member sees it. */
 export const SOURCE_SCOPE: Record<DataSource, string | null> = {
@@ -110,10 +108,13 @@ const SOURCES: Record<string, PanelSource> = {
 
 /** What would appear where the platform holds no data, and where it would come from. */
 const EMPTY: Record<string, string> = {
-  reports: "Saved and scheduled reports would be listed here; the platform stores no reports, so they would come from a reporting tool connected to this app.",
-  "system-health": "The status of the services this admin area depends on would appear here, reported by a monitoring service connected to this app.",
+  reports:
+    "Saved and scheduled reports would be listed here; the platform stores no reports, so they would come from a reporting tool connected to this app.",
+  "system-health":
+    "The status of the services this admin area depends on would appear here, reported by a monitoring service connected to this app.",
   integrations: "Connected services and their health would appear here, from the connectors of the workflow engine this app is linked to.",
-  "integration-health": "Each connected service's health would appear here, from the connectors of the workflow engine this app is linked to.",
+  "integration-health":
+    "Each connected service's health would appear here, from the connectors of the workflow engine this app is linked to.",
   docs: "The API reference comes from each product's OpenAPI document and is served by its product portal at /p/{slug}/docs.",
   deployments: "Deployments per environment would appear here, reported by the CI/CD system that deploys your services.",
   "deployment-status": "The version running in each environment would appear here, reported by your deployment pipeline.",
@@ -162,7 +163,8 @@ const EMPTY: Record<string, string> = {
   tasks: "Project tasks would appear here, from the project tool connected to this app.",
   "time-tracking": "Tracked time would appear here, from the time tracker connected to this app.",
   "time-entries": "The latest time entries would appear here, from the time tracker connected to this app.",
-  invoices: "Invoices to clients would appear here, from the invoicing tool connected to this app; your products' own invoices are under Revenue in the console.",
+  invoices:
+    "Invoices to clients would appear here, from the invoicing tool connected to this app; your products' own invoices are under Revenue in the console.",
   "invoice-summary": "Open and paid client invoices would appear here, from the invoicing tool connected to this app.",
   "recent-invoices": "The client's latest invoices would appear here, from the invoicing tool connected to this app.",
   deliverables: "Files delivered to the client would appear here, from the file store connected to this app.",
@@ -196,7 +198,9 @@ export function panelSource(type: AppType, name: string, place: "view" | "panel"
   if (known) return known;
   const sentence = EMPTY[`${type}:${name}`] ?? EMPTY[name];
   if (sentence) return { empty: sentence };
-  return { empty: `The ${humanize(name)} ${place} would show data from a service connected to this app; the platform holds none under this name.` };
+  return {
+    empty: `The ${humanize(name)} ${place} would show data from a service connected to this app; the platform holds none under this name.`,
+  };
 }
 
 /** "metrics", or "automation:Agent": two names that load the same data. */
