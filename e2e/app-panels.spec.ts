@@ -46,7 +46,12 @@ test("stored Dashboard and Admin apps show their business's real numbers and aud
     type: "API",
     api: { upstreamUrl: "http://127.0.0.1:9/v1" },
   });
-  const price = await post(request, keyA, `/v1/products/${product.id}/prices`, { name: "Per call", type: "usage", currency: "USD", amount: 0.25 });
+  const price = await post(request, keyA, `/v1/products/${product.id}/prices`, {
+    name: "Per call",
+    type: "usage",
+    currency: "USD",
+    amount: 0.25,
+  });
   const published = await request.patch(`/v1/products/${product.id}`, { headers: bearer(keyA), data: { visibility: "public" } });
   expect(published.status(), await published.text()).toBe(200);
 
@@ -55,7 +60,10 @@ test("stored Dashboard and Admin apps show their business's real numbers and aud
   const pageB = await contextB.newPage();
   await signUp(pageB, newAccount("outsider"));
   const keyB = await createKey(pageB, "Outsider key");
-  const sub = await post(request, keyB, "/v1/subscriptions", { priceId: price.id, paymentMethod: { card: { number: "4242424242424242" } } });
+  const sub = await post(request, keyB, "/v1/subscriptions", {
+    priceId: price.id,
+    paymentMethod: { card: { number: "4242424242424242" } },
+  });
   for (let i = 0; i < 3; i++) {
     const v = await post(request, keyA, "/v1/keys/verify", { key: keyB, product: product.id }, 200);
     expect(v.valid).toBe(true);
@@ -121,6 +129,18 @@ test("stored Dashboard and Admin apps show their business's real numbers and aud
   found.push(...(await serious(page)));
   await page.emulateMedia({ colorScheme: null });
 
+  // The Developer app publishing made (at the product's slug) shows A's keys and requests here too, and a Platform
+  // app the test/live split: one key and one product in test, none in live.
+  await page.goto(`/apps/${(await published.json()).data.slug}`);
+  await expect(page.locator("[data-panel=api-keys]")).toContainText("Panels automation");
+  await expect(page.locator("[data-panel=recent-requests]")).toContainText("GET /v1/audit-logs");
+  const platform = await post(request, keyA, "/v1/apps", { type: "Platform", name: `Gauges platform ${tag}`, status: "published" });
+  await page.goto(`/apps/${platform.slug}/environments`);
+  const split = main.getByRole("table", { name: "Test and live environments" });
+  await expect(split.locator("[data-row=test] td")).toHaveText(["Test", "1", "1", /^\d+$/]);
+  await expect(split.locator("[data-row=production] td")).toHaveText(["Live", "0", "0", "0"]);
+  await expect(page.locator("[data-panel=deployment-status] [data-panel-state=empty]")).toContainText("deployment pipeline");
+
   // The draft is A's preview only.
   await page.goto(`/apps/${draft.slug}/billing`);
   await expect(page.getByRole("status").filter({ hasText: "Draft" })).toBeVisible();
@@ -153,13 +173,31 @@ test("one app in three themes: a light preset, dark mode and custom colours", as
     status: "published",
   });
   await post(request, key, "/v1/products", { name: "Harbour tides", type: "API", api: { upstreamUrl: "http://127.0.0.1:9/v1" } });
+  for (let i = 0; i < 5; i++) await get(request, key, "/v1/products");
+  // Usage is written a moment after the calls: wait until the page counts them, so every picture shows them.
+  await expect
+    .poll(
+      async () => {
+        await page.goto(`/apps/${app.slug}`);
+        return digits(await page.locator("[data-panel=metrics]").getByTestId("stat-calls").textContent());
+      },
+      { intervals: [1_000], timeout: 30_000 },
+    )
+    .toBeGreaterThanOrEqual(7);
 
   const themes = {
     light: { preset: "emerald", mode: "light" },
     dark: { preset: "indigo", mode: "dark" },
     custom: {
       mode: "light",
-      custom: { accent: "#9d174d", "accent-strong": "#831843", "accent-soft": "#fce7f3", bg: "#fffbf5", surface: "#fdf4ff", card: "#ffffff" },
+      custom: {
+        accent: "#9d174d",
+        "accent-strong": "#831843",
+        "accent-soft": "#fce7f3",
+        bg: "#fffbf5",
+        surface: "#fdf4ff",
+        card: "#ffffff",
+      },
     },
   } as const;
   const found: string[] = [];
@@ -169,7 +207,8 @@ test("one app in three themes: a light preset, dark mode and custom colours", as
     await page.goto(`/apps/${app.slug}`);
     const root = page.locator("[data-app-shell=Dashboard]");
     await expect(root).toHaveAttribute("data-theme-mode", theme.mode);
-    if (name === "custom") expect(await root.evaluate((el) => getComputedStyle(el).getPropertyValue("--app-accent").trim())).toBe("#9d174d");
+    if (name === "custom")
+      expect(await root.evaluate((el) => getComputedStyle(el).getPropertyValue("--app-accent").trim())).toBe("#9d174d");
     await expect(page.locator("[data-panel=metrics]").getByTestId("stat-calls")).toBeVisible();
     await expect(page.locator(".recharts-surface").first()).toBeVisible({ timeout: 15_000 });
     found.push(...(await serious(page)).map((v) => `${name}: ${v}`));

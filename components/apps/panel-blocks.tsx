@@ -35,11 +35,11 @@ function Block({ block }: { block: PanelBlock }) {
   switch (block.type) {
     case "stats":
       return (
-        <dl className="grid grid-cols-[repeat(auto-fill,minmax(9rem,1fr))] gap-3">
+        <dl className="grid grid-cols-[repeat(auto-fill,minmax(7rem,1fr))] gap-2">
           {block.items.map((s) => (
-            <div key={s.id} className="min-w-0 rounded-md border border-(--app-border) bg-(--app-surface) p-3">
+            <div key={s.id} className="min-w-0 rounded-md border border-(--app-border) bg-(--app-surface) px-3 py-2">
               <dt className="text-xs tracking-wide text-(--app-muted) uppercase">{s.label}</dt>
-              <dd data-testid={`stat-${s.id}`} className="mt-1 text-xl font-semibold break-words tabular-nums">
+              <dd data-testid={`stat-${s.id}`} className="mt-0.5 text-lg font-semibold break-words tabular-nums">
                 {s.value}
               </dd>
               {s.hint ? <dd className="mt-1 text-xs text-(--app-muted)">{s.hint}</dd> : null}

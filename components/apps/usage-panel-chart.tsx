@@ -14,7 +14,7 @@ export function UsagePanelChart({ caption, points }: { caption: string; points: 
   const series = points.map((p) => ({ ...p, prevRequests: null, prevErrors: null, prevP95: null }));
   return (
     <figure className="h-56" aria-label={caption}>
-      <RequestsPlot series={series} />
+      <RequestsPlot series={series} showPrevious={false} />
     </figure>
   );
 }

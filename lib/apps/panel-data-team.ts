@@ -25,8 +25,8 @@ async function events(scope: PanelScope): Promise<PanelBlock[]> {
     {
       type: "table",
       caption: "Latest events, newest first",
-      columns: ["Event", "Id", "Time"],
-      rows: rows.map((e) => ({ id: e.id, cells: [e.type, e.id, when(e.createdAt)] })),
+      columns: ["Event", "Time"],
+      rows: rows.map((e) => ({ id: e.id, cells: [e.type, when(e.createdAt)] })),
       empty: "No events yet: creating products, keys, apps or subscriptions records them.",
     },
   ];

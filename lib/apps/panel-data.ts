@@ -176,12 +176,10 @@ async function billing(scope: PanelScope): Promise<PanelBlock[]> {
       type: "table",
       caption: "Invoices, newest first",
       columns: ["Number", "Seller", "Status", "Total", "Period"],
-      rows: b.invoices
-        .slice(0, rowLimit(scope))
-        .map((i) => ({
-          id: i.id,
-          cells: [i.number, i.seller.name, i.status, money(i.total, i.currency), `${when(i.periodStart)} to ${when(i.periodEnd)}`],
-        })),
+      rows: b.invoices.slice(0, rowLimit(scope)).map((i) => ({
+        id: i.id,
+        cells: [i.number, i.seller.name, i.status, money(i.total, i.currency), `${when(i.periodStart)} to ${when(i.periodEnd)}`],
+      })),
       empty: "No invoices yet: subscriptions to products are invoiced at the end of each period.",
     },
   ];
