@@ -128,6 +128,12 @@ test("stored Dashboard and Admin apps show their business's real numbers and aud
   await page.emulateMedia({ colorScheme: "dark" });
   found.push(...(await serious(page)));
   await page.emulateMedia({ colorScheme: null });
+  // At 375 px the wide tables scroll in their own region; the page never scrolls sideways.
+  await page.goto(`/apps/${admin.slug}/permissions`);
+  await expect(main.getByRole("table", { name: "Permissions per resource and role" })).toContainText("audit_logs");
+  await page.setViewportSize({ width: 375, height: 800 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   // The Developer app publishing made (at the product's slug) shows A's keys and requests here too, and a Platform
   // app the test/live split: one key and one product in test, none in live.
