@@ -25,7 +25,7 @@ const money = (minor: number, currency: string) => `${minorToDecimal(BigInt(mino
 export const page = (limit: number, spec: CollectionSpec) => parseCollectionQuery(new URLSearchParams({ limit: String(limit) }), spec);
 
 /** The Dashboard's period (config.defaultPeriod) as a window the usage rollups answer; other apps: 30 days. */
-function window(scope: PanelScope): { period: Period; days: number; label: string } {
+function periodWindow(scope: PanelScope): { period: Period; days: number; label: string } {
   const p = scope.app.type === "Dashboard" ? scope.app.config.defaultPeriod : "month";
   if (p === "hour") return { period: "hour", days: 1 / 24, label: "the last hour" };
   if (p === "day") return { period: "day", days: 1, label: "the last 24 hours" };
@@ -35,7 +35,7 @@ function window(scope: PanelScope): { period: Period; days: number; label: strin
   return { period: "month", days: 30, label: "the last 30 days" };
 }
 
-function metricsFor(auth: AuthContext, w: ReturnType<typeof window>, back = 0) {
+function metricsFor(auth: AuthContext, w: ReturnType<typeof periodWindow>, back = 0) {
   const to = new Date(now().getTime() - back * w.days * DAY);
   return usageMetrics(auth, w.period, { from: new Date(to.getTime() - w.days * DAY), to });
 }
@@ -48,7 +48,7 @@ async function revenueTotals(auth: AuthContext) {
 }
 
 async function metrics(scope: PanelScope): Promise<PanelBlock[]> {
-  const w = window(scope);
+  const w = periodWindow(scope);
   const wanted = scope.app.type === "Dashboard" ? scope.app.config.metrics : ["revenue"];
   const [current, previous, revenue, customers] = await Promise.all([
     metricsFor(scope.auth, w),
@@ -99,7 +99,7 @@ async function metrics(scope: PanelScope): Promise<PanelBlock[]> {
 }
 
 async function charts(scope: PanelScope): Promise<PanelBlock[]> {
-  const w = window(scope);
+  const w = periodWindow(scope);
   const [m, revenue] = await Promise.all([metricsFor(scope.auth, w), revenueTotals(scope.auth)]);
   const points = m.series.map((b) => ({
     label: w.period === "month" ? b.start.slice(5, 10) : b.start.slice(11, 16),
@@ -178,7 +178,13 @@ async function billing(scope: PanelScope): Promise<PanelBlock[]> {
       columns: ["Number", "Seller", "Status", "Total", "Period"],
       rows: b.invoices.slice(0, rowLimit(scope)).map((i) => ({
         id: i.id,
-        cells: [i.number, i.seller.name, i.status, money(i.total, i.currency), `${when(i.periodStart)} to ${when(i.periodEnd)}`],
+        cells: [
+          i.number,
+          i.seller.name || i.seller.id,
+          i.status,
+          money(i.total, i.currency),
+          `${when(i.periodStart)} to ${when(i.periodEnd)}`,
+        ],
       })),
       empty: "No invoices yet: subscriptions to products are invoiced at the end of each period.",
     },
