@@ -22,7 +22,7 @@ import { TEAM_LOADERS } from "./panel-data-team";
 
 const DAY = 86_400_000;
 const money = (minor: number, currency: string) => `${minorToDecimal(BigInt(minor), currency)} ${currency}`;
-export const page = (limit: number, spec: CollectionSpec) => parseCollectionQuery(new URLSearchParams({ limit: String(limit) }), spec);
+const page = (limit: number, spec: CollectionSpec) => parseCollectionQuery(new URLSearchParams({ limit: String(limit) }), spec);
 
 /** The Dashboard's period (config.defaultPeriod) as a window the usage rollups answer; other apps: 30 days. */
 function periodWindow(scope: PanelScope): { period: Period; days: number; label: string } {
