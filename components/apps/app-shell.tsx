@@ -9,7 +9,8 @@ import { ConfigSummary } from "./config-summary";
 
 // The shell of an application component, drawn from its validated config: header (shell.header), sidebar
 // (shell.sidebar, shell.sidebarCollapsed), theme (mode, preset and custom variables on the root), navigation
-// (the config's own, or one link per default view) and the current view with its panels as placeholders.
+// (the config's own, or one link per default view) and the current view with its panels: a stored app fills them
+// through `viewBody` and `renderPanel` (components/apps/stored-app-view.tsx); the gallery's demos show placeholders.
 
 export type AppShellProps = {
   app: AppConfig;
@@ -23,6 +24,10 @@ export type AppShellProps = {
   panelDescriptions?: Record<string, string>;
   /** Extra controls at the end of the header. */
   headerActions?: ReactNode;
+  /** The current view's own content, under its description. */
+  viewBody?: ReactNode;
+  /** A panel's content; without it the panel is a placeholder. */
+  renderPanel?: (name: string) => ReactNode;
 };
 
 export function viewHref(basePath: string, view: string, linkQuery = "") {
@@ -47,6 +52,8 @@ export function AppShell({
   viewDescriptions = {},
   panelDescriptions = {},
   headerActions,
+  viewBody,
+  renderPanel,
 }: AppShellProps) {
   const { sidebar, header, sidebarCollapsed } = app.shell;
   const navigation = shellNavigation(app, basePath, linkQuery);
@@ -98,6 +105,11 @@ export function AppShell({
           {!header && inlineNav ? <div className="mb-6">{inlineNav}</div> : null}
           <h2 className="text-2xl font-semibold tracking-tight">{viewTitle}</h2>
           <p className="mt-1 max-w-2xl text-(--app-muted)">{viewDescriptions[view] ?? `The ${viewTitle} view of ${app.name}.`}</p>
+          {viewBody ? (
+            <section aria-label={`${viewTitle} data`} className="mt-6 rounded-lg border border-(--app-border) bg-(--app-card) p-4">
+              {viewBody}
+            </section>
+          ) : null}
           <section aria-labelledby="app-panels" className="mt-6">
             <h3 id="app-panels" className="sr-only">
               Panels
@@ -106,7 +118,13 @@ export function AppShell({
               <ul className={`grid gap-4 ${PANEL_GRID[layout]}`}>
                 {app.defaultPanels.map((panel) => (
                   <li key={panel} className="min-w-0">
-                    <PanelPlaceholder name={panel} description={panelDescriptions[panel]} />
+                    {renderPanel ? (
+                      <Panel name={panel} description={panelDescriptions[panel]}>
+                        {renderPanel(panel)}
+                      </Panel>
+                    ) : (
+                      <PanelPlaceholder name={panel} description={panelDescriptions[panel]} />
+                    )}
                   </li>
                 ))}
               </ul>
@@ -139,6 +157,19 @@ function PanelPlaceholder({ name, description }: { name: string; description?: s
           <div className="h-2 w-1/2 rounded bg-(--app-border)" />
           <div className="h-2 w-2/3 rounded bg-(--app-border)" />
         </div>
+      </div>
+    </Card>
+  );
+}
+
+function Panel({ name, description, children }: { name: string; description?: string; children: ReactNode }) {
+  const title = humanize(name);
+  return (
+    <Card className={cardColours}>
+      <div data-panel={name} className="flex h-full flex-col">
+        <h4 className="font-semibold">{title}</h4>
+        {description ? <p className="mt-1 text-sm text-(--app-muted)">{description}</p> : null}
+        <div className="mt-3 min-w-0">{children}</div>
       </div>
     </Card>
   );

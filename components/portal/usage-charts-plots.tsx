@@ -52,7 +52,8 @@ function clickToIndex(onPick?: Pick) {
   };
 }
 
-export function RequestsPlot({ series, onPick }: { series: UsagePoint[]; onPick?: Pick }) {
+/** `showPrevious={false}` leaves out the previous period's line (an app panel has no period before to compare). */
+export function RequestsPlot({ series, onPick, showPrevious = true }: { series: UsagePoint[]; onPick?: Pick; showPrevious?: boolean }) {
   return (
     <ResponsiveContainer width="100%" height="100%">
       <ComposedChart data={series} onClick={clickToIndex(onPick)} className={onPick ? "cursor-pointer" : undefined}>
@@ -63,7 +64,16 @@ export function RequestsPlot({ series, onPick }: { series: UsagePoint[]; onPick?
         <Legend />
         <Bar dataKey="ok" name="Successful" stackId="a" fill="#6366f1" isAnimationActive={false} />
         <Bar dataKey="errors" name="Errors" stackId="a" fill="#ef4444" isAnimationActive={false} />
-        <Line dataKey="prevRequests" name="Previous period" stroke={PREVIOUS} strokeDasharray="5 4" dot={false} isAnimationActive={false} />
+        {showPrevious ? (
+          <Line
+            dataKey="prevRequests"
+            name="Previous period"
+            stroke={PREVIOUS}
+            strokeDasharray="5 4"
+            dot={false}
+            isAnimationActive={false}
+          />
+        ) : null}
       </ComposedChart>
     </ResponsiveContainer>
   );

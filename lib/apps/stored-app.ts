@@ -9,6 +9,10 @@ export interface StoredApp {
   id: string;
   slug: string;
   status: "draft" | "published";
+  /** The owner: its members see the app's data, everyone else its shell. */
+  businessId: string;
+  /** The environment the app was created in: its panels read that environment's data. */
+  environment: "test" | "production";
   app: AppConfig;
 }
 
@@ -18,5 +22,12 @@ export async function loadStoredApp(slug: string, viewerBusinessId: string | nul
   if (!row || (row.status !== "published" && row.businessId !== viewerBusinessId)) return null;
   const parsed = APP_TYPES[row.type as AppType]?.schema.safeParse(appConfigOf(row));
   if (!parsed?.success) return null;
-  return { id: row.id, slug: row.slug, status: row.status as StoredApp["status"], app: parsed.data };
+  return {
+    id: row.id,
+    slug: row.slug,
+    status: row.status as StoredApp["status"],
+    businessId: row.businessId,
+    environment: row.environment === "production" ? "production" : "test",
+    app: parsed.data,
+  };
 }

@@ -1,80 +1,7 @@
-import { z } from "zod";
-import { db } from "@/lib/db/client";
-import { tenantResource } from "@/lib/db/tenant-resource";
+// GET /v1/audit-logs: the business's audit entries (list-audit-entries.ts reads them).
 import { defineRoute } from "@/lib/http/route";
-import type { CollectionQuery, CollectionSpec } from "@/lib/http/collection-query";
-import { Timestamp } from "@/lib/schemas/common";
-import type { AuditLog as AuditRow } from "@/generated/prisma-sqlite";
-
-const AuditLog = z
-  .object({
-    id: z.string(),
-    action: z.string(),
-    actorType: z.string(),
-    actorId: z.string().nullable(),
-    targetType: z.string().nullable(),
-    targetId: z.string().nullable(),
-    ip: z.string().nullable(),
-    userAgent: z.string().nullable(),
-    method: z.string().nullable(),
-    path: z.string().nullable(),
-    details: z.record(z.string(), z.unknown()).nullable(),
-    environment: z.string().nullable(),
-    createdAt: Timestamp,
-  })
-  .meta({ id: "AuditLog" });
-
-const AUDIT_COLLECTION: CollectionSpec = {
-  filters: {
-    action: { type: "string" },
-    actorId: { type: "string" },
-    actorType: { type: "string" },
-    targetId: { type: "string" },
-    ip: { type: "string" },
-    createdAt: { type: "date" },
-  },
-  sortable: ["createdAt", "id"],
-  fields: [
-    "action",
-    "actorType",
-    "actorId",
-    "targetType",
-    "targetId",
-    "ip",
-    "userAgent",
-    "method",
-    "path",
-    "details",
-    "environment",
-    "createdAt",
-  ],
-};
-
-function serializeAudit(row: AuditRow) {
-  return {
-    id: row.id,
-    action: row.action,
-    actorType: row.actorType,
-    actorId: row.actorId,
-    targetType: row.targetType,
-    targetId: row.targetId,
-    ip: row.ip,
-    userAgent: row.userAgent,
-    method: row.method,
-    path: row.path,
-    details: (row.details as Record<string, unknown> | null) ?? null,
-    environment: row.environment,
-    createdAt: row.createdAt.toISOString(),
-  };
-}
-
-const auditEntries = tenantResource<AuditRow>({
-  model: () => db.auditLog,
-  idKind: "audit",
-  label: "audit entry",
-  collection: AUDIT_COLLECTION,
-  serialize: serializeAudit,
-});
+import type { CollectionQuery } from "@/lib/http/collection-query";
+import { AUDIT_COLLECTION, AuditLog, listAuditEntries } from "./list-audit-entries";
 
 export const auditRoutes = [
   defineRoute({
@@ -85,6 +12,6 @@ export const auditRoutes = [
     scope: "audit_logs:read",
     collection: AUDIT_COLLECTION,
     response: { kind: "collection", schema: AuditLog },
-    handler: ({ auth, query }) => auditEntries.list(auth, query as CollectionQuery),
+    handler: ({ auth, query }) => listAuditEntries(auth, query as CollectionQuery),
   }),
 ];

@@ -2,12 +2,13 @@ import { db } from "@/lib/db/client";
 import { tenantResource } from "@/lib/db/tenant-resource";
 import { defineRoute } from "@/lib/http/route";
 import type { CollectionQuery, CollectionSpec } from "@/lib/http/collection-query";
+import type { AuthContext } from "@/lib/http/auth-context";
 import { IdParams } from "@/lib/schemas/common";
 import { Event } from "@/lib/schemas/webhook";
 import type { Event as EventRow } from "@/generated/prisma-sqlite";
 import { eventPayload } from "./emit-event";
 
-const EVENT_COLLECTION: CollectionSpec = {
+export const EVENT_COLLECTION: CollectionSpec = {
   filters: { id: { type: "string" }, type: { type: "string" }, createdAt: { type: "date" } },
   sortable: ["createdAt", "id"],
   fields: ["type", "createdAt", "timestamp", "apiVersion", "data", "previousAttributes", "environment"],
@@ -23,6 +24,9 @@ const events = tenantResource<EventRow>({
   serialize: serializeEvent,
 });
 
+/** A page of the business's events in the caller's environment (GET /v1/events and the apps' activity panels). */
+export const listEvents = (auth: AuthContext, query: CollectionQuery) => events.list(auth, query);
+
 export const eventRoutes = [
   defineRoute({
     method: "GET",
@@ -32,7 +36,7 @@ export const eventRoutes = [
     scope: "events:read",
     collection: EVENT_COLLECTION,
     response: { kind: "collection", schema: Event },
-    handler: ({ auth, query }) => events.list(auth, query as CollectionQuery),
+    handler: ({ auth, query }) => listEvents(auth, query as CollectionQuery),
   }),
   defineRoute({
     method: "GET",

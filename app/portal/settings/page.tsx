@@ -1,4 +1,4 @@
-import { db } from "@/lib/db/client";
+import { listTeamMembers } from "@/lib/businesses/team";
 import { requirePortalContext } from "@/lib/portal/portal-context";
 import { DEFAULT_NOTIFY_AT, PLAN_LIMITS } from "@/lib/limits/plans";
 import { Card } from "@/components/ui/primitives";
@@ -12,11 +12,7 @@ export const metadata = { title: "Settings · Developer Portal" };
 export default async function DeveloperSettings() {
   const ctx = await requirePortalContext();
   const apps = await listAuthorizedApps(ctx.business.id);
-  const members = await db.membership.findMany({
-    where: { businessId: ctx.business.id },
-    include: { user: { select: { email: true, name: true } } },
-    orderBy: { createdAt: "asc" },
-  });
+  const members = await listTeamMembers(ctx.business.id);
   const canAdmin = ctx.auth.scopes.includes("*");
   const plan = PLAN_LIMITS[ctx.business.plan];
   return (
@@ -51,7 +47,7 @@ export default async function DeveloperSettings() {
         currentUserId={ctx.user.id}
         isAdmin={ctx.role === "owner" || ctx.role === "admin"}
       />
-      <TeamMembers canEdit={canAdmin} members={members.map((m) => ({ id: m.id, email: m.user.email, name: m.user.name, role: m.role }))} />
+      <TeamMembers canEdit={canAdmin} members={members.map((m) => ({ id: m.id, email: m.email, name: m.name, role: m.role }))} />
     </div>
   );
 }

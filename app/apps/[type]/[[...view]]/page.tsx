@@ -1,15 +1,17 @@
 import Link from "next/link";
-import { notFound, redirect } from "next/navigation";
+import { notFound } from "next/navigation";
 import { z } from "zod";
-import { APP_TYPES, appTypeBySlug, humanize, type AppConfig } from "@/lib/apps/app-types";
+import { appTypeBySlug, humanize, type AppConfig } from "@/lib/apps/app-types";
 import { loadStoredApp } from "@/lib/apps/stored-app";
 import { getPortalContext } from "@/lib/portal/portal-context";
 import { AppShell, viewHref } from "@/components/apps/app-shell";
+import { StoredAppView } from "@/components/apps/stored-app-view";
 
 // GET /apps/{type}/{view?}: the shell of one app type from its default configuration, at one of its default views
 // (the first when none is named). ?mode=light|dark forces a colour mode, as a config's theme.mode would.
-// GET /apps/{slug}/{view?}: a stored app (POST /v1/apps) with its own theme, navigation and views; a Developer app
-// is its product portal at /p/{slug}. The types' slugs are reserved, so the two never meet.
+// GET /apps/{slug}/{view?}: a stored app of any type (POST /v1/apps) with its own theme, navigation and views, its
+// panels showing its business's data (components/apps/stored-app-view.tsx); a Developer app's product portal is
+// /p/{slug}. The types' slugs are reserved, so the two never meet.
 
 type Params = { type: string; view?: string[] };
 type Search = Record<string, string | string[] | undefined>;
@@ -31,31 +33,10 @@ async function resolveStored(params: Promise<Params>) {
   const viewer = await getPortalContext();
   const stored = await loadStoredApp(slug, viewer?.business.id ?? null);
   if (!stored) notFound();
-  if (stored.app.type === "Developer") redirect(`/p/${stored.slug}`);
   const views = stored.app.defaultViews;
   const current = view?.[0] ?? views[0] ?? "overview";
   if (views.length && !views.includes(current)) notFound();
-  return { stored, current };
-}
-
-function StoredAppShell({ stored, current }: Awaited<ReturnType<typeof resolveStored>>) {
-  const entry = APP_TYPES[stored.app.type];
-  return (
-    <AppShell
-      app={stored.app}
-      view={current}
-      basePath={`/apps/${stored.slug}`}
-      viewDescriptions={entry.viewDescriptions}
-      panelDescriptions={entry.panelDescriptions}
-      headerActions={
-        stored.status === "draft" ? (
-          <span role="status" className="rounded bg-amber-100 px-2 py-1 text-sm text-amber-950">
-            Draft: only your business sees it
-          </span>
-        ) : undefined
-      }
-    />
-  );
+  return { stored, current, viewer };
 }
 
 export async function generateMetadata({ params }: { params: Promise<Params> }) {
@@ -68,7 +49,10 @@ export async function generateMetadata({ params }: { params: Promise<Params> }) 
 }
 
 export default async function AppShellDemo({ params, searchParams }: { params: Promise<Params>; searchParams: Promise<Search> }) {
-  if (!appTypeBySlug((await params).type)) return <StoredAppShell {...await resolveStored(params)} />;
+  if (!appTypeBySlug((await params).type)) {
+    const { stored, current, viewer } = await resolveStored(params);
+    return <StoredAppView stored={stored} view={current} viewer={viewer} />;
+  }
   const { entry, current } = await resolve(params);
   const parsedMode = Mode.safeParse((await searchParams).mode);
   const mode = parsedMode.success ? parsedMode.data : undefined;
