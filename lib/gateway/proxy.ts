@@ -12,7 +12,7 @@ import { isRefusedAddress } from "@/lib/webhooks/url-safety";
 // releases the upstream connection; an upstream that fails before answering is a 502, one that does not answer
 // within the product's timeout a 504, and neither takes the process down.
 
-// Headers that describe one hop, not the message (RFC 9110 §7.6.1), and the client's credentials.
+// Headers that describe one hop, not the message (RFC 9110 §7.6.1).
 const HOP_BY_HOP = new Set([
   "connection",
   "keep-alive",
@@ -23,35 +23,31 @@ const HOP_BY_HOP = new Set([
   "transfer-encoding",
   "upgrade",
   "host",
-  "authorization",
-  "x-api-key",
 ]);
+// The client's credentials for this platform: never passed to the provider.
+const CLIENT_CREDENTIALS = new Set(["authorization", "x-api-key"]);
 
-export function forwardableHeaders(raw: IncomingMessage["headers"] | http.IncomingHttpHeaders): OutgoingHttpHeaders {
-  const named = String(raw.connection ?? "")
-    .split(",")
-    .map((h) => h.trim().toLowerCase())
-    .filter(Boolean);
+/** One hop's headers for the next: hop-by-hop ones, those its Connection header names, and `drop`'s left out. */
+function passHeaders(raw: http.IncomingHttpHeaders, drop?: (name: string) => boolean): OutgoingHttpHeaders {
+  const connection = raw.connection;
+  const named = connection
+    ? String(connection)
+        .toLowerCase()
+        .split(",")
+        .map((h) => h.trim())
+    : null;
   const out: OutgoingHttpHeaders = {};
-  for (const [name, value] of Object.entries(raw)) {
-    if (value === undefined || HOP_BY_HOP.has(name) || named.includes(name) || name.startsWith("x-platform-")) continue;
+  for (const name in raw) {
+    const value = raw[name];
+    if (value === undefined || HOP_BY_HOP.has(name) || named?.includes(name) || drop?.(name)) continue;
     out[name] = value;
   }
   return out;
 }
 
-/** Response headers passed back: the upstream's own, minus hop-by-hop ones. */
-function responseHeaders(raw: http.IncomingHttpHeaders): OutgoingHttpHeaders {
-  const named = String(raw.connection ?? "")
-    .split(",")
-    .map((h) => h.trim().toLowerCase());
-  const out: OutgoingHttpHeaders = {};
-  for (const [name, value] of Object.entries(raw)) {
-    if (value === undefined || (HOP_BY_HOP.has(name) && name !== "authorization") || named.includes(name)) continue;
-    out[name] = value;
-  }
-  return out;
-}
+/** What the upstream may see of the client's headers: no credentials, and no X-Platform-* the client made up. */
+export const forwardableHeaders = (raw: http.IncomingHttpHeaders): OutgoingHttpHeaders =>
+  passHeaders(raw, (name) => CLIENT_CREDENTIALS.has(name) || name.startsWith("x-platform-"));
 
 const agents = new Map<string, http.Agent>();
 function agentFor(url: URL): http.Agent {
@@ -91,11 +87,14 @@ export interface ProxyResult {
   responseHeaders: Record<string, string>;
 }
 
-export interface ProxyCall {
+export interface UpstreamCall {
   target: URL;
   method: string;
   headers: OutgoingHttpHeaders;
   timeoutMs: number;
+}
+
+export interface ProxyCall extends UpstreamCall {
   /** Headers to add to the answer, decided once the upstream's status is known (cost, request id, timing). */
   onResponse: (
     status: number,
@@ -104,53 +103,72 @@ export interface ProxyCall {
   ) => Record<string, string> | Promise<Record<string, string>>;
 }
 
+/** The start both kinds of call share: the result, settled once, a fault before any answer, the upstream request
+ * (refused at once when its address is a forbidden literal) and the timeout that ends it. */
+function startCall(call: UpstreamCall, agent: http.Agent | undefined, resolve: (r: ProxyResult) => void) {
+  const started = performance.now();
+  const result: ProxyResult = {
+    status: null,
+    fault: null,
+    faultMessage: null,
+    upstreamMs: 0,
+    requestBytes: 0,
+    responseBytes: 0,
+    responseHeaders: {},
+  };
+  let settled = false;
+  const done = () => {
+    if (settled) return;
+    settled = true;
+    resolve(result);
+  };
+  const fault = (kind: UpstreamFault, message: string) => {
+    if (result.status === null && !result.fault)
+      Object.assign(result, { fault: kind, faultMessage: message, upstreamMs: performance.now() - started });
+    done();
+  };
+  const host = call.target.hostname.replace(/^\[|\]$/g, "");
+  if (refusedLiteral(host)) {
+    fault("UPSTREAM_UNAVAILABLE", "The upstream's address is not allowed on this deployment.");
+    return null;
+  }
+  const upstream = (call.target.protocol === "https:" ? https : http).request({
+    protocol: call.target.protocol,
+    hostname: host,
+    port: call.target.port || undefined,
+    method: call.method,
+    path: call.target.pathname + call.target.search,
+    headers: call.headers,
+    agent,
+    lookup: guardedLookup as never,
+  });
+  const timer = setTimeout(() => {
+    fault("UPSTREAM_TIMEOUT", `The upstream did not answer within ${call.timeoutMs} ms.`);
+    upstream.destroy();
+  }, call.timeoutMs);
+  timer.unref?.();
+  return {
+    result,
+    done,
+    fault,
+    upstream,
+    stopTimer: () => clearTimeout(timer),
+    /** The upstream answered: its status and how long it took. */
+    answered: (status: number) => {
+      result.status = status;
+      result.upstreamMs = performance.now() - started;
+    },
+  };
+}
+
 export function proxyRequest(req: IncomingMessage, res: ServerResponse, call: ProxyCall): Promise<ProxyResult> {
   return new Promise((resolve) => {
-    const started = performance.now();
-    const result: ProxyResult = {
-      status: null,
-      fault: null,
-      faultMessage: null,
-      upstreamMs: 0,
-      requestBytes: 0,
-      responseBytes: 0,
-      responseHeaders: {},
-    };
-    let settled = false;
-    const done = () => {
-      if (settled) return;
-      settled = true;
-      resolve(result);
-    };
-    const fault = (kind: UpstreamFault, message: string) => {
-      if (result.status === null && !result.fault) {
-        result.fault = kind;
-        result.faultMessage = message;
-        result.upstreamMs = performance.now() - started;
-      }
-      done();
-    };
-    const host = call.target.hostname.replace(/^\[|\]$/g, "");
-    if (refusedLiteral(host)) return fault("UPSTREAM_UNAVAILABLE", "The upstream's address is not allowed on this deployment.");
-
-    const upstream = (call.target.protocol === "https:" ? https : http).request({
-      protocol: call.target.protocol,
-      hostname: host,
-      port: call.target.port || undefined,
-      method: call.method,
-      path: call.target.pathname + call.target.search,
-      headers: call.headers,
-      agent: agentFor(call.target),
-      lookup: guardedLookup as never,
-    });
-    const timer = setTimeout(() => {
-      fault("UPSTREAM_TIMEOUT", `The upstream did not answer within ${call.timeoutMs} ms.`);
-      upstream.destroy();
-    }, call.timeoutMs);
-    timer.unref?.();
+    const c = startCall(call, agentFor(call.target), resolve);
+    if (!c) return;
+    const { result, done, fault, upstream } = c;
 
     upstream.on("error", (e: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
+      c.stopTimer();
       if (result.status === null) {
         fault(
           "UPSTREAM_UNAVAILABLE",
@@ -166,13 +184,12 @@ export function proxyRequest(req: IncomingMessage, res: ServerResponse, call: Pr
     });
 
     upstream.on("response", async (up) => {
-      clearTimeout(timer);
+      c.stopTimer();
       if (result.fault) return up.destroy();
-      result.status = up.statusCode ?? 502;
-      result.upstreamMs = performance.now() - started;
+      c.answered(up.statusCode ?? 502);
       let extra: Record<string, string>;
       try {
-        extra = await call.onResponse(result.status, result.upstreamMs, up.headers);
+        extra = await call.onResponse(result.status!, result.upstreamMs, up.headers);
       } catch {
         extra = {};
       }
@@ -181,10 +198,10 @@ export function proxyRequest(req: IncomingMessage, res: ServerResponse, call: Pr
         return done();
       }
       // The gateway's headers win over the upstream's of the same name (names compared in lower case).
-      const headers = responseHeaders(up.headers);
-      for (const [k, v] of Object.entries(extra)) headers[k.toLowerCase()] = v;
-      for (const [k, v] of Object.entries(headers)) if (typeof v === "string") result.responseHeaders[k] = v;
-      res.writeHead(result.status, headers);
+      const headers = passHeaders(up.headers);
+      for (const k in extra) headers[k.toLowerCase()] = extra[k];
+      for (const k in headers) if (typeof headers[k] === "string") result.responseHeaders[k] = headers[k];
+      res.writeHead(result.status!, headers);
       // A stream of unknown length (SSE, chunked): the head goes out now, and each chunk as it comes. With a length,
       // the head leaves with the first chunk: one write instead of two.
       if (up.headers["content-length"] === undefined) res.flushHeaders();
@@ -216,59 +233,19 @@ export function proxyRequest(req: IncomingMessage, res: ServerResponse, call: Pr
  * the client's socket and the two sockets are piped both ways until either closes. Any other answer is passed to
  * the client as it is. Faults before an answer come back as `fault` for the caller's error envelope.
  */
-export function tunnel(
-  req: IncomingMessage,
-  socket: Duplex,
-  head: Buffer,
-  call: { target: URL; method: string; headers: OutgoingHttpHeaders; timeoutMs: number },
-): Promise<ProxyResult> {
+export function tunnel(req: IncomingMessage, socket: Duplex, head: Buffer, call: UpstreamCall): Promise<ProxyResult> {
   return new Promise((resolve) => {
-    const started = performance.now();
-    const result: ProxyResult = {
-      status: null,
-      fault: null,
-      faultMessage: null,
-      upstreamMs: 0,
-      requestBytes: 0,
-      responseBytes: 0,
-      responseHeaders: {},
-    };
-    let settled = false;
-    const done = () => {
-      if (!settled) {
-        settled = true;
-        resolve(result);
-      }
-    };
-    const fault = (kind: UpstreamFault, message: string) => {
-      if (result.status === null && !result.fault)
-        Object.assign(result, { fault: kind, faultMessage: message, upstreamMs: performance.now() - started });
-      done();
-    };
-    const host = call.target.hostname.replace(/^\[|\]$/g, "");
-    if (refusedLiteral(host)) return fault("UPSTREAM_UNAVAILABLE", "The upstream's address is not allowed on this deployment.");
-    const upstream = (call.target.protocol === "https:" ? https : http).request({
-      protocol: call.target.protocol,
-      hostname: host,
-      port: call.target.port || undefined,
-      method: call.method,
-      path: call.target.pathname + call.target.search,
-      headers: call.headers,
-      lookup: guardedLookup as never,
-    });
-    const timer = setTimeout(() => {
-      fault("UPSTREAM_TIMEOUT", `The upstream did not answer within ${call.timeoutMs} ms.`);
-      upstream.destroy();
-    }, call.timeoutMs);
-    timer.unref?.();
+    // No pooled agent: an upgraded connection is never given back to a pool.
+    const c = startCall(call, undefined, resolve);
+    if (!c) return;
+    const { result, done, fault, upstream } = c;
     upstream.on("error", (e: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
+      c.stopTimer();
       fault("UPSTREAM_UNAVAILABLE", `The upstream could not be reached (${e.code ?? "error"}).`);
     });
     upstream.on("upgrade", (up, upSocket, upHead) => {
-      clearTimeout(timer);
-      result.status = 101;
-      result.upstreamMs = performance.now() - started;
+      c.stopTimer();
+      c.answered(101);
       const lines = ["HTTP/1.1 101 Switching Protocols"];
       for (let i = 0; i < up.rawHeaders.length; i += 2) {
         lines.push(`${up.rawHeaders[i]}: ${up.rawHeaders[i + 1]}`);
@@ -277,8 +254,8 @@ export function tunnel(
       socket.write(lines.join("\r\n") + "\r\n\r\n");
       if (upHead.length) socket.write(upHead);
       if (head.length) upSocket.write(head);
-      upSocket.on("data", (c: Buffer) => (result.responseBytes += c.length));
-      socket.on("data", (c: Buffer) => (result.requestBytes += c.length));
+      upSocket.on("data", (chunk: Buffer) => (result.responseBytes += chunk.length));
+      socket.on("data", (chunk: Buffer) => (result.requestBytes += chunk.length));
       upSocket.pipe(socket).pipe(upSocket);
       const close = () => {
         upSocket.destroy();
@@ -292,9 +269,8 @@ export function tunnel(
     });
     upstream.on("response", (up) => {
       // No upgrade: the upstream's answer, passed on as it is, then the connection closes.
-      clearTimeout(timer);
-      result.status = up.statusCode ?? 502;
-      result.upstreamMs = performance.now() - started;
+      c.stopTimer();
+      c.answered(up.statusCode ?? 502);
       const lines = [`HTTP/1.1 ${result.status} ${up.statusMessage ?? ""}`];
       for (let i = 0; i < up.rawHeaders.length; i += 2) {
         if (HOP_BY_HOP.has(up.rawHeaders[i].toLowerCase())) continue;
