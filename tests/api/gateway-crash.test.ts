@@ -7,11 +7,11 @@ import assert from "node:assert/strict";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { db } from "@/lib/db/client";
-import { client, seedBusiness, createProduct } from "../helpers/api";
+import { client, seedBusiness } from "../helpers/api";
+import { publishApiProduct, subscribe } from "../helpers/marketplace";
 import { startSecondServer, type ServerWithLogs } from "../helpers/usage-db";
 import { sleep } from "../helpers/receiver";
 
-const CARD = { card: { number: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" } };
 let upstream: http.Server;
 let upstreamUrl = "";
 const servers: ServerWithLogs[] = [];
@@ -47,16 +47,10 @@ function kill9(s: ServerWithLogs): Promise<void> {
 
 async function subscribedProduct(base: string) {
   const provider = await seedBusiness();
-  const api = client(provider.testKey, base);
-  const product = await createProduct(api, { name: `Crash ${Math.random().toString(36).slice(2, 8)}`, type: "API", api: { upstreamUrl } });
-  const price = await api.post(`/v1/products/${product.id}/prices`, { name: "Plan", type: "usage", currency: "USD", amount: 0.001 });
-  assert.equal(price.status, 201, price.text);
-  const published = await api.patch(`/v1/products/${product.id}`, { visibility: "public" });
-  assert.equal(published.status, 200, published.text);
+  const { product, slug, price } = await publishApiProduct(client(provider.testKey, base), { upstreamUrl, price: { amount: 0.001 } });
   const consumer = await seedBusiness();
-  const sub = await client(consumer.testKey, base).post("/v1/subscriptions", { priceId: price.body.data.id, paymentMethod: CARD });
-  assert.equal(sub.status, 201, sub.text);
-  return { productId: product.id as string, slug: published.body.data.slug as string, consumer };
+  await subscribe(client(consumer.testKey, base), price.id);
+  return { productId: product.id as string, slug, consumer };
 }
 
 const eventsOf = (productId: string) => db.usageEvent.findMany({ where: { productId }, select: { id: true, statusCode: true } });

@@ -4,12 +4,12 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { client, seedBusiness, createProduct } from "../helpers/api";
+import { client, seedBusiness } from "../helpers/api";
+import { publishApiProduct, subscribe } from "../helpers/marketplace";
 import { startSecondServer, uniquePrefix, deleteRedisPrefix, type ServerWithLogs } from "../helpers/usage-db";
 
 const SHARED_REDIS = "redis://127.0.0.1:6379";
 const PREFIX = uniquePrefix("gateway");
-const CARD = { card: { number: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" } };
 let A: ServerWithLogs;
 let B: ServerWithLogs;
 let upstream: http.Server;
@@ -30,22 +30,10 @@ after(async () => {
 
 async function productWithPlan(plan: Record<string, unknown>) {
   const provider = await seedBusiness();
-  const api = client(provider.testKey, A.url);
-  const product = await createProduct(api, { name: `Shared ${Math.random().toString(36).slice(2, 8)}`, type: "API", api: { upstreamUrl } });
-  const price = await api.post(`/v1/products/${product.id}/prices`, {
-    name: "Plan",
-    type: "usage",
-    currency: "USD",
-    amount: 0.001,
-    ...plan,
-  });
-  assert.equal(price.status, 201, price.text);
-  const published = await api.patch(`/v1/products/${product.id}`, { visibility: "public" });
-  assert.equal(published.status, 200, published.text);
+  const { slug, price } = await publishApiProduct(client(provider.testKey, A.url), { upstreamUrl, price: { amount: 0.001, ...plan } });
   const consumer = await seedBusiness();
-  const sub = await client(consumer.testKey, A.url).post("/v1/subscriptions", { priceId: price.body.data.id, paymentMethod: CARD });
-  assert.equal(sub.status, 201, sub.text);
-  return { slug: published.body.data.slug as string, key: consumer.testKey };
+  await subscribe(client(consumer.testKey, A.url), price.id);
+  return { slug, key: consumer.testKey };
 }
 
 async function fire(slug: string, key: string, n: number): Promise<number[]> {

@@ -7,10 +7,10 @@ import assert from "node:assert/strict";
 import http from "node:http";
 import { createHmac } from "node:crypto";
 import type { AddressInfo } from "node:net";
-import { BASE_URL, seedBusiness, createProduct, expectError, type ApiClient } from "../helpers/api";
+import { BASE_URL, seedBusiness, expectError, type ApiClient } from "../helpers/api";
 import { db, poll, sleep } from "../helpers/usage-db";
+import { publishApiProduct, subscribe } from "../helpers/marketplace";
 
-const CARD = { card: { number: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" } };
 const servers: http.Server[] = [];
 
 async function upstream(handler: http.RequestListener): Promise<string> {
@@ -74,24 +74,12 @@ after(() => {
   for (const s of servers) s.close();
 });
 
-async function publish(api: ApiClient, apiBlock: Record<string, unknown>, price: Record<string, unknown> = {}) {
-  const product = await createProduct(api, {
-    name: `Gateway ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`,
-    type: "API",
-    api: apiBlock,
-  });
-  const p = await api.post(`/v1/products/${product.id}/prices`, { name: "Basic", type: "usage", currency: "USD", amount: 0.01, ...price });
-  assert.equal(p.status, 201, p.text);
-  const published = await api.patch(`/v1/products/${product.id}`, { visibility: "public" });
-  assert.equal(published.status, 200, published.text);
-  return { product: published.body.data, price: p.body.data, secret: published.body.data.gatewaySecret as string };
-}
+const publish = (api: ApiClient, apiBlock: Record<string, unknown>, price: Record<string, unknown> = {}) =>
+  publishApiProduct(api, { api: apiBlock, price });
 
 async function subscribed(priceId: string) {
   const b = await seedBusiness();
-  const res = await b.test.post("/v1/subscriptions", { priceId, paymentMethod: CARD });
-  assert.equal(res.status, 201, res.text);
-  return { b, sub: res.body.data };
+  return { b, sub: await subscribe(b.test, priceId) };
 }
 
 const gw = (slug: string, path: string, key?: string, init: RequestInit & { headers?: Record<string, string> } = {}) =>

@@ -4,10 +4,10 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { client, seedBusiness, createProduct } from "../helpers/api";
+import { client, seedBusiness } from "../helpers/api";
+import { publishApiProduct, subscribe } from "../helpers/marketplace";
 import { startSecondServer, type ServerWithLogs } from "../helpers/usage-db";
 
-const CARD = { card: { number: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" } };
 let server: ServerWithLogs;
 let upstream: http.Server;
 let upstreamUrl = "";
@@ -44,16 +44,12 @@ function get(host: string, path: string, headers: Record<string, string> = {}) {
 
 test("{slug}.{GATEWAY_HOST_SUFFIX} is the product's gateway; {slug}.{APP_HOST_SUFFIX} is its portal", async () => {
   const provider = await seedBusiness();
-  const api = client(provider.testKey, server.url);
-  const product = await createProduct(api, { name: `Hosted ${Math.random().toString(36).slice(2, 8)}`, type: "API", api: { upstreamUrl } });
-  const price = await api.post(`/v1/products/${product.id}/prices`, { name: "Plan", type: "usage", currency: "USD", amount: 0.001 });
-  assert.equal(price.status, 201, price.text);
-  const published = await api.patch(`/v1/products/${product.id}`, { visibility: "public" });
-  assert.equal(published.status, 200, published.text);
-  const slug = published.body.data.slug as string;
+  const { product, slug, price } = await publishApiProduct(client(provider.testKey, server.url), {
+    upstreamUrl,
+    name: `Hosted ${Math.random().toString(36).slice(2, 8)}`,
+  });
   const consumer = await seedBusiness();
-  const sub = await client(consumer.testKey, server.url).post("/v1/subscriptions", { priceId: price.body.data.id, paymentMethod: CARD });
-  assert.equal(sub.status, 201, sub.text);
+  await subscribe(client(consumer.testKey, server.url), price.id);
 
   const call = await get(`${slug}.gw.localhost`, "/tides/today?tz=utc", { authorization: `Bearer ${consumer.testKey}` });
   assert.equal(call.status, 200, call.body);
