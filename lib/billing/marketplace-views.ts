@@ -112,7 +112,7 @@ export async function consumerSubscription(auth: AuthContext, id: string): Promi
 export async function catalogProductOfPrice(priceId: string, viewerBusinessId: string | null) {
   const row = isIdOf("price", priceId) ? await db.price.findUnique({ where: { id: priceId }, select: { productId: true } }) : null;
   if (!row) return null;
-  const product = await getCatalogProduct(row.productId, viewerBusinessId).catch((e) => {
+  const product = await getCatalogProduct(row.productId, viewerBusinessId ? { businessId: viewerBusinessId } : null).catch((e) => {
     if (e instanceof ApiError && e.status === 404) return null;
     throw e;
   });

@@ -77,8 +77,7 @@ export function listCatalogProducts(query: CollectionQuery) {
  * One catalogue product by id or slug: public and active, or one of the caller's own in its environment (a
  * provider previews its product as consumers will see it). Another business's private or inactive product is a 404, like an unknown one.
  */
-export async function getCatalogProduct(idOrSlug: string, viewer: { businessId: string; environment?: string } | string | null = null) {
-  const v = typeof viewer === "string" ? { businessId: viewer } : viewer;
+export async function getCatalogProduct(idOrSlug: string, v: { businessId: string; environment?: string } | null = null) {
   const where = isIdOf("product", idOrSlug) ? { id: idOrSlug } : /^[a-z0-9-]{3,63}$/.test(idOrSlug) ? { slug: idOrSlug } : null;
   const row = where ? ((await db.product.findFirst({ where, include: INCLUDE })) as CatalogRow | null) : null;
   // The portal's preview names the business only; the API's caller also its environment.

@@ -15,7 +15,7 @@ type Params = Promise<{ slug: string }>;
 
 async function load(slug: string, viewerBusinessId: string | null) {
   try {
-    return await getCatalogProduct(decodeURIComponent(slug), viewerBusinessId);
+    return await getCatalogProduct(decodeURIComponent(slug), viewerBusinessId ? { businessId: viewerBusinessId } : null);
   } catch (e) {
     if (e instanceof ApiError && e.status === 404) notFound();
     throw e;
