@@ -6,6 +6,7 @@
 //    which the IP allow-list of API keys needs (X-Forwarded-For is trusted only from TRUSTED_PROXIES);
 //  - a SIGTERM/SIGINT stops accepting, lets requests in flight finish, then runs the app's shutdown hooks
 //    (globalThis.__platformShutdown, registered by lib/shutdown.ts) before exiting.
+import "./scripts/lib/native-date.mjs"; // first: the engine's Date, before Next wraps it
 import { createServer } from "node:http";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";

@@ -1,3 +1,5 @@
+import { NativeDate } from "./native-date";
+
 // The one source of time. Everything time-based (expiry, windows, sunset, retries) calls now(), so tests can
 // move time instead of waiting.
 
@@ -5,7 +7,7 @@ export interface Clock {
   now(): Date;
 }
 
-export const systemClock: Clock = { now: () => new Date() };
+export const systemClock: Clock = { now: () => new NativeDate() };
 
 // One per process (see lib/process-state.ts), so moving time moves it for every route and the worker alike.
 const g = globalThis as unknown as { __platformClock?: Clock };
@@ -24,7 +26,7 @@ export function resetClock(): void {
 
 /** System time shifted by a fixed amount: what the test-clock endpoint installs. */
 export function offsetClock(offsetMs: number): Clock {
-  return { now: () => new Date(Date.now() + offsetMs) };
+  return { now: () => new NativeDate(NativeDate.now() + offsetMs) };
 }
 
 /** A clock that stands still until moved; for tests. */

@@ -5,6 +5,7 @@ import { hashesEqual, type Environment } from "@/lib/keys/key-format";
 import { hashSecret, hasSecretShape } from "@/lib/oauth/token-format";
 import { processSingleton } from "@/lib/process-state";
 import type { AuthContext } from "@/lib/http/auth-context";
+import { NativeDate } from "@/lib/native-date";
 import { coversAll } from "./scopes";
 
 // OAuth access tokens (`oat_…`) verified like API keys: cached in memory by hash, so a cache hit costs one HMAC
@@ -63,7 +64,7 @@ async function load(tokenHash: string): Promise<CachedToken | null> {
     tokenId: token.id,
     expiresAt: token.expiresAt.getTime(),
     revokedAt: revoked.length ? Math.min(...revoked) : null,
-    loadedAt: Date.now(),
+    loadedAt: NativeDate.now(),
     context: {
       principal: { kind: "oauth_grant", id: grant.id },
       businessId: grant.businessId,
@@ -95,7 +96,7 @@ export async function verifyAccessToken(value: string): Promise<AuthContext> {
   if (!hasSecretShape("access", value)) throw invalid("INVALID_ACCESS_TOKEN", "Invalid access token provided.");
   const tokenHash = hashSecret(value);
   let entry = S.byHash.get(tokenHash);
-  if (!entry || Date.now() - entry.loadedAt > CACHE_TTL_MS) {
+  if (!entry || NativeDate.now() - entry.loadedAt > CACHE_TTL_MS) {
     S.stats.loads++;
     const loaded = await load(tokenHash);
     if (!loaded) {

@@ -4,6 +4,7 @@ import { unauthenticated } from "@/lib/http/errors";
 import { hashKey, hashesEqual, hasKeyShape, type Environment } from "@/lib/keys/key-format";
 import type { AuthContext, KeyRestrictions } from "@/lib/http/auth-context";
 import { processSingleton } from "@/lib/process-state";
+import { NativeDate } from "@/lib/native-date";
 
 // Verified keys are cached in memory by hash, so a cache hit costs one HMAC and no query. Revocation and
 // updates in this process call invalidateKey(); the TTL bounds how long another process's change can take.
@@ -28,7 +29,7 @@ async function load(keyHash: string): Promise<CachedKey | null> {
     keyHash: row.keyHash,
     expiresAt: row.expiresAt?.getTime() ?? null,
     revokedAt: row.revokedAt?.getTime() ?? null,
-    loadedAt: Date.now(),
+    loadedAt: NativeDate.now(),
     context: {
       principal: { kind: "api_key", id: row.id },
       businessId: row.businessId,
@@ -52,7 +53,7 @@ export async function verifyApiKey(value: string): Promise<AuthContext> {
   if (!hasKeyShape(value)) throw unauthenticated("INVALID_API_KEY", "Invalid API key provided.");
   const keyHash = hashKey(value);
   let entry = cache.get(keyHash);
-  if (!entry || Date.now() - entry.loadedAt > CACHE_TTL_MS) {
+  if (!entry || NativeDate.now() - entry.loadedAt > CACHE_TTL_MS) {
     const loaded = await load(keyHash);
     if (!loaded) {
       if (entry) cache.delete(keyHash);

@@ -2,6 +2,7 @@ import { db } from "@/lib/db/client";
 import { announce, listenLocally, subscribe } from "@/lib/redis/bus";
 import { BILLING_CHANGED } from "@/lib/redis/topics";
 import { processSingleton } from "@/lib/process-state";
+import { NativeDate } from "@/lib/native-date";
 import { compilePrice, type PricePlan } from "./price-plan";
 import { newRatingState, rateEvent, type RatingState } from "./rate-events";
 import { addInterval } from "./periods";
@@ -114,7 +115,7 @@ async function load(key: string, projectId: string, environment: string, previou
       calls: same ? before.calls : 0,
     });
   }
-  const entry: ProjectEntry = { loadedAt: Date.now(), invalid: false, byProduct };
+  const entry: ProjectEntry = { loadedAt: NativeDate.now(), invalid: false, byProduct };
   S.set(key, entry);
   return entry;
 }
@@ -135,7 +136,8 @@ export function currentSubscriptions(projectId: string, environment: string): Pr
     return p;
   };
   if (!e || e.invalid) return refresh();
-  if (Date.now() - e.loadedAt > TTL_MS) void refresh().catch((err) => console.error("[billing] refreshing the rating cache failed", err));
+  if (NativeDate.now() - e.loadedAt > TTL_MS)
+    void refresh().catch((err) => console.error("[billing] refreshing the rating cache failed", err));
   return e;
 }
 

@@ -1,6 +1,7 @@
 import "server-only";
 import path from "node:path";
 import Database from "better-sqlite3";
+import { NativeDate } from "@/lib/native-date";
 import { processSingleton } from "@/lib/process-state";
 import { databaseProvider, databaseUrl } from "./client";
 
@@ -58,6 +59,6 @@ export function statement(s: DirectSqlite, sql: string): Database.Statement {
 export const toSqliteDate = (d: Date) => d.toISOString().replace("Z", "+00:00");
 
 /** A stored DateTime back to a Date (ISO text, or epoch ms if the database was written with "unixepoch-ms"). */
-export const fromSqliteDate = (v: unknown) => new Date(typeof v === "string" ? v : Number(v));
+export const fromSqliteDate = (v: unknown) => new NativeDate(typeof v === "string" ? v : Number(v));
 
 export const fromSqliteJson = (v: unknown) => (v === null || v === undefined ? null : JSON.parse(String(v)));

@@ -1,4 +1,5 @@
 import { processSingleton } from "@/lib/process-state";
+import { NativeDate } from "@/lib/native-date";
 
 // A per-product circuit breaker (per process): after GATEWAY_BREAKER_FAILURES consecutive upstream failures
 // (connection refused or reset, timeouts, 5xx answers) the circuit opens and calls are answered 502 at once
@@ -26,7 +27,7 @@ function circuitOf(productId: string): Circuit {
 }
 
 /** Whether a call may go to the upstream now. */
-export function admitCall(productId: string, nowMs = Date.now()): boolean {
+export function admitCall(productId: string, nowMs = NativeDate.now()): boolean {
   if (failuresToOpen() <= 0) return true;
   const c = circuitOf(productId);
   if (c.state === "closed") return true;
@@ -38,7 +39,7 @@ export function admitCall(productId: string, nowMs = Date.now()): boolean {
   return false;
 }
 
-export function recordOutcome(productId: string, ok: boolean, nowMs = Date.now()): void {
+export function recordOutcome(productId: string, ok: boolean, nowMs = NativeDate.now()): void {
   if (failuresToOpen() <= 0) return;
   const c = circuitOf(productId);
   c.probing = false;

@@ -4,6 +4,7 @@ import { processSingleton } from "@/lib/process-state";
 import { announce, listenLocally, subscribe } from "@/lib/redis/bus";
 import { openSecretHeaders } from "@/lib/products/api-secret-headers";
 import type { StoredApiBlock } from "@/lib/products/serialize";
+import { NativeDate } from "@/lib/native-date";
 import { openGatewaySecret } from "./gateway-secret";
 
 // What the gateway needs of a product, by slug, from memory: its upstreams, timeout, secret headers (opened once)
@@ -66,13 +67,13 @@ const pending = processSingleton("gateway-products-loading", () => new Map<strin
 export function gatewayProduct(slug: string): GatewayProduct | null | Promise<GatewayProduct | null> {
   listen();
   const hit = S.bySlug.get(slug);
-  if (hit && Date.now() - hit.at < TTL_MS) return hit.product;
+  if (hit && NativeDate.now() - hit.at < TTL_MS) return hit.product;
   let p = pending.get(slug);
   if (!p) {
     p = load(slug)
       .then((product) => {
         if (S.bySlug.size > 10_000) S.bySlug.clear();
-        S.bySlug.set(slug, { at: Date.now(), product });
+        S.bySlug.set(slug, { at: NativeDate.now(), product });
         return product;
       })
       .finally(() => pending.delete(slug));

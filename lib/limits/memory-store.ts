@@ -1,3 +1,4 @@
+import { NativeDate } from "@/lib/native-date";
 import {
   DAY_MS,
   HOUR_MS,
@@ -95,17 +96,17 @@ export class MemoryStore implements LimiterStore {
 
   async incrementCounter(key: string, by: number, init: () => Promise<number>, ttlMs: number): Promise<number> {
     let c = this.counters.get(key);
-    if (!c || c.expires <= Date.now()) {
+    if (!c || c.expires <= NativeDate.now()) {
       const seeded = await init();
       c = this.counters.get(key); // another request may have seeded it while we waited
-      if (!c || c.expires <= Date.now()) this.counters.set(key, (c = { value: seeded, expires: Date.now() + ttlMs }));
+      if (!c || c.expires <= NativeDate.now()) this.counters.set(key, (c = { value: seeded, expires: NativeDate.now() + ttlMs }));
     }
     c.value += by;
     return c.value;
   }
 
   async setOnce(key: string, ttlMs: number): Promise<boolean> {
-    const now = Date.now();
+    const now = NativeDate.now();
     const until = this.flags.get(key);
     if (until && until > now) return false;
     if (this.flags.size > 100_000) for (const [k, t] of this.flags) if (t <= now) this.flags.delete(k);
