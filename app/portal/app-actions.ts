@@ -21,11 +21,10 @@ export async function createAppAction(input: unknown) {
 }
 
 export async function updateAppAction(id: string, input: unknown) {
-  return runAction(
-    "apps:write",
-    async (ctx, client) => updateApp(caller(ctx, client), String(id), AppUpdate.parse(input)),
-    ["/portal/apps", `/portal/apps/${id}`],
-  );
+  return runAction("apps:write", async (ctx, client) => updateApp(caller(ctx, client), String(id), AppUpdate.parse(input)), [
+    "/portal/apps",
+    `/portal/apps/${id}`,
+  ]);
 }
 
 export async function deleteAppAction(id: string) {

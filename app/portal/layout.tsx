@@ -48,7 +48,7 @@ export default async function PortalLayout({ children }: { children: ReactNode }
   );
   return (
     <QueryProvider>
-      <div className="min-h-screen" data-console-app={consoleAppId} style={consoleStyle(config.theme)}>
+      <div className="min-h-screen" data-console-app={consoleAppId ?? "defaults"} style={consoleStyle(config.theme)}>
         {ctx.environment === "test" ? (
           <div data-testid="test-mode-band" className="bg-orange-500 px-4 py-1 text-center text-xs font-medium text-slate-950">
             <strong className="font-semibold uppercase tracking-wide">Test mode</strong> · You are viewing test data. Test traffic is never

@@ -141,10 +141,20 @@ export function AppEditor({
               </p>
             ) : (
               <div className="grid gap-4 sm:grid-cols-2">
-                <Field label="Slug" htmlFor="app-slug" hint={`The app's address: ${href.replace(app.slug, slug)}`} error={errorFor("slug")?.message}>
+                <Field
+                  label="Slug"
+                  htmlFor="app-slug"
+                  hint={`The app's address: ${href.replace(app.slug, slug)}`}
+                  error={errorFor("slug")?.message}
+                >
                   <Input id="app-slug" value={slug} invalid={!!errorFor("slug")} onChange={(e) => setSlug(e.target.value)} />
                 </Field>
-                <Field label="Status" htmlFor="app-status" hint="A draft is seen only by your business." error={errorFor("status")?.message}>
+                <Field
+                  label="Status"
+                  htmlFor="app-status"
+                  hint="A draft is seen only by your business."
+                  error={errorFor("status")?.message}
+                >
                   <Select id="app-status" value={status} onChange={(e) => setStatus(e.target.value as typeof status)}>
                     <option value="draft">draft</option>
                     <option value="published">published</option>
@@ -192,8 +202,8 @@ export function AppEditor({
           </Card>
           <Card title={`${app.type} app settings`}>
             <p className="mb-4 text-xs text-slate-600 dark:text-slate-400">
-              Generated from the type&apos;s schema (<a href={`/v1/apps/schemas/${app.type}`}>/v1/apps/schemas/{app.type}</a>). An
-              empty box goes back to its default.
+              Generated from the type&apos;s schema (<a href={`/v1/apps/schemas/${app.type}`}>/v1/apps/schemas/{app.type}</a>). An empty box
+              goes back to its default.
             </p>
             <SchemaFields fields={fields} values={values} onChange={change} errorFor={errorFor} />
           </Card>

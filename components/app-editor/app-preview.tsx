@@ -96,7 +96,9 @@ export function AppPreview({ type, values, theme }: { type: string; values: Valu
           ) : (
             <p className="mt-2 text-sm text-(--app-muted)">No panels.</p>
           )}
-          <span className="mt-4 inline-block rounded-md bg-(--app-accent) px-3 py-1.5 text-sm font-medium text-(--app-bg)">Get started</span>
+          <span className="mt-4 inline-block rounded-md bg-(--app-accent) px-3 py-1.5 text-sm font-medium text-(--app-bg)">
+            Get started
+          </span>
         </div>
       </div>
     </div>

@@ -40,7 +40,10 @@ function FieldError({ id, error }: { id: string; error: { message: string; path:
 }
 
 function Hint({ field }: { field: FormField }) {
-  const parts = [field.description, field.default !== undefined && field.kind !== "group" ? `Default: ${defaultText(field.default)}.` : null];
+  const parts = [
+    field.description,
+    field.default !== undefined && field.kind !== "group" ? `Default: ${defaultText(field.default)}.` : null,
+  ];
   const text = parts.filter(Boolean).join(" ");
   return text ? <p className="text-xs text-slate-600 dark:text-slate-400">{text}</p> : null;
 }

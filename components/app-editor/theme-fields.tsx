@@ -77,8 +77,8 @@ export function ThemeFields({
       <div className="space-y-2">
         <p className="text-sm font-medium">Custom colours</p>
         <p className="text-xs text-slate-600 dark:text-slate-400">
-          Each becomes a CSS variable of the app (<code>accent</code> → <code>--app-accent</code>): a hex value, rgb(…), hsl(…),
-          oklch(…), a colour name or light-dark(…, …).
+          Each becomes a CSS variable of the app (<code>accent</code> → <code>--app-accent</code>): a hex value, rgb(…), hsl(…), oklch(…), a
+          colour name or light-dark(…, …).
         </p>
         {rows.map((r, i) => {
           const rowError = r.name.trim() ? error(`theme.custom.${r.name.trim()}`) : null;

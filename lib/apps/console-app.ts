@@ -12,10 +12,12 @@ import { appConfigOf, serializeApp } from "./manage-apps";
 // A business's console (/portal) is drawn from a stored Developer app: its name, theme, the `show…` switches of its
 // nav and its views' props. It is an app like any other (listed, edited, PATCHed through /v1/apps), marked by its
 // slug (`console-<business>-test|live`, reserved in app-rules.ts) and, like every record, kept per environment.
-// The first console page a business opens in an environment creates it, from PORTAL_CONFIG or the defaults.
+// Until a business first opens its Apps page in an environment there is no record and the console shows the
+// defaults (PORTAL_CONFIG's, when set); the Apps page creates it from those, so it can be edited like any app.
 
 export interface ConsoleApp {
-  id: string;
+  /** The stored app; null while the business has not created it (the defaults are shown). */
+  id: string | null;
   app: DeveloperApp;
 }
 
@@ -70,7 +72,13 @@ async function create(tenant: Tenant, slug: string): Promise<AppRow> {
   return row;
 }
 
-/** The business's console app in this environment, created on first need. */
+/** What the console shows: the stored console app, else the defaults (PORTAL_CONFIG's when set). */
+export async function readConsoleApp(tenant: Tenant): Promise<ConsoleApp> {
+  const found = await db.app.findUnique({ where: { slug: consoleSlugOf(tenant.businessId, tenant.environment) } });
+  return found ? consoleOf(found) : { id: null, app: developerPortalConfig() };
+}
+
+/** The business's console app in this environment, created from the defaults when there is none yet. */
 export async function ensureConsoleApp(tenant: Tenant): Promise<ConsoleApp> {
   const slug = consoleSlugOf(tenant.businessId, tenant.environment);
   const found = await db.app.findUnique({ where: { slug } });

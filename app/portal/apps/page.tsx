@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { requirePortalContext } from "@/lib/portal/portal-context";
-import { consoleApp } from "@/lib/portal/console-app";
+import { ensureConsole } from "@/lib/portal/console-app";
 import { appsOfBusiness } from "@/lib/portal/app-editor-data";
 import { grants } from "@/lib/auth/scopes";
 import { Badge, Card, EmptyState } from "@/components/ui/primitives";
@@ -15,7 +15,7 @@ const when = (iso: string) => new Date(iso).toISOString().slice(0, 16).replace("
 export default async function AppsPage() {
   const ctx = await requirePortalContext();
   // The console app is listed like any app, so make sure it exists before listing.
-  await consoleApp(ctx);
+  await ensureConsole(ctx);
   const { apps, products } = await appsOfBusiness(ctx);
   const productName = new Map(products.map((p) => [p.id, p.name]));
   return (
@@ -64,7 +64,9 @@ export default async function AppsPage() {
                       {a.console ? <Link href="/portal">/portal</Link> : <Link href={a.href}>{a.href}</Link>}
                     </td>
                     <td className="pr-3">
-                      <Badge tone={a.status === "published" ? "success" : "neutral"}>{a.status === "published" ? "Published" : "Draft"}</Badge>
+                      <Badge tone={a.status === "published" ? "success" : "neutral"}>
+                        {a.status === "published" ? "Published" : "Draft"}
+                      </Badge>
                     </td>
                     <td className="pr-3">{a.products.length ? a.products.map((id) => productName.get(id) ?? id).join(", ") : "—"}</td>
                     <td className="pr-3 whitespace-nowrap tabular-nums">{when(a.updatedAt)}</td>
