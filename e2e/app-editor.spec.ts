@@ -40,11 +40,11 @@ test("a provider edits a Developer app with a live preview, publishes it, and th
   await expect(page).toHaveURL(/\/portal\/products\/prod_/, { timeout: 30_000 });
 
   // The Apps page is in the console's nav; "New app" makes a Developer app for the product.
-  await page.getByRole("navigation", { name: "Portal" }).getByRole("link", { name: "Apps" }).click();
+  await page.getByRole("navigation", { name: "Portal" }).getByRole("link", { name: "Apps", exact: true }).click();
   await expect(page).toHaveURL(/\/portal\/apps$/);
   await expect(page.getByRole("heading", { name: "Apps", level: 1 })).toBeVisible();
   await hydrated(page.getByRole("button", { name: "New app" }));
-  await page.getByLabel("Type").selectOption("Developer");
+  await page.getByLabel("Type", { exact: true }).selectOption("Developer");
   await page.getByLabel("App name").fill(`Harbour developers ${tag}`);
   await page.getByLabel("Product it presents").selectOption({ label: productName });
   await page.getByRole("button", { name: "New app" }).click();
@@ -72,7 +72,7 @@ test("a provider edits a Developer app with a live preview, publishes it, and th
   await page.getByRole("checkbox", { name: "Show webhooks" }).uncheck();
   await expect(previewNav).not.toContainText("Webhooks");
   await expect(previewNav).toContainText("API keys");
-  await page.getByLabel("App name", { exact: true }).fill(`Harbour portal ${tag}`);
+  await page.getByRole("textbox", { name: "Name", exact: true }).fill(`Harbour portal ${tag}`);
   await expect(page.getByTestId("preview-name")).toHaveText(`Harbour portal ${tag}`);
   await shot(page, "preview");
 
@@ -124,7 +124,7 @@ test("a provider edits a Developer app with a live preview, publishes it, and th
   // The console is an app too: listed, and its switches and name drive the console.
   await page.goto("/portal/apps");
   const nav = page.getByRole("navigation", { name: "Portal" });
-  await expect(nav.getByRole("link", { name: "Webhooks" })).toBeVisible();
+  await expect(nav.getByRole("link", { name: "Webhooks", exact: true })).toBeVisible();
   await expect(page.getByTestId("console-name")).toHaveText("Developer Portal");
   const consoleRow = page.locator('[data-testid^="app-row-console-"]');
   await expect(consoleRow).toHaveCount(1);
@@ -134,15 +134,15 @@ test("a provider edits a Developer app with a live preview, publishes it, and th
   await hydrated(page.getByRole("button", { name: "Save app" }));
   await expect(page.getByLabel("Slug")).toHaveCount(0);
   await page.getByRole("checkbox", { name: "Show webhooks" }).uncheck();
-  await page.getByLabel("App name", { exact: true }).fill(`Harbour console ${tag}`);
+  await page.getByRole("textbox", { name: "Name", exact: true }).fill(`Harbour console ${tag}`);
   await page.getByLabel("Preset").selectOption("emerald");
   await page.getByRole("button", { name: "Save app" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Saved" })).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId("console-name")).toHaveText(`Harbour console ${tag}`, { timeout: 30_000 });
-  await expect(nav.getByRole("link", { name: "Webhooks" })).toHaveCount(0);
+  await expect(nav.getByRole("link", { name: "Webhooks", exact: true })).toHaveCount(0);
   await page.goto("/portal/keys");
-  await expect(nav.getByRole("link", { name: "Webhooks" })).toHaveCount(0);
-  await expect(nav.getByRole("link", { name: "API Keys" })).toBeVisible();
+  await expect(nav.getByRole("link", { name: "Webhooks", exact: true })).toHaveCount(0);
+  await expect(nav.getByRole("link", { name: "API Keys", exact: true })).toBeVisible();
   await expect.poll(() => cssVar(page.locator("[data-console-app]"), "--app-accent")).toContain("#047857");
   await shot(page, "console");
 });

@@ -96,7 +96,7 @@ export function AppPreview({ type, values, theme }: { type: string; values: Valu
           ) : (
             <p className="mt-2 text-sm text-(--app-muted)">No panels.</p>
           )}
-          <span className="mt-4 inline-block rounded-md bg-(--app-accent) px-3 py-1.5 text-sm font-medium text-(--app-bg)">
+          <span className="mt-4 inline-block rounded-md border-2 border-(--app-accent) bg-(--app-card) px-3 py-1.5 text-sm font-medium text-(--app-accent-strong)">
             Get started
           </span>
         </div>

@@ -121,7 +121,12 @@ function SchemaField({ field, values, onChange, errorFor, fields: _all }: Schema
     <div className="space-y-1" data-field={field.path}>
       <label htmlFor={id} className="block text-sm font-medium">
         {field.label}
-        {field.required ? <span className="text-red-700 dark:text-red-400"> *</span> : null}
+        {field.required ? (
+          <span aria-hidden="true" className="text-red-700 dark:text-red-400">
+            {" "}
+            *
+          </span>
+        ) : null}
       </label>
       <Control id={id} field={field} value={value} raw={raw} invalid={!!error} onChange={(v) => onChange(field.path, v)} />
       <Hint field={field} />
@@ -145,7 +150,12 @@ function Control({
   invalid: boolean;
   onChange: (v: unknown) => void;
 }) {
-  const common = { id, "aria-invalid": invalid || undefined, "aria-describedby": invalid ? `${id}-error` : undefined };
+  const common = {
+    id,
+    "aria-invalid": invalid || undefined,
+    "aria-describedby": invalid ? `${id}-error` : undefined,
+    "aria-required": field.required || undefined,
+  };
   switch (field.kind) {
     case "enum":
       return (
@@ -204,7 +214,7 @@ function Control({
   }
 }
 
-type Common = { id: string; "aria-invalid"?: boolean; "aria-describedby"?: string };
+type Common = { id: string; "aria-invalid"?: boolean; "aria-describedby"?: string; "aria-required"?: boolean };
 
 /** A list of strings as "a, b, c": the text is kept as typed, the list follows it. */
 function ListInput({ common, value, onChange }: { common: Common; value: unknown; onChange: (v: unknown) => void }) {
