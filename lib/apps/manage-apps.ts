@@ -217,6 +217,8 @@ export async function updateApp(caller: AppCaller, id: string, patch: AppUpdate)
       throw invalidField("slug", "The console app keeps its slug: it is how the console finds it.", "Change its name instead.");
     data.slug = await checkAppSlug(slug, auth.businessId, current.id);
   }
+  if (status === "published" && isConsoleSlug(current.slug))
+    throw invalidField("status", "The console app is never published: only your team sees it, at /portal.");
   if (status !== undefined) data.status = status;
   const before = serializeApp(current);
   const view = await withEvents(async (tx) => {

@@ -62,6 +62,8 @@ test("the console app: defaults until created, then listed, edited by PATCH, and
 
   const moved = await biz.test.patch(`/v1/apps/${made.id}`, { slug: "my-console" });
   assert.equal(expectError(moved, 400, "INVALID_FIELD").field, "slug");
+  const published = await biz.test.patch(`/v1/apps/${made.id}`, { status: "published" });
+  assert.equal(expectError(published, 400, "INVALID_FIELD").field, "status");
 });
 
 test("console slugs are reserved: no app may be created at one or moved to one", async () => {
