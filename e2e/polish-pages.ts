@@ -10,6 +10,7 @@ export const PORTAL_PAGES = [
   "/portal/oauth-apps",
   "/portal/settings",
   "/portal/products",
+  "/portal/apps",
   "/portal/subscriptions",
   "/portal/customers",
   "/portal/revenue",

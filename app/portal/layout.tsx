@@ -1,7 +1,9 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { requirePortalContext } from "@/lib/portal/portal-context";
-import { developerPortalConfig, DEVELOPER_VIEWS } from "@/lib/apps/developer-app";
+import { DEVELOPER_VIEWS } from "@/lib/apps/developer-app";
+import { consoleApp } from "@/lib/portal/console-app";
+import { shellStyle } from "@/components/apps/shell-theme";
 import { PortalNav } from "@/components/portal/portal-nav";
 import { EnvironmentSwitch } from "@/components/portal/environment-switch";
 import { SignOutButton } from "@/components/portal/sign-out-button";
@@ -12,7 +14,8 @@ export const dynamic = "force-dynamic";
 
 export default async function PortalLayout({ children }: { children: ReactNode }) {
   const ctx = await requirePortalContext();
-  const config = developerPortalConfig();
+  // The console is drawn from the business's stored console app (lib/apps/console-app.ts): name, nav switches, theme.
+  const { id: consoleAppId, app: config } = await consoleApp(ctx);
   const hidden: Record<string, boolean> = {
     "/keys": !config.config.showAPIKeys,
     "/webhooks": !config.config.showWebhooks,
@@ -39,22 +42,23 @@ export default async function PortalLayout({ children }: { children: ReactNode }
     0,
     { href: "/portal/subscriptions", label: "Subscriptions" },
     { href: "/portal/products", label: "Products" },
+    { href: "/portal/apps", label: "Apps" },
     { href: "/portal/customers", label: "Customers" },
     { href: "/portal/revenue", label: "Revenue" },
   );
   return (
     <QueryProvider>
-      <div className="min-h-screen">
+      <div className="min-h-screen" data-console-app={consoleAppId ?? "defaults"} style={consoleStyle(config.theme)}>
         {ctx.environment === "test" ? (
           <div data-testid="test-mode-band" className="bg-orange-500 px-4 py-1 text-center text-xs font-medium text-slate-950">
             <strong className="font-semibold uppercase tracking-wide">Test mode</strong> · You are viewing test data. Test traffic is never
             billed.
           </div>
         ) : null}
-        <header className="border-b border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
+        <header className="border-t-4 border-b border-t-(--app-accent) border-b-slate-200 bg-white dark:border-b-slate-800 dark:bg-slate-900">
           <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-3 px-4 py-3">
             <div className="flex min-w-0 items-center gap-3">
-              <Link href="/portal" className="font-bold text-slate-900 no-underline dark:text-white">
+              <Link href="/portal" className="font-bold text-(--app-accent-strong) no-underline" data-testid="console-name">
                 {config.name}
               </Link>
               <span className="truncate text-sm text-slate-500 dark:text-slate-400">
@@ -78,4 +82,13 @@ export default async function PortalLayout({ children }: { children: ReactNode }
       </div>
     </QueryProvider>
   );
+}
+
+/**
+ * The console app's theme as CSS variables (--app-accent, …) for the header and nav. Its colours only: the console
+ * keeps following the visitor's light or dark setting, as the rest of its pages are styled for both.
+ */
+function consoleStyle(theme: Parameters<typeof shellStyle>[0]) {
+  const { colorScheme: _mode, ...colours } = shellStyle(theme);
+  return colours;
 }

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { requirePortalContext } from "@/lib/portal/portal-context";
-import { developerPortalConfig } from "@/lib/apps/developer-app";
+import { consoleApp } from "@/lib/portal/console-app";
 import { usageMetrics } from "@/lib/usage/metrics";
 import { usageQuota } from "@/lib/usage/quota";
 import { keyPolicy } from "@/lib/limits/plans";
@@ -14,7 +14,7 @@ export const metadata = { title: "Dashboard · Developer Portal" };
 
 export default async function DeveloperDashboard() {
   const ctx = await requirePortalContext();
-  const props = developerPortalConfig().views.dashboard;
+  const props = (await consoleApp(ctx)).app.views.dashboard;
   const [metrics, quota, recent] = await Promise.all([
     usageMetrics(ctx.auth, "day"),
     usageQuota(ctx.auth),

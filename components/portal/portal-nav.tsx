@@ -11,7 +11,7 @@ export interface NavEntry {
 const linkStyle = (current: boolean) =>
   `block rounded-md px-3 py-2 text-sm no-underline ${
     current
-      ? "bg-indigo-50 font-semibold text-indigo-800 dark:bg-indigo-950 dark:text-indigo-100"
+      ? "bg-(--app-accent-soft) font-semibold text-(--app-accent-strong)"
       : "text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800"
   }`;
 

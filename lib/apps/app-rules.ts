@@ -44,9 +44,19 @@ export const appSlugTaken = (slug: string) =>
 /** /apps/{type} shows each type's demo shell, so the types' own slugs (dashboard, crm, …) are no app's address. */
 const RESERVED = new Set(APP_TYPE_LIST.map((t) => t.slug));
 
+/**
+ * A business's console app (the Developer app that drives its /portal, lib/apps/console-app.ts) is marked by its
+ * slug: `console-<business id>-test|live`, one per environment. Nobody else may take such a slug, and the console
+ * app keeps its own.
+ */
+export const CONSOLE_SLUG = /^console-biz-[0-9a-z]{26}-(?:test|live)$/;
+export const isConsoleSlug = (slug: string) => CONSOLE_SLUG.test(slug);
+export const consoleSlugOf = (businessId: string, environment: "test" | "production") =>
+  `console-${businessId.toLowerCase().replace(/_/g, "-")}-${environment === "production" ? "live" : "test"}`;
+
 /** Whether `slug` is free for an app of `businessId` (`appId`: the app being changed, which may keep its own). */
 async function slugFree(slug: string, businessId: string, appId: string | null, client: Client): Promise<boolean> {
-  if (RESERVED.has(slug)) return false;
+  if (RESERVED.has(slug) || isConsoleSlug(slug)) return false;
   const [app, product] = await Promise.all([
     client.app.findUnique({ where: { slug }, select: { id: true } }),
     client.product.findUnique({ where: { slug }, select: { businessId: true } }),

@@ -13,7 +13,7 @@ import type { AppCreate, AppUpdate } from "@/lib/schemas/app";
 import { APP_TYPE_NAMES } from "./app-type-names";
 import type { AppConfig, AppType } from "./app-types";
 import { parseAppDefinition } from "./parse-app";
-import { appSlugRace, checkAppSlug, freeAppSlug, ownProductIds } from "./app-rules";
+import { appSlugRace, checkAppSlug, freeAppSlug, isConsoleSlug, ownProductIds } from "./app-rules";
 
 // Apps as stored records (issue 19): create, read, list, update and delete, each write in one transaction with its
 // `app.*` event, and an audit entry. The app's part is validated by its type's schema (parse-app.ts) and stored with
@@ -169,11 +169,17 @@ export async function createApp(caller: AppCaller, input: AppCreate) {
 
 const isPlainObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** `patch` over `base`, nested objects merged too; lists and plain values replace. */
+/**
+ * `patch` over `base`, nested objects merged too; lists and plain values replace; `null` removes the key, so the
+ * type's default applies again (a JSON merge patch, RFC 7396).
+ */
 export function mergeDeep(base: unknown, patch: unknown): unknown {
   if (!isPlainObject(base) || !isPlainObject(patch)) return patch;
   const out: Json = { ...base };
-  for (const [k, v] of Object.entries(patch)) out[k] = mergeDeep(base[k], v);
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k];
+    else out[k] = mergeDeep(base[k], v);
+  }
   return out;
 }
 
@@ -206,7 +212,13 @@ export async function updateApp(caller: AppCaller, id: string, patch: AppUpdate)
     updatedAt: now(),
   };
   if (products !== undefined) data.products = await ownProductIds(auth, products);
-  if (slug !== undefined && slug !== current.slug) data.slug = await checkAppSlug(slug, auth.businessId, current.id);
+  if (slug !== undefined && slug !== current.slug) {
+    if (isConsoleSlug(current.slug))
+      throw invalidField("slug", "The console app keeps its slug: it is how the console finds it.", "Change its name instead.");
+    data.slug = await checkAppSlug(slug, auth.businessId, current.id);
+  }
+  if (status === "published" && isConsoleSlug(current.slug))
+    throw invalidField("status", "The console app is never published: only your team sees it, at /portal.");
   if (status !== undefined) data.status = status;
   const before = serializeApp(current);
   const view = await withEvents(async (tx) => {

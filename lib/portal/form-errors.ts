@@ -10,6 +10,8 @@ export type FieldErrors = Record<string, string>;
 export interface FormError {
   message: string;
   field?: string;
+  /** The API's full path of the field (`config.periods[2]`), for forms whose fields are nested (the app editor). */
+  path?: string;
   code?: string;
   fields?: FieldErrors;
 }

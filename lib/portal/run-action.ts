@@ -44,13 +44,22 @@ export async function runAction<T>(
       const fields = zodFieldErrors(e);
       const first = zodToApiError(e, "body");
       const field = topField(first.field);
-      return { ok: false, error: { message: fields[field] ?? Object.values(fields)[0], field, code: first.code, fields } };
+      return {
+        ok: false,
+        error: { message: fields[field] ?? Object.values(fields)[0], field, path: first.field, code: first.code, fields },
+      };
     }
     if (e instanceof ApiError) {
       const field = e.field ? topField(e.field) : undefined;
       return {
         ok: false,
-        error: { message: humanApiMessage(e.message), field, code: e.code, fields: formErrors({ message: e.message, field }) },
+        error: {
+          message: humanApiMessage(e.message),
+          field,
+          path: e.field,
+          code: e.code,
+          fields: formErrors({ message: e.message, field }),
+        },
       };
     }
     console.error("portal action failed", e);

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { requirePortalContext } from "@/lib/portal/portal-context";
-import { developerPortalConfig } from "@/lib/apps/developer-app";
+import { consoleApp } from "@/lib/portal/console-app";
 import { Card } from "@/components/ui/primitives";
 import { ApiReference } from "@/components/portal/api-reference";
 
@@ -28,7 +28,7 @@ const EXAMPLES: Record<string, { label: string; code: string }> = {
 
 export default async function DeveloperDocs() {
   const ctx = await requirePortalContext();
-  const props = developerPortalConfig().views.docs;
+  const props = (await consoleApp(ctx)).app.views.docs;
   return (
     <div className="space-y-6">
       <div>

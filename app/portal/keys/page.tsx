@@ -1,5 +1,5 @@
 import { requirePortalContext } from "@/lib/portal/portal-context";
-import { developerPortalConfig } from "@/lib/apps/developer-app";
+import { consoleApp } from "@/lib/portal/console-app";
 import { parseCollectionQuery } from "@/lib/http/collection-query";
 import { API_KEY_COLLECTION, listApiKeys } from "@/lib/keys/manage-api-keys";
 import { requestsByKey } from "@/lib/usage/metrics";
@@ -12,7 +12,7 @@ export const metadata = { title: "API Keys · Developer Portal" };
 
 export default async function DeveloperAPIKeys() {
   const ctx = await requirePortalContext();
-  const props = developerPortalConfig().views.apiKeys;
+  const props = (await consoleApp(ctx)).app.views.apiKeys;
   const [keys, usage] = await Promise.all([
     listApiKeys(ctx.auth, parseCollectionQuery(new URLSearchParams({ limit: "100" }), API_KEY_COLLECTION)),
     requestsByKey(ctx.auth, 30),

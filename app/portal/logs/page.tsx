@@ -1,7 +1,7 @@
 import { Suspense } from "react";
 import Link from "next/link";
 import { requirePortalContext } from "@/lib/portal/portal-context";
-import { developerPortalConfig } from "@/lib/apps/developer-app";
+import { consoleApp } from "@/lib/portal/console-app";
 import { keysForLogFilter } from "@/lib/usage/log-search";
 import { LogsExplorer } from "@/components/portal/logs-explorer";
 import { subscribedProducts } from "@/lib/billing/marketplace-views";
@@ -12,7 +12,7 @@ export const metadata = { title: "Logs · Developer Portal" };
 // them itself, so a search or a request can be linked to, and the usage chart links here with ?from=&to=.
 export default async function DeveloperLogs() {
   const ctx = await requirePortalContext();
-  const props = developerPortalConfig().views.logs;
+  const props = (await consoleApp(ctx)).app.views.logs;
   const [keys, products] = await Promise.all([keysForLogFilter(ctx.auth), subscribedProducts(ctx.auth)]);
   return (
     <div className="space-y-6">

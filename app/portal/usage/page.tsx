@@ -1,5 +1,5 @@
 import { requirePortalContext } from "@/lib/portal/portal-context";
-import { developerPortalConfig } from "@/lib/apps/developer-app";
+import { consoleApp } from "@/lib/portal/console-app";
 import { usageOverview } from "@/lib/usage/usage-overview";
 import { usageQuota } from "@/lib/usage/quota";
 import { keyPolicy } from "@/lib/limits/plans";
@@ -13,7 +13,7 @@ export const metadata = { title: "Usage · Developer Portal" };
 
 export default async function DeveloperUsage() {
   const ctx = await requirePortalContext();
-  const props = developerPortalConfig().views.usage;
+  const props = (await consoleApp(ctx)).app.views.usage;
   const period = props.periods.includes("day") ? "day" : props.periods[0];
   const [metrics, quota, billing, productCosts] = await Promise.all([
     usageOverview(ctx.auth, period),

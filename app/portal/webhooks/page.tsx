@@ -1,6 +1,6 @@
 import { Suspense } from "react";
 import { requirePortalContext } from "@/lib/portal/portal-context";
-import { developerPortalConfig } from "@/lib/apps/developer-app";
+import { consoleApp } from "@/lib/portal/console-app";
 import { parseCollectionQuery } from "@/lib/http/collection-query";
 import { WEBHOOK_COLLECTION, listWebhooks } from "@/lib/webhooks/manage-webhooks";
 import { secretGraces } from "@/lib/webhooks/endpoint-secrets";
@@ -13,7 +13,7 @@ export const metadata = { title: "Webhooks · Developer Portal" };
 
 export default async function DeveloperWebhooks() {
   const ctx = await requirePortalContext();
-  const props = developerPortalConfig().views.webhooks;
+  const props = (await consoleApp(ctx)).app.views.webhooks;
   const hooks = await listWebhooks(ctx.auth, parseCollectionQuery(new URLSearchParams({ limit: "100" }), WEBHOOK_COLLECTION));
   const graces = await secretGraces(
     ctx.auth,
