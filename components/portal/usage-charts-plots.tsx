@@ -13,6 +13,7 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
+import type { UsageChartPoint } from "@/lib/apps/panel-blocks";
 
 // The usage view's Recharts plots. Recharts is ~100 KB gzip of the route's JavaScript, so usage-charts.tsx
 // loads this module with next/dynamic after first paint (a placeholder of the same size stands in meanwhile):
@@ -20,13 +21,7 @@ import {
 // before as a dashed line; hovering shows every value with its unit; a click on the requests or errors plot
 // opens the logs of that interval.
 
-export interface UsagePoint {
-  label: string;
-  ok: number;
-  errors: number;
-  p50Latency: number | null;
-  p95Latency: number | null;
-  p99Latency: number | null;
+export interface UsagePoint extends UsageChartPoint {
   prevRequests: number | null;
   prevErrors: number | null;
   prevP95: number | null;

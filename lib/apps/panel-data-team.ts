@@ -1,6 +1,6 @@
 import { now } from "@/lib/clock";
 import { parseCollectionQuery } from "@/lib/http/collection-query";
-import { AUDIT_COLLECTION, listAuditEntries } from "@/lib/audit/list-audit-entries";
+import { AUDIT_COLLECTION, listAuditEntries, type serializeAudit } from "@/lib/audit/list-audit-entries";
 import { EVENT_COLLECTION, listEvents } from "@/lib/events/routes";
 import { listTeamMembers } from "@/lib/businesses/team";
 import { ROLES, scopesForRole } from "@/lib/portal/roles";
@@ -20,7 +20,7 @@ const newest = (limit: number) => new URLSearchParams({ limit: String(limit) });
 
 async function events(scope: PanelScope): Promise<PanelBlock[]> {
   const list = await listEvents(scope.auth, parseCollectionQuery(newest(rowLimit(scope)), EVENT_COLLECTION));
-  const rows = list.data as { id: string; type: string; createdAt: string }[];
+  const rows = list.data as ReturnType<typeof serializeAudit>[];
   return [
     {
       type: "table",

@@ -53,7 +53,7 @@ export const AUDIT_COLLECTION: CollectionSpec = {
   ],
 };
 
-function serializeAudit(row: AuditRow) {
+export function serializeAudit(row: AuditRow) {
   return {
     id: row.id,
     action: row.action,
