@@ -20,7 +20,7 @@ const newest = (limit: number) => new URLSearchParams({ limit: String(limit) });
 
 async function events(scope: PanelScope): Promise<PanelBlock[]> {
   const list = await listEvents(scope.auth, parseCollectionQuery(newest(rowLimit(scope)), EVENT_COLLECTION));
-  const rows = list.data as ReturnType<typeof serializeAudit>[];
+  const rows = list.data as { id: string; type: string; createdAt: string }[];
   return [
     {
       type: "table",
@@ -34,15 +34,7 @@ async function events(scope: PanelScope): Promise<PanelBlock[]> {
 
 async function audit(scope: PanelScope): Promise<PanelBlock[]> {
   const list = await listAuditEntries(scope.auth, parseCollectionQuery(newest(rowLimit(scope)), AUDIT_COLLECTION));
-  const rows = list.data as {
-    id: string;
-    action: string;
-    actorType: string;
-    actorId: string | null;
-    targetType: string | null;
-    targetId: string | null;
-    createdAt: string;
-  }[];
+  const rows = list.data as ReturnType<typeof serializeAudit>[];
   return [
     {
       type: "table",
