@@ -2,6 +2,7 @@ import "server-only";
 import { db } from "./client";
 import { directSqlite, statement, toSqliteDate } from "./sqlite-direct";
 import { markWritten } from "./count-cache";
+import { directPostgres } from "./pg-direct";
 
 // Many rows into one table at once, for the usage recorder's batches. Prisma's createMany costs about 0.6 ms of
 // CPU per row here (every value goes through the query engine); these paths cost a few microseconds:
@@ -9,8 +10,8 @@ import { markWritten } from "./count-cache";
 //   inside one transaction (BEGIN IMMEDIATE; a busy database is retried after a pause, never waited on). Values
 //   are stored exactly as Prisma's adapter stores them (dates as ISO 8601 with "+00:00", booleans as 0/1, JSON
 //   as its text), so Prisma reads the rows back unchanged (tests/api/usage-bulk-insert.test.ts).
-// - PostgreSQL: one INSERT ... SELECT FROM unnest(<one array per column>) through Prisma's raw query, each array
-//   cast to its column's type.
+// - PostgreSQL: one INSERT ... SELECT FROM unnest(<one array per column>) on the plain pg pool (lib/db/pg-direct.ts),
+//   each array cast to its column's type.
 
 export type ColumnType = "text" | "int" | "float" | "bool" | "date" | "json";
 export type Columns = Record<string, ColumnType>;
@@ -86,10 +87,11 @@ async function insertPostgres(table: string, columns: Columns, rows: Record<stri
   );
   const list = names.map((c) => `"${c}"`).join(", ");
   const unnest = names.map((c, i) => `$${i + 1}::${PG_CAST[columns[c]]}[]`).join(", ");
-  await db.$executeRawUnsafe(
-    `INSERT INTO "${table}" (${list}) SELECT * FROM unnest(${unnest})${skipExisting ? " ON CONFLICT DO NOTHING" : ""}`,
-    ...arrays,
-  );
+  const sql = `INSERT INTO "${table}" (${list}) SELECT * FROM unnest(${unnest})${skipExisting ? " ON CONFLICT DO NOTHING" : ""}`;
+  // The plain pg pool when there is one: through Prisma, each batch's arrays were serialized again by its engine.
+  const pool = directPostgres();
+  if (pool) await pool.query(sql, arrays);
+  else await db.$executeRawUnsafe(sql, ...arrays);
 }
 
 /**
