@@ -78,7 +78,8 @@ export async function subscribeAction(input: unknown) {
     "subscriptions:write",
     async (ctx) => {
       const { environment, ...form } = (input ?? {}) as { environment?: unknown };
-      const env = environment === undefined ? ctx.auth.environment : parseForm(z.enum(["test", "production"], "Choose test or live."), environment);
+      const env =
+        environment === undefined ? ctx.auth.environment : parseForm(z.enum(["test", "production"], "Choose test or live."), environment);
       const sub = await createSubscription({ ...ctx.auth, environment: env }, SubscriptionCreate.parse(parseForm(SubscribeForm, form)));
       return { id: sub.id, environment: env };
     },

@@ -140,7 +140,11 @@ function withGatewayAuth(doc: Record<string, unknown>): Record<string, unknown> 
     components: {
       ...components,
       securitySchemes: {
-        [GATEWAY_SECURITY_SCHEME]: { type: "http", scheme: "bearer", description: "An API key of your subscription (sk_test_… or sk_live_…)." },
+        [GATEWAY_SECURITY_SCHEME]: {
+          type: "http",
+          scheme: "bearer",
+          description: "An API key of your subscription (sk_test_… or sk_live_…).",
+        },
       },
     },
     security: [{ [GATEWAY_SECURITY_SCHEME]: [] }],

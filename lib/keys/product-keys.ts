@@ -49,5 +49,11 @@ export async function issueProductTryItKey(caller: Caller, productId: string, pr
     },
     { tryIt: true },
   );
-  return { id: key.id, key: key.key as string, expiresAt: key.expiresAt as string, scopes: key.scopes as string[], environment: "test" as const };
+  return {
+    id: key.id,
+    key: key.key as string,
+    expiresAt: key.expiresAt as string,
+    scopes: key.scopes as string[],
+    environment: "test" as const,
+  };
 }

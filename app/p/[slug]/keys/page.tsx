@@ -58,7 +58,11 @@ export default async function PortalKeys({ params, searchParams }: { params: Par
   const props = portal.app.views.apiKeys;
   const switcher = (
     <div className="mt-3 flex flex-wrap items-center gap-3 text-sm text-(--app-muted)">
-      <span>{mode === "test" ? "Showing test keys (sk_test_…): they call the sandbox and are never billed." : "Showing live keys (sk_live_…): their calls are billed."}</span>
+      <span>
+        {mode === "test"
+          ? "Showing test keys (sk_test_…): they call the sandbox and are never billed."
+          : "Showing live keys (sk_live_…): their calls are billed."}
+      </span>
       <EnvironmentSwitch environment={visitor.environment} id="portal-test-mode" />
     </div>
   );
@@ -91,8 +95,8 @@ export default async function PortalKeys({ params, searchParams }: { params: Par
     <div>
       {heading}
       <p className="mt-2 text-(--app-muted)">
-        Keys that may call {product.name}, on your plan {subscription.priceName}. Send one as{" "}
-        <code>Authorization: Bearer sk_{mode}_…</code>; try it from the{" "}
+        Keys that may call {product.name}, on your plan {subscription.priceName}. Send one as <code>Authorization: Bearer sk_{mode}_…</code>
+        ; try it from the{" "}
         <Link href={paths.docs} className="text-(--app-accent-strong)">
           documentation
         </Link>
