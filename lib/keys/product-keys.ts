@@ -5,6 +5,7 @@ import type { AuthContext } from "@/lib/http/auth-context";
 import { ApiKeyCreate } from "@/lib/schemas/api-key";
 import { API_KEY_COLLECTION, createKeyForCaller, listApiKeys, type Caller } from "./manage-api-keys";
 import { TRY_IT_METADATA, TRY_IT_TTL_MS } from "./try-it-key";
+import type { serializeApiKey } from "./serialize-api-key";
 
 // Keys as a product's developer portal (/p/{slug}) shows and makes them: a visitor's keys that may call the
 // product, and new keys limited to it (`call:<productId>` and nothing else), never a full-access key. The docs'
@@ -20,7 +21,7 @@ export const mayCallProduct = (scopes: readonly string[], productId: string) => 
 /** The caller's keys (its project and environment) that may call the product, newest first, try-it keys left out. */
 export async function listProductKeys(auth: AuthContext, productId: string) {
   const page = await listApiKeys(auth, parseCollectionQuery(new URLSearchParams({ limit: "100" }), API_KEY_COLLECTION));
-  return (page.data as { scopes: string[] }[]).filter((k) => mayCallProduct(k.scopes, productId));
+  return (page.data as ReturnType<typeof serializeApiKey>[]).filter((k) => mayCallProduct(k.scopes, productId));
 }
 
 /** A key of the caller's environment that may call this product only; `expiresInDays` as the portal's form gives it. */
