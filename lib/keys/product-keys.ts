@@ -25,13 +25,13 @@ export async function listProductKeys(auth: AuthContext, productId: string) {
 }
 
 /** A key of the caller's environment that may call this product only; `expiresInDays` as the portal's form gives it. */
-export function createProductKey(caller: Caller, productId: string, input: { name: unknown; expiresInDays?: unknown }) {
+export async function createProductKey(caller: Caller, productId: string, input: { name: unknown; expiresInDays?: unknown }) {
   const parsed = ApiKeyCreate.parse({
     name: typeof input.name === "string" ? input.name.trim() : input.name,
     scopes: [productCallScope(productId)],
     ...(input.expiresInDays !== undefined ? { expiresInDays: input.expiresInDays } : {}),
   });
-  return createKeyForCaller(caller, parsed);
+  return await createKeyForCaller(caller, parsed);
 }
 
 /**

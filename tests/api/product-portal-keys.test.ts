@@ -109,7 +109,7 @@ test("a portal key is limited to the product; the keys page lists the keys that 
   assert.deepEqual(key.scopes, [`call:${product.id}`]);
   assert.equal(key.environment, "test");
   assert.ok(key.expiresAt && Date.parse(key.expiresAt) > Date.now() + 29 * 86_400_000);
-  await assert.rejects(createProductKey(caller, product.id, { name: " " }), /name|Too small|character/i);
+  await assert.rejects(createProductKey(caller, product.id, { name: " " }), (e: Error) => e.name === "ZodError" && /name/.test(e.message));
 
   const reader = await b.test.post("/v1/api-keys", { name: "Reader", scopes: ["products:read"] });
   const elsewhere = await b.test.post("/v1/api-keys", { name: "Other product", scopes: [`call:${other.product.id}`] });
