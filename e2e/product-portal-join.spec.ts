@@ -190,7 +190,7 @@ test("a visitor joins, subscribes, makes a key and tries the API without leaving
   await expect(b.getByTestId("key-row-Old laptop")).toContainText("revoked");
 
   // Try-it from the docs: B's own test key for this product, to A's upstream through the gateway.
-  await b.getByRole("link", { name: "Documentation" }).click();
+  await b.getByRole("link", { name: "Documentation", exact: true }).click();
   await expect(b.getByTestId("try-it-key")).toContainText("sk_test_", { timeout: 30_000 });
   const keyPrefix = (await b.getByTestId("try-it-key").locator("code").textContent())!.replace("…", "");
   const reference = b.getByTestId("api-reference");
