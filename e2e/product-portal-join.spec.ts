@@ -219,8 +219,8 @@ test("a visitor joins, subscribes, makes a key and tries the API without leaving
   expect(reached.length).toBeGreaterThan(0);
   expect(reached.at(-1)!.headers["x-platform-environment"]).toBe("test");
   expect(reached.at(-1)!.headers.authorization).toBeUndefined();
-  await b.keyboard.press("Escape");
   await b.screenshot({ path: "test-results/screenshots/product-portal-try-it.png" });
+  await b.keyboard.press("Escape");
 
   // The try-it key is in no key list.
   await b.goto(`${home}/keys`);
