@@ -80,7 +80,7 @@ test("a published product's portal shows its provider, theme, plans and docs", a
   await expect(nav.getByRole("link")).toHaveText(["Overview", "API keys", "Webhooks", "Usage", "Documentation"]);
   await expect(page.getByTestId("plan-Harbour master")).toContainText("0.02 USD per request");
   const start = page.getByRole("link", { name: "Get started" });
-  await expect(start).toHaveAttribute("href", /^\/signup\?next=%2Fportal%2Fsubscriptions%2Fnew%3Fprice%3Dprice_/);
+  await expect(start).toHaveAttribute("href", new RegExp(`^/p/${slug}/signup\\?next=%2Fp%2F${slug}%2Fsubscribe%3Fprice%3Dprice_`));
   await shot(page, "landing");
 
   // The docs: the uploaded document, with the product's gateway as the server.
@@ -94,10 +94,10 @@ test("a published product's portal shows its provider, theme, plans and docs", a
   expect(doc.servers[0].url).toMatch(new RegExp(`/gw/${slug}$`));
   await shot(page, "docs");
 
-  // Get started: sign-up that comes back to the subscription of the chosen plan.
+  // Get started: sign-up inside the portal that comes back to the subscription of the chosen plan.
   await page.goto(`/p/${slug}`);
   await page.getByRole("link", { name: "Get started" }).click();
-  await expect(page).toHaveURL(/\/signup\?next=/);
+  await expect(page).toHaveURL(new RegExp(`/p/${slug}/signup\\?next=`));
   await expect(page.getByRole("heading", { name: "Create your account" })).toBeVisible();
 
   // Another type of app renders at /apps/{slug} with its own theme and views.

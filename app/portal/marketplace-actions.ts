@@ -9,11 +9,12 @@ import { formatPath } from "@/lib/http/zod-errors";
 import { ProductCreate } from "@/lib/schemas/product";
 import { PriceCreate } from "@/lib/schemas/price";
 import { SubscriptionCreate } from "@/lib/schemas/billing";
-import { ApiKeyCreate } from "@/lib/schemas/api-key";
 import { createProduct, updateProduct } from "@/lib/products/write-product";
 import { createPrice } from "@/lib/products/prices";
 import { cancelSubscription, createSubscription, getSubscriptionOrThrow } from "@/lib/billing/subscriptions";
-import { createKeyForCaller } from "@/lib/keys/manage-api-keys";
+import { createProductKey, issueProductTryItKey } from "@/lib/keys/product-keys";
+import { currentSubscriptionTo } from "@/lib/billing/current-subscription";
+import { getCatalogProduct } from "@/lib/products/catalog";
 import { clientIp } from "@/lib/auth/client-ip";
 import { runAction } from "@/lib/portal/run-action";
 import type { PortalContext } from "@/lib/portal/portal-context";
@@ -68,13 +69,19 @@ export async function setVisibilityAction(productId: string, visibility: "public
   );
 }
 
-/** Subscribes the current project and environment to a plan with a card (a test card in test mode). */
+/**
+ * Subscribes the current project to a plan with a card (a test card in test mode), in the environment the portal
+ * shows, or in the one the form chose (a product portal's subscribe page offers test, the default, or live).
+ */
 export async function subscribeAction(input: unknown) {
   return runAction(
     "subscriptions:write",
     async (ctx) => {
-      const sub = await createSubscription(ctx.auth, SubscriptionCreate.parse(parseForm(SubscribeForm, input)));
-      return { id: sub.id };
+      const { environment, ...form } = (input ?? {}) as { environment?: unknown };
+      const env =
+        environment === undefined ? ctx.auth.environment : parseForm(z.enum(["test", "production"], "Choose test or live."), environment);
+      const sub = await createSubscription({ ...ctx.auth, environment: env }, SubscriptionCreate.parse(parseForm(SubscribeForm, form)));
+      return { id: sub.id, environment: env };
     },
     ["/portal/subscriptions"],
   );
@@ -91,16 +98,43 @@ export async function cancelSubscriptionAction(id: string, atPeriodEnd: boolean)
   );
 }
 
-/** A key that may call only the subscription's product (scope `call:<productId>`), shown once. */
-export async function createProductKeyAction(subscriptionId: string, name: unknown) {
+/**
+ * A key that may call only the subscription's product (scope `call:<productId>`), shown once; `expiresInDays` as
+ * typed (empty: never expires), as a product portal's keys page offers it.
+ */
+export async function createProductKeyAction(subscriptionId: string, name: unknown, expiresInDays?: unknown) {
   return runAction(
     "api_keys:write",
     async (ctx) => {
       const sub = await getSubscriptionOrThrow(ctx.auth, String(subscriptionId));
       const keyName = parseForm(z.string().trim().min(1, "Name the key.").max(100, "Use at most 100 characters."), name);
-      const key = await createKeyForCaller(await caller(ctx), ApiKeyCreate.parse({ name: keyName, scopes: [`call:${sub.productId}`] }));
-      return { name: key.name, key: key.key };
+      const days = typeof expiresInDays === "string" && expiresInDays.trim() !== "" ? Number(expiresInDays) : expiresInDays;
+      const key = await createProductKey(await caller(ctx), sub.productId, {
+        name: keyName,
+        ...(days === undefined || days === "" || days === null ? {} : { expiresInDays: days }),
+      });
+      return { id: key.id, name: key.name, key: key.key };
     },
     ["/portal/keys", `/portal/subscriptions/${subscriptionId}`],
   );
+}
+
+/**
+ * The try-it key of a product's docs (/p/{slug}/docs): a one-hour TEST key limited to the product, for a visitor
+ * whose project subscribes to it in test mode, whatever environment the portal shows (never a live key).
+ */
+export async function issueProductTryItKeyAction(productId: string) {
+  return runAction("api_keys:write", async (ctx) => {
+    const test = { ...ctx.auth, environment: "test" as const };
+    const product = await getCatalogProduct(String(productId), { businessId: ctx.business.id });
+    if (!(await currentSubscriptionTo(test, product.id)))
+      throw new ApiError({
+        status: 403,
+        type: "authorization_error",
+        code: "PRODUCT_NOT_SUBSCRIBED",
+        message: `Subscribe to ${product.name} in test mode to try its API from here.`,
+      });
+    const key = await issueProductTryItKey(await caller(ctx), product.id, product.name);
+    return { key: key.key, expiresAt: key.expiresAt };
+  });
 }

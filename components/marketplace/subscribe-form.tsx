@@ -2,10 +2,13 @@
 import { useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import { subscribeAction } from "@/app/portal/marketplace-actions";
+import { setEnvironmentAction } from "@/app/portal/actions";
 import { Button, Field, Input } from "@/components/ui/primitives";
 
 // The card form of a subscription. The API's refusals come back in words and sit next to the field they are
 // about: a declined card under the number (402), an existing subscription to the product above the button (409).
+// A product's developer portal passes `chooseEnvironment` (test, the default, or live: the portal then shows the
+// chosen one) and `successHref`, the page inside that portal to go on to.
 
 /** Which input an error is about: the form's own names, or the API's `paymentMethod.card.*` paths. */
 const FIELDS: Record<string, string> = {
@@ -20,22 +23,36 @@ const FIELDS: Record<string, string> = {
   "paymentMethod.card.cvc": "cvc",
 };
 
-export function SubscribeForm({ priceId, environment }: { priceId: string; environment: "test" | "production" }) {
+export function SubscribeForm({
+  priceId,
+  environment,
+  chooseEnvironment = false,
+  successHref,
+}: {
+  priceId: string;
+  environment: "test" | "production";
+  chooseEnvironment?: boolean;
+  successHref?: string;
+}) {
   const router = useRouter();
   const [pending, start] = useTransition();
   const [error, setError] = useState<{ field: string; message: string } | null>(null);
+  const [chosen, setChosen] = useState<"test" | "production">(chooseEnvironment ? "test" : environment);
   const errorOn = (f: string) => (error?.field === f ? error.message : null);
 
   function submit(form: FormData) {
     const value = (k: string) => String(form.get(k) ?? "");
     start(async () => {
-      const r = await subscribeAction({ priceId, number: value("number"), expiry: value("expiry"), cvc: value("cvc") });
+      const card = { priceId, number: value("number"), expiry: value("expiry"), cvc: value("cvc") };
+      const r = await subscribeAction(chooseEnvironment ? { ...card, environment: chosen } : card);
       if (!r.ok) {
         const e = r.error ?? { message: "Could not subscribe." };
         return setError({ field: FIELDS[e.field ?? ""] ?? "form", message: e.message });
       }
       setError(null);
-      router.push(`/portal/subscriptions/${r.data!.id}`);
+      // The pages that follow (keys, docs) show the environment subscribed in.
+      if (chooseEnvironment) await setEnvironmentAction(chosen);
+      router.push(successHref ?? `/portal/subscriptions/${r.data!.id}`);
     });
   }
 
@@ -50,10 +67,28 @@ export function SubscribeForm({ priceId, environment }: { priceId: string; envir
       className="grid max-w-md gap-4"
       noValidate
     >
+      {chooseEnvironment ? (
+        <fieldset className="space-y-1">
+          <legend className="text-sm font-medium">Environment</legend>
+          <div className="flex flex-wrap gap-4 text-sm">
+            {(
+              [
+                ["test", "Test: test keys, never billed"],
+                ["production", "Live: live keys, billed"],
+              ] as const
+            ).map(([value, label]) => (
+              <label key={value} className="inline-flex items-center gap-2">
+                <input type="radio" name="environment" value={value} checked={chosen === value} onChange={() => setChosen(value)} />
+                {label}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+      ) : null}
       <Field
         label="Card number"
         htmlFor="card-number"
-        hint={environment === "test" ? "Test mode: use 4242 4242 4242 4242; nothing is charged." : undefined}
+        hint={chosen === "test" ? "Test mode: use 4242 4242 4242 4242; nothing is charged." : undefined}
         error={errorOn("number")}
       >
         <Input

@@ -16,7 +16,7 @@ const STORE = "platform.tryItKey";
 
 // Scalar's themes have grey text and method colours below 4.5:1 on their backgrounds; these are the same hues,
 // darker in light mode and lighter in dark mode.
-const CONTRAST_CSS = `
+export const CONTRAST_CSS = `
 .light-mode {
   --scalar-color-2: #595959;
   --scalar-color-3: #666666;
@@ -55,7 +55,7 @@ function hasName(button: HTMLButtonElement): boolean {
  * Scalar leaves a few icon-only buttons (collapsible sections, some in its dialogs outside our box) without a
  * name; screen readers then announce just "button". Each gets one from the section it opens, or a plain one.
  */
-function nameUnlabelledButtons() {
+export function nameUnlabelledButtons() {
   for (const button of document.querySelectorAll<HTMLButtonElement>('[class*="scalar"] button, button[aria-controls^="scalar-"]')) {
     // Not displayed (a closed section): judged once it shows, so visible text is never overridden by a label.
     if (!button.getClientRects().length || hasName(button)) continue;

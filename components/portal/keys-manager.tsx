@@ -2,6 +2,7 @@
 import { useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import { createKeyAction, revealKeyAction, revokeKeyAction, rotateKeyAction } from "@/app/portal/actions";
+import { createProductKeyAction } from "@/app/portal/marketplace-actions";
 import { Badge, Button, Card, EmptyState, Field, Input } from "@/components/ui/primitives";
 import { CopyButton } from "@/components/ui/copy-button";
 import { useConfirm } from "@/components/ui/confirm-dialog";
@@ -30,6 +31,11 @@ interface Props {
   /** Which products each key may call, in words (by key id): "all products", product names or "none". */
   callable?: Record<string, string>;
   props: { showScopes: boolean; enableRotation: boolean; showUsageStats: boolean; defaultExpiration: number };
+  /**
+   * A product's developer portal: new keys may call this product only (`call:<productId>`, made from the
+   * subscription), so there is no scope picker; the usage column counts calls of the product.
+   */
+  product?: { name: string; subscriptionId: string };
 }
 
 const date = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString() : "—");
@@ -64,7 +70,7 @@ function SecretOnce({ title, secret, note, onDone }: { title: string; secret: st
   );
 }
 
-export function KeysManager({ keys, usage, props, environment, resources, canWrite, callable }: Props) {
+export function KeysManager({ keys, usage, props, environment, resources, canWrite, callable, product }: Props) {
   const router = useRouter();
   const [pending, start] = useTransition();
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -77,13 +83,16 @@ export function KeysManager({ keys, usage, props, environment, resources, canWri
   function create(form: HTMLFormElement) {
     const data = new FormData(form);
     const scopes = scopesFor(levels);
-    if (!scopes.length) return setErrors({ scopes: "Choose at least one permission, or a preset." });
+    if (!product && !scopes.length) return setErrors({ scopes: "Choose at least one permission, or a preset." });
     // Empty means no expiry. Anything else goes to the server as typed, so 0, a negative, fractional or
     // non-numeric count comes back as the field's error instead of silently making a key that never expires.
     const days = String(data.get("expiresInDays") ?? "").trim();
     const expiry = days === "" ? {} : { expiresInDays: Number(days) };
+    const name = String(data.get("name") ?? "");
     start(async () => {
-      const r = await createKeyAction({ name: String(data.get("name") ?? ""), scopes, ...expiry });
+      const r = product
+        ? await createProductKeyAction(product.subscriptionId, name, days)
+        : await createKeyAction({ name, scopes, ...expiry });
       if (!r.ok) return fail(r.error);
       setErrors({});
       form.reset();
@@ -150,7 +159,12 @@ export function KeysManager({ keys, usage, props, environment, resources, canWri
       {dialog}
       {secret ? <SecretOnce title={secret.title} secret={secret.value} note={secret.note} onDone={() => setSecret(null)} /> : null}
       {canWrite ? (
-        <Card title={`Create a ${environment === "test" ? "test" : "live"} key`}>
+        <Card title={`Create a ${environment === "test" ? "test" : "live"} key${product ? ` for ${product.name}` : ""}`}>
+          {product ? (
+            <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">
+              The key may call {product.name} only: it cannot read or change anything else of your account.
+            </p>
+          ) : null}
           <form
             onSubmit={(e) => {
               // Not a form action: React would clear the fields after it, losing what was typed when the server refuses it.
@@ -181,9 +195,11 @@ export function KeysManager({ keys, usage, props, environment, resources, canWri
                 invalid={!!shown.fields.expiresInDays}
               />
             </Field>
-            <div className="min-w-0 md:col-span-2">
-              <ScopePicker resources={resources} levels={levels} onChange={setLevels} error={shown.fields.scopes} />
-            </div>
+            {product ? null : (
+              <div className="min-w-0 md:col-span-2">
+                <ScopePicker resources={resources} levels={levels} onChange={setLevels} error={shown.fields.scopes} />
+              </div>
+            )}
             {shown.form ? (
               <p role="alert" className="text-sm text-red-600 md:col-span-2 dark:text-red-400">
                 {shown.form}
@@ -227,7 +243,7 @@ export function KeysManager({ keys, usage, props, environment, resources, canWri
                   </th>
                   {props.showUsageStats ? (
                     <th scope="col" className="pr-3">
-                      Requests (30 d)
+                      {product ? `Calls of ${product.name} (30 d)` : "Requests (30 d)"}
                     </th>
                   ) : null}
                   <th scope="col" className="pr-3">

@@ -6,7 +6,19 @@ import { Button, Field, Input } from "@/components/ui/primitives";
 
 const Email = z.string().trim().pipe(z.email("Enter a valid e-mail address."));
 
-export function SignInForms({ callbackUrl, oauth }: { callbackUrl: string; oauth: { github: boolean; google: boolean } }) {
+/**
+ * `callbackUrl`: where a signed-in user lands. `checkEmailHref`: the page that says "check your e-mail" after a link
+ * was sent (next-auth's own is /signin?check=email; a product portal keeps the visitor on its own pages).
+ */
+export function SignInForms({
+  callbackUrl,
+  oauth,
+  checkEmailHref,
+}: {
+  callbackUrl: string;
+  oauth: { github: boolean; google: boolean };
+  checkEmailHref?: string;
+}) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState<string | null>(null);
 
@@ -30,7 +42,11 @@ export function SignInForms({ callbackUrl, oauth }: { callbackUrl: string; oauth
     if (!email.success) return setErrors({ magicEmail: email.error.issues[0].message });
     setErrors({});
     setBusy("link");
-    await signIn("email", { email: email.data, callbackUrl });
+    if (!checkEmailHref) return void (await signIn("email", { email: email.data, callbackUrl }));
+    const r = await signIn("email", { email: email.data, callbackUrl, redirect: false });
+    setBusy(null);
+    if (r?.error) setErrors({ magicEmail: "We could not send a sign-in link just now. Try again in a moment." });
+    else window.location.href = checkEmailHref;
   }
 
   return (

@@ -1,10 +1,15 @@
 "use client";
 import dynamic from "next/dynamic";
+import Link from "next/link";
+import { useEffect, useState } from "react";
 import "@scalar/api-reference-react/style.css";
+import { issueProductTryItKeyAction } from "@/app/portal/marketplace-actions";
+import { CONTRAST_CSS, nameUnlabelledButtons } from "@/components/portal/api-reference";
 
 // A product's API reference in its developer portal: Scalar renders the product's OpenAPI document, whose server
-// is the product's gateway, with code examples in the app's `languages` only. Try-it sends the visitor's own key
-// (entered in Scalar's authentication box); the portal never makes a key for it.
+// is the product's gateway, with code examples in the app's `languages` only. For a signed-in visitor subscribed in
+// test mode, try-it sends a one-hour TEST key limited to this product (made once, kept for the browser session,
+// in no key list: lib/keys/product-keys.ts); signed out or not subscribed, a note says how to get there.
 const ApiReferenceReact = dynamic(() => import("@scalar/api-reference-react").then((m) => m.ApiReferenceReact), {
   ssr: false,
   loading: () => <p className="p-4 text-sm">Loading the API reference…</p>,
@@ -51,9 +56,75 @@ export function hiddenTargets(languages: string[]): Record<string, boolean> {
   return Object.fromEntries(TARGETS.filter((t) => !shown.has(t)).map((t) => [t, true]));
 }
 
-const CONTRAST_CSS = `
-.light-mode { --scalar-color-2: #595959; --scalar-color-3: #666666; --scalar-color-accent: #0062b8; }
-.dark-mode { --scalar-color-2: #b4b4b4; --scalar-color-3: #a0a0a0; --scalar-color-accent: #4cc0ff; }`;
+/** Who may try requests from here: the visitor's state, as the docs page found it. */
+export type TryItAccess =
+  | { state: "signed-out"; signInHref: string }
+  | { state: "not-subscribed"; subscribeHref: string | null; productName: string }
+  | { state: "ready"; productId: string };
+
+const storeKey = (productId: string) => `platform.productTryIt.${productId}`;
+
+/** The try-it key of this product for this browser session: the stored one while it has 5 minutes left, else a new one. */
+function useTryItKey(access: TryItAccess, enabled: boolean) {
+  const [token, setToken] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const productId = access.state === "ready" ? access.productId : null;
+  useEffect(() => {
+    if (!enabled || !productId) return;
+    // Read from browser-only state (sessionStorage) after mount, so the effect is the place for it.
+    const saved = JSON.parse(sessionStorage.getItem(storeKey(productId)) ?? "null") as { key: string; expiresAt: string } | null;
+    if (saved && Date.parse(saved.expiresAt) - Date.now() > 5 * 60_000) {
+      // eslint-disable-next-line react-hooks/set-state-in-effect
+      setToken(saved.key);
+      return;
+    }
+    void issueProductTryItKeyAction(productId).then((r) => {
+      if (r.ok && r.data) {
+        sessionStorage.setItem(storeKey(productId), JSON.stringify(r.data));
+        setToken(r.data.key);
+      } else setError(r.error?.message ?? "Could not make a test key for try-it.");
+    });
+  }, [enabled, productId]);
+  return { token, error };
+}
+
+function TryItNote({ access, token, error }: { access: TryItAccess; token: string | null; error: string | null }) {
+  const note = "mb-3 rounded-md border border-(--app-border) bg-(--app-accent-soft) p-3 text-sm";
+  if (access.state === "signed-out")
+    return (
+      <p className={note} data-testid="try-it-note">
+        <Link href={access.signInHref} className="font-semibold text-(--app-accent-strong)">
+          Sign in
+        </Link>{" "}
+        to try requests from here with a test key of your own.
+      </p>
+    );
+  if (access.state === "not-subscribed")
+    return (
+      <p className={note} data-testid="try-it-note">
+        Try-it calls {access.productName} with a test key of your subscription.{" "}
+        {access.subscribeHref ? (
+          <Link href={access.subscribeHref} className="font-semibold text-(--app-accent-strong)">
+            Subscribe in test mode
+          </Link>
+        ) : (
+          "Subscribe in test mode"
+        )}{" "}
+        to try requests from here.
+      </p>
+    );
+  if (error)
+    return (
+      <p role="alert" className={note} data-testid="try-it-note">
+        {error}
+      </p>
+    );
+  return token ? (
+    <p className="mb-3 text-sm text-(--app-muted)" data-testid="try-it-key">
+      Try-it uses a test key limited to this API, valid for one hour: <code>{token.slice(0, 12)}…</code>
+    </p>
+  ) : null;
+}
 
 export function ProductApiReference({
   documentUrl,
@@ -62,6 +133,7 @@ export function ProductApiReference({
   enableTryIt,
   showCodeExamples,
   darkMode,
+  access,
 }: {
   documentUrl: string;
   serverUrl: string;
@@ -69,32 +141,60 @@ export function ProductApiReference({
   enableTryIt: boolean;
   showCodeExamples: boolean;
   darkMode: boolean;
+  access: TryItAccess;
 }) {
+  const { token, error } = useTryItKey(access, enableTryIt);
+  const waiting = enableTryIt && access.state === "ready" && token === null && error === null;
+  useEffect(() => {
+    nameUnlabelledButtons();
+    // Scalar changes the page often: look again at most once a frame.
+    let frame = 0;
+    const observer = new MutationObserver(() => {
+      if (!frame)
+        frame = requestAnimationFrame(() => {
+          frame = 0;
+          nameUnlabelledButtons();
+        });
+    });
+    observer.observe(document.body, { childList: true, subtree: true });
+    return () => {
+      observer.disconnect();
+      cancelAnimationFrame(frame);
+    };
+  }, []);
   return (
-    <div
-      role="region"
-      aria-label="API reference"
-      className="overflow-hidden rounded-lg border border-(--app-border)"
-      data-testid="api-reference"
-    >
-      <ApiReferenceReact
-        configuration={
-          {
-            url: documentUrl,
-            withDefaultFonts: false,
-            showDeveloperTools: "never",
-            agent: { disabled: true },
-            mcp: { disabled: true },
-            hideClientButton: !enableTryIt,
-            hiddenClients: showCodeExamples ? hiddenTargets(languages) : true,
-            servers: [{ url: serverUrl, description: "Gateway" }],
-            forceDarkModeState: darkMode ? "dark" : "light",
-            hideDarkModeToggle: true,
-            customCss: CONTRAST_CSS,
-            defaultOpenAllTags: false,
-          } as never
-        }
-      />
+    <div>
+      {enableTryIt ? <TryItNote access={access} token={token} error={error} /> : null}
+      <div
+        role="region"
+        aria-label="API reference"
+        className="overflow-hidden rounded-lg border border-(--app-border)"
+        data-testid="api-reference"
+      >
+        {waiting ? (
+          <p className="p-4 text-sm">Preparing a test key for try-it…</p>
+        ) : (
+          <ApiReferenceReact
+            configuration={
+              {
+                url: documentUrl,
+                withDefaultFonts: false,
+                showDeveloperTools: "never",
+                agent: { disabled: true },
+                mcp: { disabled: true },
+                hideClientButton: !enableTryIt,
+                hiddenClients: showCodeExamples ? hiddenTargets(languages) : true,
+                servers: [{ url: serverUrl, description: "Gateway" }],
+                forceDarkModeState: darkMode ? "dark" : "light",
+                hideDarkModeToggle: true,
+                customCss: CONTRAST_CSS,
+                defaultOpenAllTags: false,
+                ...(token ? { authentication: { preferredSecurityScheme: "bearerAuth", securitySchemes: { bearerAuth: { token } } } } : {}),
+              } as never
+            }
+          />
+        )}
+      </div>
     </div>
   );
 }

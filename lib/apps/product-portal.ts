@@ -109,7 +109,46 @@ export async function productOpenApiDocument(productId: string, serverUrl: strin
   let doc: Record<string, unknown> | null = api?.openapiDocument ?? null;
   if (!doc && api?.openapiUrl) doc = await fetchDocument(api.openapiUrl);
   if (!doc) return null;
-  return { ...doc, servers: [{ url: serverUrl, description: "The API through the platform's gateway" }] };
+  return withGatewayAuth({ ...doc, servers: [{ url: serverUrl, description: "The API through the platform's gateway" }] });
+}
+
+/** The security scheme the gateway asks for: the consumer's platform key as a Bearer token (try-it fills it in). */
+export const GATEWAY_SECURITY_SCHEME = "bearerAuth";
+const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+
+/**
+ * Through the gateway every operation takes the consumer's platform key, whatever the upstream itself asks for (the
+ * gateway adds the provider's own secrets), so the document says so: one Bearer scheme, required everywhere.
+ */
+function withGatewayAuth(doc: Record<string, unknown>): Record<string, unknown> {
+  const components = (doc.components ?? {}) as Record<string, unknown>;
+  const paths = Object.fromEntries(
+    Object.entries((doc.paths ?? {}) as Record<string, Record<string, unknown>>).map(([path, item]) => [
+      path,
+      Object.fromEntries(
+        Object.entries(item ?? {}).map(([method, op]) => {
+          if (!HTTP_METHODS.includes(method) || !op || typeof op !== "object") return [method, op];
+          const { security: _own, ...rest } = op as Record<string, unknown>;
+          return [method, rest];
+        }),
+      ),
+    ]),
+  );
+  return {
+    ...doc,
+    paths,
+    components: {
+      ...components,
+      securitySchemes: {
+        [GATEWAY_SECURITY_SCHEME]: {
+          type: "http",
+          scheme: "bearer",
+          description: "An API key of your subscription (sk_test_… or sk_live_…).",
+        },
+      },
+    },
+    security: [{ [GATEWAY_SECURITY_SCHEME]: [] }],
+  };
 }
 
 async function fetchDocument(url: string): Promise<Record<string, unknown> | null> {

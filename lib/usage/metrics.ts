@@ -140,3 +140,18 @@ export async function requestsByKey(auth: AuthContext, days = 30): Promise<Recor
   });
   return Object.fromEntries(rows.map((r) => [r.apiKey, r._sum.count ?? 0]));
 }
+
+/**
+ * Calls of one product per key over the last `days` (gateway calls, verifications and meter events rated under
+ * it), from the usage events of the caller's project and environment: what a product's developer portal shows
+ * beside each key. Grouped by the database on the project/environment/time index.
+ */
+export async function productCallsByKey(auth: AuthContext, productId: string, days = 30): Promise<Record<string, number>> {
+  const since = new Date(now().getTime() - days * 86_400_000);
+  const rows = await db.usageEvent.groupBy({
+    by: ["apiKey"],
+    _count: { _all: true },
+    where: { projectId: auth.projectId, environment: auth.environment, timestamp: { gte: since }, productId },
+  });
+  return Object.fromEntries(rows.map((r) => [r.apiKey, r._count._all]));
+}

@@ -3,7 +3,9 @@ import type { ReactNode } from "react";
 import { portalNavigation } from "@/lib/apps/product-portal";
 import { shellStyle } from "@/components/apps/shell-theme";
 import { PortalNav } from "@/components/product-portal/portal-nav";
+import { SignOutButton } from "@/components/portal/sign-out-button";
 import { portalFor } from "./load";
+import { portalPaths, visitorFor } from "./visitor";
 
 // /p/{slug}: a product's developer portal, drawn from its stored Developer app: the provider's name, the app's
 // theme (preset, mode and custom colours as CSS variables on the root), its navigation and its views.
@@ -16,7 +18,8 @@ export async function generateMetadata({ params }: { params: Params }) {
 }
 
 export default async function ProductPortalLayout({ children, params }: { children: ReactNode; params: Params }) {
-  const { portal, signedIn } = await portalFor((await params).slug);
+  const { portal } = await portalFor((await params).slug);
+  const visitor = await visitorFor();
   const { app } = portal;
   return (
     <div
@@ -50,12 +53,19 @@ export default async function ProductPortalLayout({ children, params }: { childr
               </p>
             </div>
             <div className="flex flex-wrap items-center gap-3 text-sm">
-              {signedIn ? (
-                <Link href="/portal" className="text-(--app-accent-strong)">
-                  Your console
-                </Link>
+              {visitor ? (
+                <>
+                  <span data-testid="portal-visitor" className="min-w-0 text-right">
+                    <span className="block font-medium break-all">{visitor.user.name ?? visitor.user.email}</span>
+                    {visitor.user.name ? <span className="block text-xs break-all text-(--app-muted)">{visitor.user.email}</span> : null}
+                  </span>
+                  <SignOutButton
+                    callbackUrl={portalPaths(portal.slug).home}
+                    className="text-(--app-accent-strong)! hover:bg-(--app-accent-soft)!"
+                  />
+                </>
               ) : (
-                <Link href={`/signin?callbackUrl=${encodeURIComponent(`/p/${portal.slug}`)}`} className="text-(--app-accent-strong)">
+                <Link href={portalPaths(portal.slug).signIn()} className="text-(--app-accent-strong)">
                   Sign in
                 </Link>
               )}

@@ -9,12 +9,15 @@ import { portalFor } from "./load";
 
 type Params = Promise<{ slug: string }>;
 
-const subscribePath = (priceId: string) => `/portal/subscriptions/new?price=${encodeURIComponent(priceId)}`;
+const subscribePath = (slug: string, priceId: string) => `/p/${slug}/subscribe?price=${encodeURIComponent(priceId)}`;
 
 export default async function ProductPortalHome({ params }: { params: Params }) {
   const { portal, signedIn } = await portalFor((await params).slug);
   const { app, products } = portal;
-  const start = (priceId: string) => (signedIn ? subscribePath(priceId) : `/signup?next=${encodeURIComponent(subscribePath(priceId))}`);
+  const start = (priceId: string) =>
+    signedIn
+      ? subscribePath(portal.slug, priceId)
+      : `/p/${portal.slug}/signup?next=${encodeURIComponent(subscribePath(portal.slug, priceId))}`;
   const firstPrice = products.flatMap((p) => p.prices)[0];
   const showDocs = portalViews(app).includes("docs");
   return (
