@@ -75,6 +75,34 @@ interface RollupCell {
   responseBytes: number;
   computeMs: number;
   cost: number;
+  productId: string | null;
+}
+
+/** The dimensions a rollup row adds up over: cells with the same key merge (here, on a retry and in compaction). */
+export function rollupKey(c: {
+  projectId: string;
+  environment: string;
+  hour: Date;
+  endpoint: string;
+  method: string;
+  statusCode: number;
+  errorType: string | null;
+  apiKey: string;
+  principal: string;
+  productId: string | null;
+}): string {
+  return [
+    c.projectId,
+    c.environment,
+    c.hour.getTime(),
+    c.endpoint,
+    c.method,
+    c.statusCode,
+    c.errorType ?? "",
+    c.apiKey,
+    c.principal,
+    c.productId ?? "",
+  ].join("|");
 }
 
 // The columns each batch writes, with their types (prisma/schema.prisma); `cost` is the rated cost (billing).
@@ -125,6 +153,7 @@ export const LOG_COLUMNS: Columns = {
   requestBody: "text",
   responseHeaders: "json",
   responseBody: "text",
+  productId: "text",
 };
 export const ROLLUP_COLUMNS: Columns = {
   id: "text",
@@ -146,6 +175,7 @@ export const ROLLUP_COLUMNS: Columns = {
   computeMs: "float",
   cost: "float",
   compacted: "bool",
+  productId: "text",
 };
 
 type UsageRow = Prisma.UsageEventCreateManyInput;
@@ -209,20 +239,23 @@ const userOf = (r: RequestRecord) => r.userId ?? r.auth.oauth?.userId ?? null;
 function addRollup(r: RequestRecord, billable: boolean): void {
   const hour = hourOf(r.at);
   const principal = userOf(r) ?? r.auth.principal.id;
-  const key = [
-    r.auth.projectId,
-    r.auth.environment,
-    hour.getTime(),
-    r.endpoint,
-    r.method,
-    r.statusCode,
-    r.errorType ?? "",
-    actorOf(r),
+  const productId = r.product?.productId ?? null;
+  const key = rollupKey({
+    projectId: r.auth.projectId,
+    environment: r.auth.environment,
+    hour,
+    endpoint: r.endpoint,
+    method: r.method,
+    statusCode: r.statusCode,
+    errorType: r.errorType,
+    apiKey: actorOf(r),
     principal,
-  ].join("|");
+    productId,
+  });
   let cell = S.rollups.get(key);
   if (!cell) {
     cell = {
+      productId,
       projectId: r.auth.projectId,
       environment: r.auth.environment,
       hour,
@@ -320,6 +353,7 @@ export function recordRequest(r: RequestRecord): void {
     requestBody: r.requestBody,
     responseHeaders: r.responseHeaders,
     responseBody: r.responseBody,
+    productId: r.product?.productId ?? null,
   });
   addRollup(r, billable);
   if (S.usageQueue.length >= BATCH) void flushEvents();
@@ -446,17 +480,7 @@ export function flushRollups(): Promise<void> {
       (rest) => {
         for (const row of rest) {
           const { id: _id, compacted: _compacted, ...cell } = row;
-          const key = [
-            cell.projectId,
-            cell.environment,
-            cell.hour.getTime(),
-            cell.endpoint,
-            cell.method,
-            cell.statusCode,
-            cell.errorType ?? "",
-            cell.apiKey,
-            cell.principal,
-          ].join("|");
+          const key = rollupKey(cell);
           const existing = S.rollups.get(key);
           if (existing) {
             existing.count += cell.count;
