@@ -1,4 +1,5 @@
 import { ApiError } from "@/lib/http/errors";
+import { EVENT_TYPES, matches } from "@/lib/events/event-types";
 import type { LogScope } from "@/lib/usage/log-search";
 import { loadProductPortal, viewEnabled, type ProductPortal } from "./product-portal";
 
@@ -30,3 +31,9 @@ export async function portalLogScope(slug: string | null, viewerBusinessId: stri
   const { portal, productIds } = await portalScope(slug, viewerBusinessId, "logs");
   return { productIds, days: portal.app.views.logs.retentionDays };
 }
+
+/** The events a product portal's webhooks view offers: those about the visitor's subscription and its payments. */
+export const PORTAL_WEBHOOK_EVENTS = EVENT_TYPES.filter((t) => t.startsWith("subscription.") || t.startsWith("payment."));
+
+/** Whether an endpoint receives any of those events (its patterns match one): the endpoints the view lists. */
+export const receivesPortalEvents = (patterns: readonly string[]) => PORTAL_WEBHOOK_EVENTS.some((t) => matches(t, patterns));

@@ -1,4 +1,6 @@
 import { db } from "@/lib/db/client";
+import { now } from "@/lib/clock";
+import { grants } from "@/lib/auth/scopes";
 import { ApiError } from "@/lib/http/errors";
 import type { AuthContext } from "@/lib/http/auth-context";
 import { parseCollectionQuery } from "@/lib/http/collection-query";
@@ -7,6 +9,7 @@ import type { Period } from "@/lib/usage/metrics";
 import { consumerSubscriptions, type ConsumerSubscription } from "./marketplace-views";
 import { periodQuantities } from "./period-usage";
 import { CURRENT, SUBSCRIPTION_COLLECTION } from "./subscriptions";
+import { callScope } from "./entitlement";
 
 // A consumer's subscriptions to some products (a product's developer portal shows its own only), each with what
 // its plan buys (rate limit, calls per period) and what the running period used and cost so far; and the usage
@@ -76,4 +79,19 @@ export async function productUsageOverview(auth: AuthContext, period: Period, pr
       end: new Date(sub.currentPeriodEnd),
     },
   });
+}
+
+/** How many of the caller's live keys (this project and environment, not revoked or expired) may call the products. */
+export async function keysThatMayCall(auth: AuthContext, productIds: string[]): Promise<number> {
+  const keys = await db.apiKey.findMany({
+    where: {
+      projectId: auth.projectId,
+      environment: auth.environment,
+      revokedAt: null,
+      OR: [{ expiresAt: null }, { expiresAt: { gt: now() } }],
+    },
+    select: { scopes: true },
+    take: 1000,
+  });
+  return keys.filter((k) => productIds.some((id) => grants(k.scopes as string[], callScope(id)))).length;
 }
