@@ -8,15 +8,7 @@ import { EnvironmentSwitch } from "@/components/portal/environment-switch";
 
 export const signInHref = (slug: string, path: string) => `/p/${slug}/signin?callbackUrl=${encodeURIComponent(path)}`;
 
-export function ViewHeader({
-  title,
-  children,
-  environment,
-}: {
-  title: string;
-  children?: ReactNode;
-  environment?: "test" | "production";
-}) {
+export function ViewHeader({ title, children, environment }: { title: string; children?: ReactNode; environment?: "test" | "production" }) {
   return (
     <div className="mb-6 flex flex-wrap items-start justify-between gap-4">
       <div className="min-w-0">
@@ -55,7 +47,9 @@ export function SubscribeToSee({ slug, what, products }: { slug: string; what: s
       <p className="font-semibold">
         You have no subscription to {products} in this environment yet, so there are no {what} to show.
       </p>
-      <p className="mt-1 text-sm text-(--app-muted)">Test and live subscriptions are separate: the switch above changes which one you see.</p>
+      <p className="mt-1 text-sm text-(--app-muted)">
+        Test and live subscriptions are separate: the switch above changes which one you see.
+      </p>
       <p className="mt-3">
         <Link href={`/p/${slug}/subscribe`} className="font-semibold text-(--app-accent-strong)">
           Subscribe to {products}

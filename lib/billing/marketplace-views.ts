@@ -99,7 +99,10 @@ async function withDetails(auth: AuthContext, subs: Subscription[]): Promise<Con
  */
 export async function consumerSubscriptions(
   auth: AuthContext,
-  query = parseCollectionQuery(new URLSearchParams({ limit: "100", projectId: auth.projectId, sort: "-createdAt" }), SUBSCRIPTION_COLLECTION),
+  query = parseCollectionQuery(
+    new URLSearchParams({ limit: "100", projectId: auth.projectId, sort: "-createdAt" }),
+    SUBSCRIPTION_COLLECTION,
+  ),
 ): Promise<ConsumerSubscription[]> {
   const page = await listSubscriptions(auth, query);
   return withDetails(auth, page.data as Subscription[]);

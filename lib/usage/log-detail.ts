@@ -16,7 +16,12 @@ export async function getLogDetail(auth: AuthContext, id: string, scope?: LogSco
   const log = await getLogOrThrow(auth, id);
   const at = new Date(log.timestamp);
   // Outside a product portal's scope (another product's call, or older than it keeps): as if it did not exist.
-  if (scope && (!log.productId || !scope.productIds.includes(log.productId) || (scope.days && at.getTime() < now().getTime() - scope.days * 86_400_000)))
+  if (
+    scope &&
+    (!log.productId ||
+      !scope.productIds.includes(log.productId) ||
+      (scope.days && at.getTime() < now().getTime() - scope.days * 86_400_000))
+  )
     throw notFound("request log", id);
   const [usage, names] = await Promise.all([
     db.usageEvent.findFirst({

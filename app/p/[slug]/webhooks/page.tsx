@@ -24,8 +24,8 @@ export default async function ProductPortalWebhooks({ params }: { params: Params
   const props = portal.app.views.webhooks;
   const header = (
     <ViewHeader title="Webhooks" environment={viewer?.environment}>
-      Endpoints that receive the events of your subscription to {v.productNames}: signed JSON POSTs, retried after 1 min, 5 min, 25 min
-      and 2 h.
+      Endpoints that receive the events of your subscription to {v.productNames}: signed JSON POSTs, retried after 1 min, 5 min, 25 min and
+      2 h.
     </ViewHeader>
   );
   if (!viewer)
