@@ -11,6 +11,7 @@ import { monthPeriod } from "./period";
 // quota of the visitor's plan instead of the project's (ProductScope).
 
 const DAY = 86_400_000;
+const HOUR = 3_600_000;
 
 /** The quota a product's plan sets on a subscription's billing period (lib/billing/subscription-usage.ts). */
 export interface PlanQuota {
@@ -34,7 +35,8 @@ async function runningTotal(auth: AuthContext, at: Date, start: Date, end: Date,
     where: {
       projectId: auth.projectId,
       environment: auth.environment,
-      hour: { gte: start, lt: end },
+      // Rollups are hourly: a period that starts within an hour counts that hour's calls.
+      hour: { gte: new Date(Math.floor(start.getTime() / HOUR) * HOUR), lt: end },
       statusCode: { not: 429 },
       ...(productIds ? { productId: { in: productIds } } : {}),
     },
