@@ -151,7 +151,7 @@ export function LogsExplorer({
                       <td className="max-w-[10rem] truncate pr-3 text-xs" title={r.apiKey}>
                         {r.keyName ?? r.apiKey}
                       </td>
-                      <td className="whitespace-nowrap font-mono text-xs text-slate-500 dark:text-slate-400">{r.id}</td>
+                      <td className="whitespace-nowrap font-mono text-xs text-slate-600 dark:text-slate-400">{r.id}</td>
                     </tr>
                   ))}
                 </tbody>

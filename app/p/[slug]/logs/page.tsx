@@ -1,5 +1,6 @@
 import { Suspense } from "react";
 import { keysForLogFilter } from "@/lib/usage/log-search";
+import { QueryProvider } from "@/components/portal/query-provider";
 import { LogsExplorer } from "@/components/portal/logs-explorer";
 import { SignInToSee, SubscribeToSee, ViewHeader } from "@/components/product-portal/visitor-gate";
 import { visitorView } from "../load";
@@ -41,14 +42,16 @@ export default async function ProductPortalLogs({ params }: { params: Params }) 
   return (
     <div>
       {header}
-      <Suspense fallback={<p className="text-sm text-(--app-muted)">Loading…</p>}>
-        <LogsExplorer
-          props={props}
-          portal={portal.slug}
-          keys={keys.map((k) => ({ id: k.id, name: k.name, revoked: k.revokedAt !== null }))}
-          emptyText={`Calls you make to ${v.productNames} through the gateway show up here within a second.`}
-        />
-      </Suspense>
+      <QueryProvider>
+        <Suspense fallback={<p className="text-sm text-(--app-muted)">Loading…</p>}>
+          <LogsExplorer
+            props={props}
+            portal={portal.slug}
+            keys={keys.map((k) => ({ id: k.id, name: k.name, revoked: k.revokedAt !== null }))}
+            emptyText={`Calls you make to ${v.productNames} through the gateway show up here within a second.`}
+          />
+        </Suspense>
+      </QueryProvider>
     </div>
   );
 }

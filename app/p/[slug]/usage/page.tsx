@@ -1,5 +1,6 @@
 import { viewEnabled } from "@/lib/apps/product-portal";
 import { productUsageOverview } from "@/lib/billing/product-usage";
+import { QueryProvider } from "@/components/portal/query-provider";
 import { UsageCharts } from "@/components/portal/usage-charts";
 import { SignInToSee, SubscribeToSee, ViewHeader } from "@/components/product-portal/visitor-gate";
 import { PlanUsage } from "@/components/product-portal/plan-usage";
@@ -42,15 +43,18 @@ export default async function ProductPortalUsage({ params }: { params: Params })
     <div className="space-y-6">
       {header}
       <PlanUsage subscriptions={v.current} props={props} />
-      <UsageCharts
-        initial={overview}
-        periods={props.periods}
-        initialPeriod={period}
-        showCosts={props.showCosts}
-        showQuota={props.showQuotas}
-        portal={portal.slug}
-        logsPath={viewEnabled(portal.app, "logs") ? `/p/${portal.slug}/logs` : undefined}
-      />
+      {/* The console's charts refresh through TanStack Query, as in the console's layout. */}
+      <QueryProvider>
+        <UsageCharts
+          initial={overview}
+          periods={props.periods}
+          initialPeriod={period}
+          showCosts={props.showCosts}
+          showQuota={props.showQuotas}
+          portal={portal.slug}
+          logsPath={viewEnabled(portal.app, "logs") ? `/p/${portal.slug}/logs` : undefined}
+        />
+      </QueryProvider>
     </div>
   );
 }

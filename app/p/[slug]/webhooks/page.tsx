@@ -6,6 +6,7 @@ import { examplePayload } from "@/lib/events/examples";
 import { PORTAL_WEBHOOK_EVENTS, receivesPortalEvents } from "@/lib/apps/portal-scope";
 import { grants } from "@/lib/auth/scopes";
 import { Card } from "@/components/ui/primitives";
+import { QueryProvider } from "@/components/portal/query-provider";
 import { WebhooksManager, type WebhookView } from "@/components/portal/webhooks-manager";
 import { SignInToSee, SubscribeToSee, ViewHeader } from "@/components/product-portal/visitor-gate";
 import { visitorView } from "../load";
@@ -51,15 +52,17 @@ export default async function ProductPortalWebhooks({ params }: { params: Params
   return (
     <div className="space-y-6">
       {header}
-      <Suspense fallback={<p className="text-sm text-(--app-muted)">Loading…</p>}>
-        <WebhooksManager
-          hooks={mine.map((h) => ({ ...h, previousSecretExpiresAt: graces[h.id] ?? null }))}
-          eventTypes={PORTAL_WEBHOOK_EVENTS}
-          allEvents={false}
-          props={props}
-          canWrite={grants(viewer.auth.scopes, "webhooks:write")}
-        />
-      </Suspense>
+      <QueryProvider>
+        <Suspense fallback={<p className="text-sm text-(--app-muted)">Loading…</p>}>
+          <WebhooksManager
+            hooks={mine.map((h) => ({ ...h, previousSecretExpiresAt: graces[h.id] ?? null }))}
+            eventTypes={PORTAL_WEBHOOK_EVENTS}
+            allEvents={false}
+            props={props}
+            canWrite={grants(viewer.auth.scopes, "webhooks:write")}
+          />
+        </Suspense>
+      </QueryProvider>
       {props.showPayloadExamples ? (
         <Card title="Payload examples">
           <div className="space-y-2" data-testid="payload-examples">
