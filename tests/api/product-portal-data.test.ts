@@ -5,14 +5,14 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { BASE_URL, seedBusiness, createProduct, type ApiClient } from "../helpers/api";
-import { db, poll } from "../helpers/usage-db";
 import type { AuthContext } from "@/lib/http/auth-context";
 import { usageMetrics } from "@/lib/usage/metrics";
 import { searchLogs } from "@/lib/usage/log-search";
 import { getLogDetail } from "@/lib/usage/log-detail";
 import { productSubscriptions, productUsageOverview, keysThatMayCall } from "@/lib/billing/product-usage";
 import { ApiError } from "@/lib/http/errors";
+import { db, poll } from "../helpers/usage-db";
+import { BASE_URL, seedBusiness, createProduct, type ApiClient } from "../helpers/api";
 
 const CARD = { card: { number: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" } };
 let upstreamUrl = "";
