@@ -87,11 +87,22 @@ function Row({ label, children }: { label: string; children: React.ReactNode }) 
 
 const bytes = (n: number) => (n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} KB`);
 
-export function LogDrawer({ id, props, onClose }: { id: string; props: LogViewProps; onClose: () => void }) {
+/** The gateway's `Server-Timing: gateway;dur=…, upstream;dur=…` of a product call: where its time went. */
+export function timingSplit(headers: Record<string, string>): { gateway: number; upstream: number } | null {
+  const value = Object.entries(headers).find(([k]) => k.toLowerCase() === "server-timing")?.[1];
+  const dur = (name: string) => value?.match(new RegExp(`(?:^|,)\\s*${name};dur=([0-9.]+)`))?.[1];
+  const gateway = dur("gateway"),
+    upstream = dur("upstream");
+  return gateway && upstream ? { gateway: Number(gateway), upstream: Number(upstream) } : null;
+}
+
+export function LogDrawer({ id, props, onClose, portal }: { id: string; props: LogViewProps; onClose: () => void; portal?: string }) {
   // The detail is fetched in the browser only, so the command is never rendered on the server.
   const origin = typeof window === "undefined" ? "" : window.location.origin;
-  const detail = useQuery({ queryKey: ["log", id], queryFn: () => portalGet<LogDetail>(`/api/portal/logs/${encodeURIComponent(id)}`) });
+  const detailUrl = `/api/portal/logs/${encodeURIComponent(id)}${portal ? `?portal=${encodeURIComponent(portal)}` : ""}`;
+  const detail = useQuery({ queryKey: ["log", detailUrl], queryFn: () => portalGet<LogDetail>(detailUrl) });
   const d = detail.data;
+  const split = d && props.showTiming ? timingSplit(d.response.headers) : null;
   const curl = d ? curlCommand(origin, { method: d.method, path: d.path, headers: d.request.headers, body: d.request.body }) : "";
   return (
     <SideDrawer title={d ? `${d.method} ${d.path}` : "Request"} onClose={onClose} testId="log-drawer">
@@ -114,6 +125,13 @@ export function LogDrawer({ id, props, onClose }: { id: string; props: LogViewPr
               <time dateTime={d.timestamp}>{new Date(d.timestamp).toLocaleString()}</time>
             </Row>
             {props.showTiming ? <Row label="Latency">{d.latency} ms</Row> : null}
+            {split ? (
+              <Row label="Time spent">
+                <span data-testid="log-timing">
+                  gateway {split.gateway.toFixed(1)} ms · upstream {split.upstream.toFixed(1)} ms
+                </span>
+              </Row>
+            ) : null}
             <Row label="Key">
               {d.keyName ?? "Unknown key"} <span className="font-mono text-xs text-slate-500">{d.apiKey}</span>
             </Row>

@@ -10,7 +10,16 @@ export interface LogRowView {
   latency: number;
 }
 
-export function LogTable({ rows, compact = false }: { rows: LogRowView[]; compact?: boolean }) {
+/** `logsPath`: the logs view a row opens in (its drawer, ?request=…): the console's, or a product portal's. */
+export function LogTable({
+  rows,
+  compact = false,
+  logsPath = "/portal/logs",
+}: {
+  rows: LogRowView[];
+  compact?: boolean;
+  logsPath?: string;
+}) {
   return (
     <div className="overflow-x-auto">
       <table className="w-full text-left text-sm">
@@ -38,7 +47,7 @@ export function LogTable({ rows, compact = false }: { rows: LogRowView[]; compac
                 <Badge tone={statusTone(r.statusCode)}>{r.statusCode}</Badge>
               </td>
               <td className="max-w-xs truncate pr-3 font-mono text-xs">
-                <Link href={`/portal/logs?id=${r.id}`}>
+                <Link href={`${logsPath}?request=${r.id}`}>
                   {r.method} {r.path}
                 </Link>
               </td>

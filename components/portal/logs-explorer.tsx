@@ -25,7 +25,21 @@ type Page = { data: LogRow[]; pagination: { total: number; hasMore: boolean; nex
 
 const FILTERS = ["q", "status", "method", "path", "key", "range", "from", "to", "cursor"];
 
-export function LogsExplorer({ props, keys }: { props: LogViewProps; keys: KeyOption[] }) {
+/**
+ * `portal`: a product portal's slug; the server then answers only that portal's calls within its retention.
+ * `emptyText`: what the empty log says will appear.
+ */
+export function LogsExplorer({
+  props,
+  keys,
+  portal,
+  emptyText = "Requests made with this project\u2019s keys show up here within a second.",
+}: {
+  props: LogViewProps;
+  keys: KeyOption[];
+  portal?: string;
+  emptyText?: string;
+}) {
   const router = useRouter();
   const pathname = usePathname();
   const search = useSearchParams();
@@ -36,9 +50,11 @@ export function LogsExplorer({ props, keys }: { props: LogViewProps; keys: KeyOp
     if (v) filters.set(name, v);
   }
   const cursor = filters.get("cursor");
+  const query = new URLSearchParams(filters);
+  if (portal) query.set("portal", portal);
   const list = useQuery({
-    queryKey: ["logs", filters.toString()],
-    queryFn: () => portalGet<Page>(`/api/portal/logs?${filters}`),
+    queryKey: ["logs", query.toString()],
+    queryFn: () => portalGet<Page>(`/api/portal/logs?${query}`),
     placeholderData: keepPreviousData,
     refetchInterval: cursor ? false : 5000,
   });
@@ -76,7 +92,7 @@ export function LogsExplorer({ props, keys }: { props: LogViewProps; keys: KeyOp
             {(list.error as Error).message}
           </p>
         ) : !list.data?.data.length ? (
-          <EmptyState title="No requests match">Requests made with this project&apos;s keys show up here within a second.</EmptyState>
+          <EmptyState title="No requests match">{emptyText}</EmptyState>
         ) : (
           <div aria-busy={list.isPlaceholderData} className={list.isPlaceholderData ? "opacity-60 transition-opacity" : ""}>
             <p className="text-xs text-slate-500 dark:text-slate-400" data-testid="log-total">
@@ -135,7 +151,7 @@ export function LogsExplorer({ props, keys }: { props: LogViewProps; keys: KeyOp
                       <td className="max-w-[10rem] truncate pr-3 text-xs" title={r.apiKey}>
                         {r.keyName ?? r.apiKey}
                       </td>
-                      <td className="whitespace-nowrap font-mono text-xs text-slate-500 dark:text-slate-400">{r.id}</td>
+                      <td className="whitespace-nowrap font-mono text-xs text-slate-600 dark:text-slate-400">{r.id}</td>
                     </tr>
                   ))}
                 </tbody>
@@ -159,7 +175,7 @@ export function LogsExplorer({ props, keys }: { props: LogViewProps; keys: KeyOp
           </div>
         )}
       </Card>
-      {selected ? <LogDrawer id={selected} props={props} onClose={closeDrawer} /> : null}
+      {selected ? <LogDrawer id={selected} props={props} onClose={closeDrawer} portal={portal} /> : null}
     </div>
   );
 }

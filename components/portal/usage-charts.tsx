@@ -91,8 +91,8 @@ function change(now: number | null, before: number | null) {
   return pct === 0 ? "Same as the previous period" : `${pct > 0 ? "+" : ""}${pct}% vs previous period`;
 }
 
-export function logsHref(start: string, end: string) {
-  return `/portal/logs?${new URLSearchParams({ from: start, to: end })}`;
+export function logsHref(start: string, end: string, logsPath = "/portal/logs") {
+  return `${logsPath}?${new URLSearchParams({ from: start, to: end })}`;
 }
 
 export function UsageCharts({
@@ -100,17 +100,26 @@ export function UsageCharts({
   periods,
   initialPeriod,
   showCosts,
+  portal,
+  logsPath,
+  showQuota = true,
 }: {
   initial: UsageOverview;
   periods: string[];
   initialPeriod: string;
   showCosts: boolean;
+  /** A product portal's slug: its products' calls only, against the visitor's plan (/api/portal/metrics/overview). */
+  portal?: string;
+  /** Where a bucket's requests are listed (the console's logs by default). */
+  logsPath?: string;
+  showQuota?: boolean;
 }) {
   const router = useRouter();
   const [period, setPeriod] = useState(initialPeriod);
   const q = useQuery({
-    queryKey: ["usage-overview", period],
-    queryFn: () => portalGet<UsageOverview>(`/api/portal/metrics/overview?period=${period}`),
+    queryKey: ["usage-overview", period, portal ?? ""],
+    queryFn: () =>
+      portalGet<UsageOverview>(`/api/portal/metrics/overview?period=${period}${portal ? `&portal=${encodeURIComponent(portal)}` : ""}`),
     initialData: period === initialPeriod ? initial : undefined,
     placeholderData: keepPreviousData,
     refetchInterval: 10_000,
@@ -131,7 +140,7 @@ export function UsageCharts({
   }));
   const pick = (i: number) => {
     const b = m.series[i];
-    if (b) router.push(logsHref(b.start, b.end));
+    if (b) router.push(logsHref(b.start, b.end, logsPath));
   };
   const quota = m.quota;
   return (
@@ -229,35 +238,41 @@ export function UsageCharts({
                     <td className="pr-3 text-right tabular-nums">{b.requests}</td>
                     <td className="pr-3 text-right tabular-nums">{b.failed}</td>
                     <td className="pr-3 text-right tabular-nums">{b.p95Latency === null ? "—" : `${b.p95Latency} ms`}</td>
-                    <td>{b.requests ? <Link href={logsHref(b.start, b.end)}>View logs</Link> : null}</td>
+                    <td>{b.requests ? <Link href={logsHref(b.start, b.end, logsPath)}>View logs</Link> : null}</td>
                   </tr>
                 ))}
               </tbody>
             </table>
           </div>
         </details>
-        <Card title="Quota this month">
-          {quota.limit === null ? (
-            <p className="text-sm">{quota.used.toLocaleString()} requests this month; your plan has no monthly cap.</p>
-          ) : (
-            <>
+        {showQuota ? (
+          <Card title={portal ? "Quota this billing period" : "Quota this month"}>
+            {quota.limit === null ? (
               <p className="text-sm">
-                <span className="font-semibold tabular-nums">{quota.used.toLocaleString()}</span> of {quota.limit.toLocaleString()} requests
-                used; alerts at {quota.notifyAt.join("%, ")}%; resets {new Date(quota.resets).toLocaleDateString()}.
+                {quota.used.toLocaleString()} requests {portal ? "this billing period" : "this month"}; your plan has no{" "}
+                {portal ? "quota" : "monthly cap"}.
               </p>
-              <div className="mt-2 h-56" data-testid="quota-chart">
-                <QuotaPlot
-                  days={quota.month.map((d) => ({
-                    label: new Date(d.day).toLocaleDateString(undefined, { month: "short", day: "numeric" }),
-                    used: d.used,
-                  }))}
-                  limit={quota.limit}
-                  notifyAt={quota.notifyAt}
-                />
-              </div>
-            </>
-          )}
-        </Card>
+            ) : (
+              <>
+                <p className="text-sm">
+                  <span className="font-semibold tabular-nums">{quota.used.toLocaleString()}</span> of {quota.limit.toLocaleString()}{" "}
+                  requests used;{quota.notifyAt.length ? ` alerts at ${quota.notifyAt.join("%, ")}%;` : ""} resets{" "}
+                  {new Date(quota.resets).toLocaleDateString()}.
+                </p>
+                <div className="mt-2 h-56" data-testid="quota-chart">
+                  <QuotaPlot
+                    days={quota.month.map((d) => ({
+                      label: new Date(d.day).toLocaleDateString(undefined, { month: "short", day: "numeric" }),
+                      used: d.used,
+                    }))}
+                    limit={quota.limit}
+                    notifyAt={quota.notifyAt}
+                  />
+                </div>
+              </>
+            )}
+          </Card>
+        ) : null}
       </div>
     </div>
   );

@@ -33,11 +33,14 @@ export function WebhooksManager({
   eventTypes,
   props,
   canWrite,
+  allEvents = true,
 }: {
   hooks: WebhookView[];
   eventTypes: string[];
   canWrite: boolean;
   props: { enableTesting: boolean; showDeliveryLogs: boolean };
+  /** Offer `*` (every event, checked by default); a product portal offers its subscription's events only, all checked. */
+  allEvents?: boolean;
 }) {
   const router = useRouter();
   const pathname = usePathname();
@@ -127,12 +130,14 @@ export function WebhooksManager({
             <fieldset>
               <legend className="text-sm font-medium">Events</legend>
               <div className="mt-2 grid grid-cols-1 gap-1 text-sm sm:grid-cols-2 lg:grid-cols-3">
-                <label className="flex items-center gap-2">
-                  <input type="checkbox" name="events" value="*" defaultChecked /> <code>*</code> (everything)
-                </label>
+                {allEvents ? (
+                  <label className="flex items-center gap-2">
+                    <input type="checkbox" name="events" value="*" defaultChecked /> <code>*</code> (everything)
+                  </label>
+                ) : null}
                 {eventTypes.map((t) => (
                   <label key={t} className="flex items-center gap-2">
-                    <input type="checkbox" name="events" value={t} /> <code>{t}</code>
+                    <input type="checkbox" name="events" value={t} defaultChecked={!allEvents} /> <code>{t}</code>
                   </label>
                 ))}
               </div>

@@ -79,6 +79,15 @@ export function portalViews(app: DeveloperApp): string[] {
   return app.defaultViews.filter((v) => VIEW_PATHS[v] && (VIEW_PATHS[v].on?.(app.config) ?? true));
 }
 
+/**
+ * Whether the portal serves a view: its `show…` switch is on (overview, docs' switch aside, and settings always are).
+ * `defaultViews` only orders the navigation, so a view left out of it is still reachable by its address.
+ */
+export function viewEnabled(app: DeveloperApp, view: string): boolean {
+  const v = VIEW_PATHS[view];
+  return Boolean(v) && (v.on?.(app.config) ?? true);
+}
+
 export function viewOfPath(path: string): string | undefined {
   return Object.entries(VIEW_PATHS).find(([, v]) => v.path === `/${path}`)?.[0];
 }

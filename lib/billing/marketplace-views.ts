@@ -93,12 +93,18 @@ async function withDetails(auth: AuthContext, subs: Subscription[]): Promise<Con
   );
 }
 
-/** The project's subscriptions in the caller's environment, newest first, with names and the period so far. */
-export async function consumerSubscriptions(auth: AuthContext): Promise<ConsumerSubscription[]> {
-  const page = await listSubscriptions(
-    auth,
-    parseCollectionQuery(new URLSearchParams({ limit: "100", projectId: auth.projectId, sort: "-createdAt" }), SUBSCRIPTION_COLLECTION),
-  );
+/**
+ * The project's subscriptions in the caller's environment, newest first, with names and the period so far; `query`
+ * narrows them (a product's portal asks for its products' only).
+ */
+export async function consumerSubscriptions(
+  auth: AuthContext,
+  query = parseCollectionQuery(
+    new URLSearchParams({ limit: "100", projectId: auth.projectId, sort: "-createdAt" }),
+    SUBSCRIPTION_COLLECTION,
+  ),
+): Promise<ConsumerSubscription[]> {
+  const page = await listSubscriptions(auth, query);
   return withDetails(auth, page.data as Subscription[]);
 }
 

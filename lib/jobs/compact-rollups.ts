@@ -3,7 +3,7 @@ import { now } from "@/lib/clock";
 import { newId } from "@/lib/ids";
 import type { Prisma } from "@/generated/prisma-sqlite";
 import { merge, type Histogram } from "@/lib/usage/histogram";
-import { hourOf } from "@/lib/usage/recorder";
+import { hourOf, rollupKey } from "@/lib/usage/recorder";
 
 // Each flush writes partial rollup rows; once an hour is over, its partial rows are merged into one row per
 // dimension, so a month of metrics reads few rows.
@@ -19,17 +19,7 @@ export async function compactRollups(): Promise<{ merged: number; written: numbe
     if (rows.length === 0) break;
     const groups = new Map<string, typeof rows>();
     for (const r of rows) {
-      const k = [
-        r.projectId,
-        r.environment,
-        r.hour.getTime(),
-        r.endpoint,
-        r.method,
-        r.statusCode,
-        r.errorType ?? "",
-        r.apiKey,
-        r.principal,
-      ].join("|");
+      const k = rollupKey(r);
       const g = groups.get(k);
       if (g) g.push(r);
       else groups.set(k, [r]);
@@ -50,6 +40,7 @@ export async function compactRollups(): Promise<{ merged: number; written: numbe
         errorType: first.errorType,
         apiKey: first.apiKey,
         principal: first.principal,
+        productId: first.productId,
         count: g.reduce((s, r) => s + r.count, 0),
         billableCount: g.reduce((s, r) => s + r.billableCount, 0),
         latencySum: g.reduce((s, r) => s + r.latencySum, 0),

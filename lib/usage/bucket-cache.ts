@@ -29,6 +29,8 @@ export interface BucketScope {
   firstHour: Date;
   to: Date;
   nowMs: number;
+  /** Only these products' calls (rollup-sums.ts). */
+  productIds?: string[];
 }
 
 interface Bucket {
@@ -59,7 +61,7 @@ export async function bucketSums(s: BucketScope): Promise<{ dims: DimensionSum[]
       start,
       lo,
       hi,
-      key: `${s.projectId}|${s.environment}|${s.bucketMs}|${lo}|${hi}`,
+      key: `${s.projectId}|${s.environment}|${s.productIds ? [...s.productIds].sort().join(",") : "*"}|${s.bucketMs}|${lo}|${hi}`,
       closed: start + s.bucketMs + CLOSED_AFTER_MS <= s.nowMs,
     });
   }
@@ -94,6 +96,7 @@ export async function bucketSums(s: BucketScope): Promise<{ dims: DimensionSum[]
         firstHour: new Date(run[0].lo),
         to: new Date(run.at(-1)!.hi),
         bucketSeconds: s.bucketMs / 1000,
+        productIds: s.productIds,
       };
       const [d, h] = await Promise.all([dimensionSums(scope), histogramSums(scope)]);
       dims.push(...d);

@@ -105,8 +105,24 @@ export function keysForLogFilter(auth: AuthContext) {
   });
 }
 
+/**
+ * What a product's portal may show of the log: only its products' calls, only the last `days` days (its
+ * `retentionDays`, which can keep less than the project does, never more).
+ */
+export interface LogScope {
+  productIds: string[];
+  days?: number;
+}
+
+export function scopeWhere(scope: LogScope | undefined, at: Date = now()): Record<string, unknown>[] {
+  if (!scope) return [];
+  const and: Record<string, unknown>[] = [{ productId: { in: scope.productIds } }];
+  if (scope.days) and.push({ timestamp: { gte: new Date(at.getTime() - scope.days * 86_400_000) } });
+  return and;
+}
+
 /** One page of the portal's log search: 25 rows, newest first, each with its key's name. */
-export async function searchLogs(auth: AuthContext, params: URLSearchParams) {
+export async function searchLogs(auth: AuthContext, params: URLSearchParams, scope?: LogScope) {
   const filters = parseLogFilters(params);
   const query = new URLSearchParams({ limit: "25" });
   const cursor = params.get("cursor");
@@ -115,7 +131,7 @@ export async function searchLogs(auth: AuthContext, params: URLSearchParams) {
   const page = await listCollection({
     spec: LOG_COLLECTION,
     query: parseCollectionQuery(query, LOG_COLLECTION),
-    baseWhere: { AND: [{ projectId: auth.projectId, ...tenantWhere(auth) }, ...logWhere(filters)] },
+    baseWhere: { AND: [{ projectId: auth.projectId, ...tenantWhere(auth) }, ...logWhere(filters), ...scopeWhere(scope)] },
     from: db.requestLog,
     serialize: (row: LogRow) => serializeLog(row, false),
   });

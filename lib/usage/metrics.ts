@@ -40,7 +40,8 @@ export function summarize(a: Acc) {
   };
 }
 
-export async function usageMetrics(auth: AuthContext, period: Period, range?: { from?: Date; to?: Date }) {
+/** `range.productIds`: only the calls of these products (a product's portal), from the rollups' product column. */
+export async function usageMetrics(auth: AuthContext, period: Period, range?: { from?: Date; to?: Date; productIds?: string[] }) {
   const to = range?.to ?? now();
   const from = range?.from ?? new Date(to.getTime() - PERIODS[period]);
   // Rollups are hourly: the window starts at the hour that holds `from`.
@@ -48,7 +49,7 @@ export async function usageMetrics(auth: AuthContext, period: Period, range?: { 
   const bucketMs = BUCKET_MS[period];
   // The database sums the rollups (lib/usage/rollup-sums.ts); only per-bucket totals come back.
   // Closed buckets come from memory (bucket-cache.ts); distinct keys and users cannot be added up per bucket.
-  const scope = { projectId: auth.projectId, environment: auth.environment, firstHour, to };
+  const scope = { projectId: auth.projectId, environment: auth.environment, firstHour, to, productIds: range?.productIds };
   const [{ dims, hist: hists }, distinct, quota] = await Promise.all([
     bucketSums({ ...scope, bucketMs, nowMs: now().getTime() }),
     distinctCounts({ ...scope, bucketSeconds: bucketMs / 1000 }),

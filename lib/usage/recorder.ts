@@ -76,6 +76,7 @@ interface RollupCell {
   responseBytes: number;
   computeMs: number;
   cost: number;
+  productId: string | null;
 }
 
 // The columns each batch writes, with their types (prisma/schema.prisma); `cost` is the rated cost (billing).
@@ -126,6 +127,7 @@ export const LOG_COLUMNS: Columns = {
   requestBody: "text",
   responseHeaders: "json",
   responseBody: "text",
+  productId: "text",
 };
 export const ROLLUP_COLUMNS: Columns = {
   id: "text",
@@ -147,6 +149,7 @@ export const ROLLUP_COLUMNS: Columns = {
   computeMs: "float",
   cost: "float",
   compacted: "bool",
+  productId: "text",
 };
 
 type UsageRow = Prisma.UsageEventCreateManyInput;
@@ -227,6 +230,7 @@ function logRow(r: RequestRecord): LogRow {
     requestBody: redactBody(r.requestBody ?? null),
     responseHeaders: redactHeaders(Object.entries(r.responseHeaders)),
     responseBody: redactBody(r.responseBody ?? null),
+    productId: r.product?.productId ?? null,
   };
 }
 
@@ -249,9 +253,23 @@ export function hourOf(at: Date): Date {
   return new Date(Math.floor(at.getTime() / 3_600_000) * 3_600_000);
 }
 
-const rollupKey = (
-  c: Pick<RollupCell, "projectId" | "environment" | "hour" | "endpoint" | "method" | "statusCode" | "errorType" | "apiKey" | "principal">,
-) => [c.projectId, c.environment, c.hour.getTime(), c.endpoint, c.method, c.statusCode, c.errorType ?? "", c.apiKey, c.principal].join("|");
+type RollupDimensions =
+  "projectId" | "environment" | "hour" | "endpoint" | "method" | "statusCode" | "errorType" | "apiKey" | "principal" | "productId";
+
+/** The dimensions a rollup row adds up over: cells with the same key merge (here, on a retry and in compaction). */
+export const rollupKey = (c: Pick<RollupCell, RollupDimensions>) =>
+  [
+    c.projectId,
+    c.environment,
+    c.hour.getTime(),
+    c.endpoint,
+    c.method,
+    c.statusCode,
+    c.errorType ?? "",
+    c.apiKey,
+    c.principal,
+    c.productId ?? "",
+  ].join("|");
 
 /** Counts a usage row in its hour's rollup cell (the metrics' source); the user, when one acted, is the principal. */
 function addRollup(row: UsageRow): void {
@@ -266,6 +284,7 @@ function addRollup(row: UsageRow): void {
     errorType: row.errorType ?? null,
     apiKey: row.apiKey,
     principal: row.userId ?? row.apiKey,
+    productId: row.productId ?? null,
   };
   const key = rollupKey(cellKey);
   let cell = S.rollups.get(key);

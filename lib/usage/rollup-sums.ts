@@ -15,6 +15,8 @@ export interface RollupScope {
   firstHour: Date;
   to: Date;
   bucketSeconds: number;
+  /** Only the calls of these products (a product's portal); all of the project's calls when absent. */
+  productIds?: string[];
 }
 
 export interface DimensionSum {
@@ -60,8 +62,15 @@ function dialect() {
 
 function scopeSql(d: ReturnType<typeof dialect>, s: RollupScope) {
   const bucket = d.bucket(s.bucketSeconds);
-  const where = `r."projectId" = ${d.param(1)} AND r."environment" = ${d.param(2)} AND r."hour" >= ${d.param(3)} AND r."hour" <= ${d.param(4)}`;
-  return { bucket, where, params: [s.projectId, s.environment, s.firstHour, s.to] };
+  let where = `r."projectId" = ${d.param(1)} AND r."environment" = ${d.param(2)} AND r."hour" >= ${d.param(3)} AND r."hour" <= ${d.param(4)}`;
+  const params: unknown[] = [s.projectId, s.environment, s.firstHour, s.to];
+  if (s.productIds) {
+    // No product matches nothing (an empty IN list is not valid SQL everywhere).
+    const ids = s.productIds.length ? s.productIds : [""];
+    where += ` AND r."productId" IN (${ids.map((_, i) => d.param(5 + i)).join(", ")})`;
+    params.push(...ids);
+  }
+  return { bucket, where, params };
 }
 
 const n = (v: unknown) => (v === null || v === undefined ? 0 : Number(v));

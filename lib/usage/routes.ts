@@ -64,10 +64,23 @@ export const USAGE_COLLECTION: CollectionSpec = {
 };
 
 export const LOG_COLLECTION: CollectionSpec = {
-  filters: { ...trafficFilters, path: { type: "string" }, ip: { type: "string" } },
+  filters: { ...trafficFilters, path: { type: "string" }, ip: { type: "string" }, productId: { type: "string" } },
   sortable: ["timestamp", "latency", "id"],
   defaultSort: "-timestamp",
-  fields: ["timestamp", "method", "endpoint", "path", "statusCode", "latency", "ip", "userAgent", "apiKey", "request", "response"],
+  fields: [
+    "timestamp",
+    "method",
+    "endpoint",
+    "path",
+    "statusCode",
+    "latency",
+    "ip",
+    "userAgent",
+    "apiKey",
+    "productId",
+    "request",
+    "response",
+  ],
   search: (terms) => ({
     AND: terms.map((t) => ({ OR: [{ path: { contains: t } }, { id: { contains: t } }, { endpoint: { contains: t } }] })),
   }),
@@ -113,6 +126,7 @@ export function serializeLog(l: LogRow, withBodies: boolean) {
     ip: l.ip,
     userAgent: l.userAgent,
     apiKey: l.apiKey,
+    productId: l.productId,
     request: { headers: l.requestHeaders as Record<string, string>, ...(withBodies ? { body: l.requestBody } : {}) },
     response: { headers: l.responseHeaders as Record<string, string>, ...(withBodies ? { body: l.responseBody } : {}) },
   };
@@ -187,6 +201,7 @@ const RequestLog = z
     ip: z.string().nullable(),
     userAgent: z.string().nullable(),
     apiKey: z.string(),
+    productId: z.string().nullable().meta({ description: "A gateway call's product; null for calls of the platform's own API." }),
     request: Traffic,
     response: Traffic,
   })

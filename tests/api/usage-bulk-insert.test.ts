@@ -32,6 +32,7 @@ test("bulk-inserted rollups read back through Prisma with the values given, and 
     computeMs: 1.5,
     cost: 0.25 * i,
     compacted: i === 1,
+    productId: i === 1 ? "prod_x" : null,
   }));
   await bulkInsert("UsageRollup", ROLLUP, rows);
   const back = await db.usageRollup.findMany({ where: { projectId }, orderBy: { hour: "asc" } });
@@ -126,8 +127,29 @@ test("bulk-inserted usage events and logs read back exactly, nulls and unicode i
       requestBody: '{"name":"x"}',
       responseHeaders: {},
       responseBody: null,
+      productId: null,
+    },
+    {
+      id: newId("request"),
+      timestamp: new Date(at.getTime() + 1),
+      businessId: "biz_x",
+      projectId,
+      environment: "test",
+      apiKey: "key_a",
+      method: "GET",
+      endpoint: "/gw/tides",
+      path: "/gw/tides/oslo",
+      statusCode: 200,
+      latency: 7.25,
+      ip: "127.0.0.1",
+      userAgent: null,
+      requestHeaders: {},
+      requestBody: null,
+      responseHeaders: { "server-timing": "gateway;dur=1.20, upstream;dur=6.05" },
+      responseBody: null,
+      productId: "prod_x",
     },
   ];
   await bulkInsert("RequestLog", LOG, logs);
-  assert.deepEqual(await db.requestLog.findMany({ where: { projectId } }), logs);
+  assert.deepEqual(await db.requestLog.findMany({ where: { projectId }, orderBy: { timestamp: "asc" } }), logs);
 });

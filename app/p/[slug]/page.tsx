@@ -3,9 +3,11 @@ import { PricingTable } from "@/components/marketplace/pricing-table";
 import type { PriceView } from "@/components/marketplace/price-text";
 import { portalViews } from "@/lib/apps/product-portal";
 import { portalFor } from "./load";
+import { PortalDashboard } from "./portal-dashboard";
 
 // The portal's landing page: the products the app presents, each with its plans as a pricing table, and a
-// "Get started" button that signs a new developer up and leads to the subscription of the first plan.
+// "Get started" button that signs a new developer up and leads to the subscription of the first plan. A signed-in
+// subscriber sees their dashboard above it (portal-dashboard.tsx).
 
 type Params = Promise<{ slug: string }>;
 
@@ -22,6 +24,7 @@ export default async function ProductPortalHome({ params }: { params: Params }) 
   const showDocs = portalViews(app).includes("docs");
   return (
     <div>
+      <PortalDashboard slug={portal.slug} />
       <h1 className="text-3xl font-bold tracking-tight">{app.name}</h1>
       {app.description ? <p className="mt-2 max-w-3xl text-lg text-(--app-muted)">{app.description}</p> : null}
       <div className="mt-6 flex flex-wrap gap-3">

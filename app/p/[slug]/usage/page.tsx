@@ -1,0 +1,60 @@
+import { viewEnabled } from "@/lib/apps/product-portal";
+import { productUsageOverview } from "@/lib/billing/product-usage";
+import { QueryProvider } from "@/components/portal/query-provider";
+import { UsageCharts } from "@/components/portal/usage-charts";
+import { SignInToSee, SubscribeToSee, ViewHeader } from "@/components/product-portal/visitor-gate";
+import { PlanUsage } from "@/components/product-portal/plan-usage";
+import { visitorView } from "../load";
+
+// /p/{slug}/usage: the visitor's calls of this portal's products per period (views.usage.periods), against their
+// plan's rate limit and quota (showRateLimits, showQuotas) and with the period's cost so far (showCosts).
+
+type Params = Promise<{ slug: string }>;
+
+export const metadata = { title: "Usage" };
+
+export default async function ProductPortalUsage({ params }: { params: Params }) {
+  const v = await visitorView((await params).slug, "usage");
+  const { portal, viewer } = v;
+  const props = portal.app.views.usage;
+  const header = (
+    <ViewHeader title="Usage" environment={viewer?.environment}>
+      Your calls of {v.productNames} per period{props.showQuotas ? ", against your plan's quota" : ""}
+      {props.showCosts ? ", with what they cost so far" : ""}.
+    </ViewHeader>
+  );
+  if (!viewer)
+    return (
+      <div>
+        {header}
+        <SignInToSee slug={portal.slug} path={`/p/${portal.slug}/usage`} what={`your usage of ${v.productNames}`} />
+      </div>
+    );
+  if (!v.current.length)
+    return (
+      <div>
+        {header}
+        <SubscribeToSee slug={portal.slug} what="calls" products={v.productNames} />
+      </div>
+    );
+  const period = props.periods.includes("day") ? "day" : props.periods[0];
+  const overview = await productUsageOverview(viewer.auth, period, v.productIds);
+  return (
+    <div className="space-y-6">
+      {header}
+      <PlanUsage subscriptions={v.current} props={props} />
+      {/* The console's charts refresh through TanStack Query, as in the console's layout. */}
+      <QueryProvider>
+        <UsageCharts
+          initial={overview}
+          periods={props.periods}
+          initialPeriod={period}
+          showCosts={props.showCosts}
+          showQuota={props.showQuotas}
+          portal={portal.slug}
+          logsPath={viewEnabled(portal.app, "logs") ? `/p/${portal.slug}/logs` : undefined}
+        />
+      </QueryProvider>
+    </div>
+  );
+}
