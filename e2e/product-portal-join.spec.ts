@@ -222,6 +222,15 @@ test("a visitor joins, subscribes, makes a key and tries the API without leaving
   await b.screenshot({ path: "test-results/screenshots/product-portal-try-it.png" });
   await b.keyboard.press("Escape");
 
+  // Both calls (the key's, and the one from the docs) are in this portal's logs and usage.
+  await b.goto(`${home}/logs`);
+  await expect(b.getByTestId("log-row")).toHaveCount(2, { timeout: 20_000 });
+  await expect(b.getByTestId("log-row").first()).toContainText(`/gw/${slug}/tides`);
+  await expect(async () => {
+    await b.goto(`${home}/usage`);
+    await expect(b.getByTestId("plan-calls")).toHaveText("2", { timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
+
   // The try-it key is in no key list.
   await b.goto(`${home}/keys`);
   await expect(b.getByRole("row").filter({ hasText: "Docs try-it" })).toHaveCount(0);

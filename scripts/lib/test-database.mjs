@@ -1,11 +1,15 @@
 // A fresh database for one test run: a SQLite file under data/, or a PostgreSQL database on the local
 // server, created, migrated, and dropped afterwards.
 import { rmSync } from "node:fs";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import pg from "pg";
 import { migrate } from "../db-migrate.mjs";
 
 const PG_ADMIN = process.env.PG_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+
+/** The database's usage journal folder (lib/usage/usage-journal.ts's journalDir), removed with the database. */
+const dropJournal = (url) =>
+  rmSync(`data/usage-journal/${createHash("sha256").update(url).digest("hex").slice(0, 16)}`, { recursive: true, force: true });
 
 export async function createTestDatabase(kind = "sqlite") {
   const name = `platform_test_${Date.now()}_${randomBytes(3).toString("hex")}`;
@@ -17,6 +21,7 @@ export async function createTestDatabase(kind = "sqlite") {
       url,
       drop: async () => {
         for (const s of ["", "-wal", "-shm"]) rmSync(file + s, { force: true });
+        dropJournal(url);
       },
     };
   }
@@ -35,6 +40,7 @@ export async function createTestDatabase(kind = "sqlite") {
       await c.connect();
       await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
       await c.end();
+      dropJournal(url);
     },
   };
 }
