@@ -50,7 +50,7 @@ class FallbackStore implements LimiterStore {
   ) {
     this.connected = firstConnection(client);
   }
-  private async call<T>(f: (s: LimiterStore) => Promise<T>): Promise<T> {
+  private async call<T>(f: (s: LimiterStore) => T | Promise<T>): Promise<T> {
     await this.connected;
     try {
       return await f(this.primary);
@@ -79,7 +79,11 @@ class FallbackStore implements LimiterStore {
       return this.fallback.release(key);
     }
     // A Redis slot whose release fails expires with its counter (a minute after the key's last admission).
-    await this.primary.release(key).catch(warn);
+    try {
+      await this.primary.release(key);
+    } catch (e) {
+      warn(e);
+    }
   };
   incrementCounter: LimiterStore["incrementCounter"] = (...a) => this.call((s) => s.incrementCounter(...a));
   setOnce: LimiterStore["setOnce"] = (...a) => this.call((s) => s.setOnce(...a));

@@ -39,7 +39,7 @@ export class MemoryStore implements LimiterStore {
     return { w, start, previous: w[start - 1] ?? 0, current: w[start] ?? 0 };
   }
 
-  async consume(key: string, policy: KeyPolicy, nowMs: number): Promise<Decision> {
+  consume(key: string, policy: KeyPolicy, nowMs: number): Decision {
     const ratePerMs = policy.refillPerMinute / 60_000;
     const b = this.buckets.get(key) ?? { tokens: policy.capacity, ts: nowMs };
     const tokens = Math.min(policy.capacity, b.tokens + Math.max(0, nowMs - b.ts) * ratePerMs);
@@ -81,26 +81,30 @@ export class MemoryStore implements LimiterStore {
     );
   }
 
-  async acquire(key: string, limit: number): Promise<boolean> {
+  acquire(key: string, limit: number): boolean {
     const n = this.inFlight.get(key) ?? 0;
     if (n >= limit) return false;
     this.inFlight.set(key, n + 1);
     return true;
   }
 
-  async release(key: string): Promise<void> {
+  release(key: string): void {
     const n = (this.inFlight.get(key) ?? 1) - 1;
     if (n <= 0) this.inFlight.delete(key);
     else this.inFlight.set(key, n);
   }
 
-  async incrementCounter(key: string, by: number, init: () => Promise<number>, ttlMs: number): Promise<number> {
-    let c = this.counters.get(key);
-    if (!c || c.expires <= NativeDate.now()) {
-      const seeded = await init();
-      c = this.counters.get(key); // another request may have seeded it while we waited
-      if (!c || c.expires <= NativeDate.now()) this.counters.set(key, (c = { value: seeded, expires: NativeDate.now() + ttlMs }));
-    }
+  /** At once when the counter is there; a promise when it has to be seeded first. */
+  incrementCounter(key: string, by: number, init: () => Promise<number>, ttlMs: number): number | Promise<number> {
+    const c = this.counters.get(key);
+    if (c && c.expires > NativeDate.now()) return (c.value += by);
+    return this.seedThenIncrement(key, by, init, ttlMs);
+  }
+
+  private async seedThenIncrement(key: string, by: number, init: () => Promise<number>, ttlMs: number): Promise<number> {
+    const seeded = await init();
+    let c = this.counters.get(key); // another request may have seeded it while we waited
+    if (!c || c.expires <= NativeDate.now()) this.counters.set(key, (c = { value: seeded, expires: NativeDate.now() + ttlMs }));
     c.value += by;
     return c.value;
   }

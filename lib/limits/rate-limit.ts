@@ -4,7 +4,7 @@ import { emitEventLater } from "@/lib/events/emit-event";
 import type { AuthContext } from "@/lib/http/auth-context";
 import { burstWindowSeconds, keyPolicy, type KeyPolicy } from "./plans";
 import { limiterStore } from "./limiter";
-import type { Decision, LimitState } from "./store";
+import type { Decision, LimiterStore, LimitState } from "./store";
 
 // The rate-limit step of the pipeline: a concurrency slot, then the bucket and windows. The headers say what a
 // client can do (draft-ietf-httpapi-ratelimit-headers): RateLimit-Policy lists every policy the key runs under,
@@ -92,10 +92,19 @@ export interface Admission {
   release: () => void;
 }
 
-export async function admit(auth: AuthContext): Promise<Admission> {
+/**
+ * Takes a concurrency slot and a unit of the key's rate limits, or throws 429. With the memory store it answers at
+ * once (no promise); with Redis, a promise.
+ */
+export function admit(auth: AuthContext): Admission | Promise<Admission> {
   const policy = keyPolicy(auth.plan, auth.rateLimit);
   const store = limiterStore();
-  if (!(await store.acquire(auth.principal.id, policy.concurrent))) {
+  const acquired = store.acquire(auth.principal.id, policy.concurrent);
+  return acquired instanceof Promise ? acquired.then((ok) => consume(auth, policy, store, ok)) : consume(auth, policy, store, acquired);
+}
+
+function consume(auth: AuthContext, policy: KeyPolicy, store: LimiterStore, acquired: boolean): Admission | Promise<Admission> {
+  if (!acquired) {
     void reportRateLimited(auth, undefined, "concurrent");
     throw rateLimited(
       `Too many requests in flight for this key (at most ${policy.concurrent} at once).`,
@@ -107,15 +116,28 @@ export async function admit(auth: AuthContext): Promise<Admission> {
     );
   }
   const release = () => {
-    void store.release(auth.principal.id).catch(() => {});
+    const done = store.release(auth.principal.id);
+    if (done instanceof Promise) done.catch(() => {});
   };
-  let decision: Decision;
+  let decided: Decision | Promise<Decision>;
   try {
-    decision = await store.consume(auth.principal.id, policy, now().getTime());
+    decided = store.consume(auth.principal.id, policy, now().getTime());
   } catch (e) {
     release();
     throw e;
   }
+  if (decided instanceof Promise)
+    return decided.then(
+      (d) => decide(auth, policy, d, release),
+      (e) => {
+        release();
+        throw e;
+      },
+    );
+  return decide(auth, policy, decided, release);
+}
+
+function decide(auth: AuthContext, policy: KeyPolicy, decision: Decision, release: () => void): Admission {
   const headers = rateLimitHeaders(decision, policy);
   if (!decision.allowed) {
     release();

@@ -29,14 +29,17 @@ export interface Decision {
   refusedBy?: LimitState["name"];
 }
 
+/** The memory store answers at once; Redis with a promise. Callers await only a real promise (no microtask hop). */
+export type MaybePromise<T> = T | Promise<T>;
+
 export interface LimiterStore {
   readonly kind: "memory" | "redis";
-  consume(key: string, policy: KeyPolicy, nowMs: number): Promise<Decision>;
+  consume(key: string, policy: KeyPolicy, nowMs: number): MaybePromise<Decision>;
   /** Takes a slot of the key's concurrent-request allowance; false when all are in use. */
-  acquire(key: string, limit: number): Promise<boolean>;
-  release(key: string): Promise<void>;
+  acquire(key: string, limit: number): MaybePromise<boolean>;
+  release(key: string): MaybePromise<void>;
   /** Adds to a counter (quota usage) and returns the new value; `init` seeds it when absent. */
-  incrementCounter(key: string, by: number, init: () => Promise<number>, ttlMs: number): Promise<number>;
+  incrementCounter(key: string, by: number, init: () => Promise<number>, ttlMs: number): MaybePromise<number>;
   /** Sets a flag once; true for the first caller only (at-most-once events). */
   setOnce(key: string, ttlMs: number): Promise<boolean>;
 }

@@ -20,7 +20,7 @@ const prefix = () => process.env.REDIS_PREFIX ?? "platform:";
 export async function consumePlanLimits(sub: SubscriptionEntry, atMs: number, quantity = 1): Promise<PlanLimitsResult> {
   const store = limiterStore();
   const result: PlanLimitsResult = { allowed: true, code: "VALID", ratelimit: null, quota: null, retryAfter: 0 };
-  const giveBack: (() => Promise<unknown>)[] = [];
+  const giveBack: (() => unknown)[] = [];
   if (sub.rateLimit) {
     const windowMs = sub.rateLimit.windowSeconds * 1000;
     const start = atMs - (atMs % windowMs);

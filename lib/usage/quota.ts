@@ -78,15 +78,34 @@ async function recordCrossing(auth: AuthContext, period: string, threshold: numb
 }
 
 /** The quota step of the pipeline: counts the request and refuses it when a free project has none left. */
-export async function consumeQuota(auth: AuthContext): Promise<void> {
+export function consumeQuota(auth: AuthContext): void | Promise<void> {
   const limit = planLimits(auth.plan).monthlyQuota;
   const at = now();
   const period = monthPeriod(at);
-  const store = limiterStore();
   const key = counterKey(auth, period.key);
   const ttl = period.end.getTime() - at.getTime() + 86_400_000;
-  const used = await store.incrementCounter(key, 1, () => usedFromRollups(auth.projectId, auth.environment, period.start, period.end), ttl);
-  if (limit === null) return;
+  const counted = limiterStore().incrementCounter(
+    key,
+    1,
+    () => usedFromRollups(auth.projectId, auth.environment, period.start, period.end),
+    ttl,
+  );
+  // No quota (a paid plan) and a counter in memory: nothing to wait for.
+  if (limit === null) return counted instanceof Promise ? counted.then(() => {}) : undefined;
+  return checkCount(auth, limit, at, period, key, ttl, counted);
+}
+
+async function checkCount(
+  auth: AuthContext,
+  limit: number,
+  at: Date,
+  period: ReturnType<typeof monthPeriod>,
+  key: string,
+  ttl: number,
+  counted: number | Promise<number>,
+): Promise<void> {
+  const store = limiterStore();
+  const used = await counted;
   if (used > limit && auth.plan === "free") {
     await store.incrementCounter(key, -1, async () => 0, ttl);
     if (await store.setOnce(`quota-event:${auth.projectId}:${auth.environment}:${period.key}`, ttl)) {

@@ -4,10 +4,12 @@ import type { RequestContext } from "../request-context";
 import { authenticated, type StepDoc } from "../step-doc";
 
 /** Step 7: the project's monthly quota (free plan); an admitted call also marks the key as used. */
-export async function checkQuota(ctx: RequestContext): Promise<void> {
-  if (!ctx.auth) return;
-  await consumeQuota(ctx.auth);
-  touchLastUsed(ctx.auth);
+export function checkQuota(ctx: RequestContext): void | Promise<void> {
+  const auth = ctx.auth;
+  if (!auth) return;
+  const counted = consumeQuota(auth);
+  if (counted instanceof Promise) return counted.then(() => touchLastUsed(auth));
+  touchLastUsed(auth);
 }
 
 export const checkQuotaDoc: StepDoc = {

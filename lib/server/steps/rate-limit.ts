@@ -1,12 +1,18 @@
-import { admit } from "@/lib/limits/rate-limit";
+import { admit, type Admission } from "@/lib/limits/rate-limit";
 import type { RequestContext } from "../request-context";
 import { authenticated, type StepDoc } from "../step-doc";
 
 /** Step 5: the key's rate and concurrency limits; their headers go on every answer, refusals included. */
-export async function rateLimit(ctx: RequestContext): Promise<void> {
+export function rateLimit(ctx: RequestContext): void | Promise<void> {
   if (!ctx.auth) return;
-  ctx.admission = await admit(ctx.auth);
-  Object.assign(ctx.headers, ctx.admission.headers);
+  const admitted = admit(ctx.auth);
+  if (admitted instanceof Promise) return admitted.then((a) => admitted_(ctx, a));
+  admitted_(ctx, admitted);
+}
+
+function admitted_(ctx: RequestContext, admission: Admission): void {
+  ctx.admission = admission;
+  Object.assign(ctx.headers, admission.headers);
 }
 
 /** Outbound: the request no longer counts against the key's concurrency limit. */
