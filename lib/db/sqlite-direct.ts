@@ -40,6 +40,9 @@ export function directSqlite(): DirectSqlite | null {
     // Busy at this instant: the mode is a property of the file, and Prisma's connection sets it as well.
   }
   conn.pragma("synchronous = NORMAL");
+  // The hot reads' pages in this connection's own cache (32 MB rather than SQLite's 2 MB default): a list page
+  // otherwise fetched most of its rows' pages from the OS again, a system call each.
+  conn.pragma(`cache_size = -${Number(process.env.SQLITE_CACHE_KB ?? 32768)}`);
   direct.current = { file, conn, statements: new Map() };
   direct.opened = true;
   return direct.current;

@@ -37,8 +37,10 @@ const COLUMNS = [
   "updatedAt",
 ] as const;
 
+const SELECTED = COLUMNS.map((c) => `p."${c}"`).join(", ");
+
 /** The one query, with SQLite's (`?`) or PostgreSQL's (`$1`) placeholders. */
-const selectSql = (at: (n: number) => string) => `SELECT ${COLUMNS.map((c) => `p."${c}"`).join(", ")}, b."name" AS "businessName"
+const selectSql = (at: (n: number) => string) => `SELECT ${SELECTED}, b."name" AS "businessName"
   FROM "Product" p JOIN "Business" b ON b."id" = p."businessId"
   WHERE p."id" = ${at(1)} AND p."businessId" = ${at(2)} AND p."environment" = ${at(3)}`;
 const SELECT_SQL = selectSql(() => "?");
@@ -130,9 +132,11 @@ export function findProductRowsDirect(
   const where = sqliteWhere(args.where, PRODUCT_SHAPE);
   const order = sqliteOrderBy(args.orderBy, PRODUCT_SHAPE);
   if (!where || order === null) return null;
-  const sql = `SELECT ${COLUMNS.map((c) => `p."${c}"`).join(", ")}, b."name" AS "businessName"
-    FROM "Product" p JOIN "Business" b ON b."id" = p."businessId"
-    WHERE ${where.sql} ${order} LIMIT ? OFFSET ?`;
+  // The business's name only when the page expands it: otherwise the join is a lookup per row for nothing.
+  const sql = expandBusiness
+    ? `SELECT ${SELECTED}, b."name" AS "businessName" FROM "Product" p JOIN "Business" b ON b."id" = p."businessId"
+    WHERE ${where.sql} ${order} LIMIT ? OFFSET ?`
+    : `SELECT ${SELECTED} FROM "Product" p WHERE ${where.sql} ${order} LIMIT ? OFFSET ?`;
   const rows = statement(sqlite, sql)
     .raw(true)
     .all(...where.params, args.take ?? -1, args.skip ?? 0) as unknown[][];
