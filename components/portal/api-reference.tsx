@@ -73,6 +73,27 @@ export function nameUnlabelledButtons() {
   }
 }
 
+/** Names Scalar's unlabelled buttons now and whenever it redraws (at most once a frame), for screen readers. */
+export function useNamedScalarButtons(): void {
+  useEffect(() => {
+    nameUnlabelledButtons();
+    // Scalar changes the page often: look again at most once a frame.
+    let frame = 0;
+    const observer = new MutationObserver(() => {
+      if (!frame)
+        frame = requestAnimationFrame(() => {
+          frame = 0;
+          nameUnlabelledButtons();
+        });
+    });
+    observer.observe(document.body, { childList: true, subtree: true });
+    return () => {
+      observer.disconnect();
+      cancelAnimationFrame(frame);
+    };
+  }, []);
+}
+
 export function ApiReference({ specUrl, enableTryIt, environment }: { specUrl: string; enableTryIt: boolean; environment: string }) {
   const [token, setToken] = useState<string | null>(null);
   const [note, setNote] = useState<string | null>(null);
@@ -97,23 +118,7 @@ export function ApiReference({ specUrl, enableTryIt, environment }: { specUrl: s
     });
   }, [enableTryIt, environment]);
   const ready = !enableTryIt || token !== null || note !== null;
-  useEffect(() => {
-    nameUnlabelledButtons();
-    // Scalar changes the page often: look again at most once a frame.
-    let frame = 0;
-    const observer = new MutationObserver(() => {
-      if (!frame)
-        frame = requestAnimationFrame(() => {
-          frame = 0;
-          nameUnlabelledButtons();
-        });
-    });
-    observer.observe(document.body, { childList: true, subtree: true });
-    return () => {
-      observer.disconnect();
-      cancelAnimationFrame(frame);
-    };
-  }, []);
+  useNamedScalarButtons();
   return (
     <div>
       {note ? (

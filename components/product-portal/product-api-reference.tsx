@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useEffect, useState } from "react";
 import "@scalar/api-reference-react/style.css";
 import { issueProductTryItKeyAction } from "@/app/portal/marketplace-actions";
-import { CONTRAST_CSS, nameUnlabelledButtons } from "@/components/portal/api-reference";
+import { CONTRAST_CSS, useNamedScalarButtons } from "@/components/portal/api-reference";
 
 // A product's API reference in its developer portal: Scalar renders the product's OpenAPI document, whose server
 // is the product's gateway, with code examples in the app's `languages` only. For a signed-in visitor subscribed in
@@ -145,23 +145,7 @@ export function ProductApiReference({
 }) {
   const { token, error } = useTryItKey(access, enableTryIt);
   const waiting = enableTryIt && access.state === "ready" && token === null && error === null;
-  useEffect(() => {
-    nameUnlabelledButtons();
-    // Scalar changes the page often: look again at most once a frame.
-    let frame = 0;
-    const observer = new MutationObserver(() => {
-      if (!frame)
-        frame = requestAnimationFrame(() => {
-          frame = 0;
-          nameUnlabelledButtons();
-        });
-    });
-    observer.observe(document.body, { childList: true, subtree: true });
-    return () => {
-      observer.disconnect();
-      cancelAnimationFrame(frame);
-    };
-  }, []);
+  useNamedScalarButtons();
   return (
     <div>
       {enableTryIt ? <TryItNote access={access} token={token} error={error} /> : null}
