@@ -1,6 +1,6 @@
 import { db } from "@/lib/db/client";
 import { isIdOf } from "@/lib/ids";
-import { ApiError, invalidField } from "@/lib/http/errors";
+import { ApiError } from "@/lib/http/errors";
 import { tenantWhere } from "@/lib/http/tenant";
 import type { AuthContext } from "@/lib/http/auth-context";
 import { APP_TYPE_LIST } from "./app-types";
@@ -11,7 +11,7 @@ import { APP_TYPE_LIST } from "./app-types";
 
 type Client = Pick<typeof db, "app" | "product">;
 
-/** The business's own products (in the caller's environment), deduplicated; any other id is a 400 naming it. */
+/** The business's own products (in the caller's environment), deduplicated; any other id is a 404 naming its place. */
 export async function ownProductIds(auth: AuthContext, ids: string[], client: Client = db): Promise<string[]> {
   const unique = [...new Set(ids)];
   const valid = unique.filter((id) => isIdOf("product", id));
@@ -21,12 +21,16 @@ export async function ownProductIds(auth: AuthContext, ids: string[], client: Cl
   const own = new Set(found.map((p) => p.id));
   const index = ids.findIndex((id) => !own.has(id));
   if (index >= 0) {
+    // Another business's product is a 404 like an unknown one (its existence is not told), naming the field.
     const id = ids[index];
-    throw invalidField(
-      `products[${index}]`,
-      /^[A-Za-z0-9_]{1,64}$/.test(id) ? `No product '${id}' in your business.` : "No such product in your business.",
-      "An app presents your own products: list them with GET /v1/products.",
-    );
+    throw new ApiError({
+      status: 404,
+      type: "not_found_error",
+      code: "RESOURCE_NOT_FOUND",
+      field: `products[${index}]`,
+      message: /^[A-Za-z0-9_]{1,64}$/.test(id) ? `No product '${id}' in your business.` : "No such product in your business.",
+      suggestion: "An app presents your own products: list them with GET /v1/products.",
+    });
   }
   return unique;
 }

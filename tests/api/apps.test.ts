@@ -142,22 +142,22 @@ test("bad input: an unknown type, a bad or unknown config field, an unknown view
   assert.equal((await biz.test.get(`/v1/apps/${app.id}`)).body.data.config.pricingTiers.length, 0, "a refused PATCH changes nothing");
 });
 
-test("products must be the business's own; a slug taken anywhere in the deployment is a 409", async () => {
+test("products must be the business's own (another's is a 404 naming its place); a slug taken anywhere in the deployment is a 409", async () => {
   const a = await seedBusiness();
   const b = await seedBusiness();
   const foreign = await createProduct(b.test, { name: "Not yours" });
   const own = await createProduct(a.test, { name: "Yours" });
   let e = expectError(
     await a.test.post("/v1/apps", { type: "Developer", name: "x", products: [own.id, foreign.id] }),
-    400,
-    "INVALID_FIELD",
+    404,
+    "RESOURCE_NOT_FOUND",
   );
   assert.equal(e.field, "products[1]");
-  e = expectError(await a.test.post("/v1/apps", { type: "Developer", name: "x", products: ["nonsense"] }), 400, "INVALID_FIELD");
+  e = expectError(await a.test.post("/v1/apps", { type: "Developer", name: "x", products: ["nonsense"] }), 404, "RESOURCE_NOT_FOUND");
   assert.equal(e.field, "products[0]");
   // A live-environment product is not the test key's either.
   const live = await createProduct(a.live, { name: "Live product" });
-  expectError(await a.test.post("/v1/apps", { type: "Developer", name: "x", products: [live.id] }), 400, "INVALID_FIELD");
+  expectError(await a.test.post("/v1/apps", { type: "Developer", name: "x", products: [live.id] }), 404, "RESOURCE_NOT_FOUND");
 
   const slug = uniqueSlug("shared-name");
   await createApp(a.test, { type: "Ops", name: "Ops", slug });
