@@ -110,6 +110,10 @@ test("a visitor joins, subscribes, makes a key and tries the API without leaving
   await b.goto(home);
   await expect(b.getByTestId("portal-provider")).toHaveText(provider.businessName);
   await expect(b.getByRole("link", { name: "Sign in" })).toHaveAttribute("href", `${home}/signin?callbackUrl=${encodeURIComponent(home)}`);
+  findings.push(...(await axeFindings(b, "landing")));
+  await b.goto(`${home}/signin?callbackUrl=${encodeURIComponent(home)}`);
+  await expect(b.locator(`[data-product-portal="${slug}"]`)).toBeVisible();
+  findings.push(...(await axeFindings(b, "signin")));
 
   // Signed out, the docs render and try-it says to sign in.
   await b.goto(`${home}/docs`);
@@ -117,6 +121,8 @@ test("a visitor joins, subscribes, makes a key and tries the API without leaving
   await expect(b.getByTestId("api-versions")).toContainText("v2 current");
   await expect(b.getByTestId("api-versions")).toContainText("v1 available");
   await expect(b.getByTestId("api-reference").getByText("List today's tides").first()).toBeVisible({ timeout: 30_000 });
+  await expect(b.getByTestId("api-reference")).not.toContainText(/Loading|Preparing/, { timeout: 30_000 });
+  findings.push(...(await axeFindings(b, "docs")));
 
   // Get started → sign-up inside the portal → back to the subscription of the first plan.
   await b.goto(home);
@@ -226,10 +232,12 @@ test("a visitor joins, subscribes, makes a key and tries the API without leaving
   await b.goto(`${home}/logs`);
   await expect(b.getByTestId("log-row")).toHaveCount(2, { timeout: 20_000 });
   await expect(b.getByTestId("log-row").first()).toContainText(`/gw/${slug}/tides`);
+  findings.push(...(await axeFindings(b, "logs")));
   await expect(async () => {
     await b.goto(`${home}/usage`);
     await expect(b.getByTestId("plan-calls")).toHaveText("2", { timeout: 2_000 });
   }).toPass({ timeout: 30_000 });
+  findings.push(...(await axeFindings(b, "usage")));
 
   // The try-it key is in no key list.
   await b.goto(`${home}/keys`);
