@@ -5,6 +5,7 @@ import { listCollection, type CollectionSource } from "@/lib/http/list-collectio
 import type { CollectionQuery, CollectionSpec } from "@/lib/http/collection-query";
 import type { CollectionResult } from "@/lib/http/route";
 import type { AuthContext } from "@/lib/http/auth-context";
+import { countThroughCache } from "./count-cache";
 
 // The resource kit: what every tenant-owned resource (a row with businessId and environment) needs the same way,
 // written once. `getOrThrow` is the get-or-404 rule (a malformed id, another business's or the other environment's
@@ -41,11 +42,12 @@ export function tenantResource<Row>(spec: TenantResourceSpec<Row>): TenantResour
     },
     list(auth, query, where) {
       if (!spec.collection || !spec.serialize) throw new Error(`${spec.label}: no collection spec or serializer for list()`);
+      const model = spec.model();
       return listCollection({
         spec: spec.collection,
         query,
         baseWhere: { ...tenantWhere(auth), ...where },
-        from: spec.model(),
+        from: { findMany: (args) => model.findMany(args), count: countThroughCache(model) },
         serialize: spec.serialize,
       });
     },

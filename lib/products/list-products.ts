@@ -1,5 +1,5 @@
 import { db } from "@/lib/db/client";
-import { cachedCount } from "@/lib/db/count-cache";
+import { countThroughCache } from "@/lib/db/count-cache";
 import { listCollection } from "@/lib/http/list-collection";
 import { tenantWhere } from "@/lib/http/tenant";
 import type { CollectionQuery } from "@/lib/http/collection-query";
@@ -17,8 +17,7 @@ export function listProducts(auth: AuthContext, query: CollectionQuery) {
     from: {
       // The plain SQLite connection when the page's arguments translate, else Prisma (find-product-row.ts).
       findMany: async (args) => findProductRowsDirect(args, !!include) ?? db.product.findMany({ ...args, include }),
-      // The count cache asked directly: on a hit, Prisma's client (whose extension would answer the same) is skipped.
-      count: (args) => cachedCount("Product", args, () => db.product.count(args)),
+      count: countThroughCache(db.product),
     },
     serialize: (row: Parameters<typeof serializeProduct>[0]) => serializeProduct(row),
   });

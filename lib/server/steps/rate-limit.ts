@@ -5,12 +5,12 @@ import { authenticated, type StepDoc } from "../step-doc";
 /** Step 5: the key's rate and concurrency limits; their headers go on every answer, refusals included. */
 export function rateLimit(ctx: RequestContext): void | Promise<void> {
   if (!ctx.auth) return;
-  const admitted = admit(ctx.auth);
-  if (admitted instanceof Promise) return admitted.then((a) => admitted_(ctx, a));
-  admitted_(ctx, admitted);
+  const admission = admit(ctx.auth);
+  if (admission instanceof Promise) return admission.then((a) => applyAdmission(ctx, a));
+  applyAdmission(ctx, admission);
 }
 
-function admitted_(ctx: RequestContext, admission: Admission): void {
+function applyAdmission(ctx: RequestContext, admission: Admission): void {
   ctx.admission = admission;
   Object.assign(ctx.headers, admission.headers);
 }
