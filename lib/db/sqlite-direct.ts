@@ -64,4 +64,12 @@ export const toSqliteDate = (d: Date) => d.toISOString().replace("Z", "+00:00");
 /** A stored DateTime back to a Date (ISO text, or epoch ms if the database was written with "unixepoch-ms"). */
 export const fromSqliteDate = (v: unknown) => new NativeDate(typeof v === "string" ? v : Number(v));
 
+// The adapter's own DateTime text, "2026-11-26T02:07:19.584+00:00": the wire's ISO form but for the zone's spelling.
+const ADAPTER_DATE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$/;
+
+/** A stored DateTime as the wire's ISO 8601 text (Date#toISOString's form) without building a Date when the text
+ * is already in that form. */
+export const sqliteDateToIso = (v: unknown): string =>
+  typeof v === "string" && ADAPTER_DATE.test(v) ? `${v.slice(0, 23)}Z` : fromSqliteDate(v).toISOString();
+
 export const fromSqliteJson = (v: unknown) => (v === null || v === undefined ? null : JSON.parse(String(v)));

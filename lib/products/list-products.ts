@@ -6,7 +6,7 @@ import type { CollectionQuery } from "@/lib/http/collection-query";
 import type { AuthContext } from "@/lib/http/auth-context";
 import { PRODUCT_COLLECTION } from "./product-collection";
 import { findProductRowsDirect } from "./find-product-row";
-import { serializeProduct } from "./serialize";
+import { serializeProduct, type SerializableProduct } from "./serialize";
 
 export function listProducts(auth: AuthContext, query: CollectionQuery) {
   const include = query.expand.has("business") ? { business: { select: { id: true, name: true } } } : undefined;
@@ -19,6 +19,6 @@ export function listProducts(auth: AuthContext, query: CollectionQuery) {
       findMany: async (args) => findProductRowsDirect(args, !!include) ?? db.product.findMany({ ...args, include }),
       count: countThroughCache(db.product),
     },
-    serialize: (row: Parameters<typeof serializeProduct>[0]) => serializeProduct(row),
+    serialize: (row: SerializableProduct) => serializeProduct(row),
   });
 }

@@ -25,9 +25,37 @@ function publicApiBlock(api: StoredApiBlock | null, sealedHeaders: string | null
   };
 }
 
-type ProductWithBusiness = ProductRow & { business?: { id: string; name: string } | null };
+type WireColumn =
+  | "id"
+  | "name"
+  | "type"
+  | "businessId"
+  | "description"
+  | "isActive"
+  | "environment"
+  | "industries"
+  | "productCategories"
+  | "interfaces"
+  | "visibility"
+  | "slug"
+  | "api"
+  | "apiSecretHeaders";
 
-export function serializeProduct(p: ProductWithBusiness) {
+/**
+ * What the wire shape is made from: a stored row, or a list page's lighter one (lib/products/find-product-row.ts),
+ * which carries only these columns and its dates already as ISO text (a Date built and printed again per date
+ * was a fifth of a list page's CPU).
+ */
+export type SerializableProduct = Pick<ProductRow, WireColumn> & {
+  publishedAt: Date | string | null;
+  createdAt: Date | string;
+  updatedAt: Date | string;
+  business?: { id: string; name: string } | null;
+};
+
+const wireDate = (d: Date | string) => (typeof d === "string" ? d : d.toISOString());
+
+export function serializeProduct(p: SerializableProduct) {
   return {
     id: p.id,
     name: p.name,
@@ -42,9 +70,9 @@ export function serializeProduct(p: ProductWithBusiness) {
     visibility: p.visibility as "private" | "public",
     slug: p.slug,
     api: publicApiBlock(p.api as StoredApiBlock | null, p.apiSecretHeaders),
-    publishedAt: p.publishedAt?.toISOString() ?? null,
-    createdAt: p.createdAt.toISOString(),
-    updatedAt: p.updatedAt.toISOString(),
+    publishedAt: p.publishedAt === null ? null : wireDate(p.publishedAt),
+    createdAt: wireDate(p.createdAt),
+    updatedAt: wireDate(p.updatedAt),
   };
 }
 
