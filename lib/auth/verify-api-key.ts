@@ -49,18 +49,29 @@ function remember(entry: CachedKey): void {
   idToHash.set(entry.context.principal.id, entry.keyHash);
 }
 
-export async function verifyApiKey(value: string): Promise<AuthContext> {
+/**
+ * The key's context. A cache hit answers at once (no promise: each one also paid the async-context hooks of the
+ * process), a miss after one query; a refusal is thrown either way (synchronously on a hit).
+ */
+export function verifyApiKey(value: string): AuthContext | Promise<AuthContext> {
   if (!hasKeyShape(value)) throw unauthenticated("INVALID_API_KEY", "Invalid API key provided.");
   const keyHash = hashKey(value);
-  let entry = cache.get(keyHash);
-  if (!entry || NativeDate.now() - entry.loadedAt > CACHE_TTL_MS) {
-    const loaded = await load(keyHash);
-    if (!loaded) {
-      if (entry) cache.delete(keyHash);
-      throw unauthenticated("INVALID_API_KEY", "Invalid API key provided.");
-    }
-    remember((entry = loaded));
+  const entry = cache.get(keyHash);
+  if (!entry || NativeDate.now() - entry.loadedAt > CACHE_TTL_MS) return loadAndCheck(keyHash, entry);
+  return check(entry, keyHash);
+}
+
+async function loadAndCheck(keyHash: string, stale: CachedKey | undefined): Promise<AuthContext> {
+  const loaded = await load(keyHash);
+  if (!loaded) {
+    if (stale) cache.delete(keyHash);
+    throw unauthenticated("INVALID_API_KEY", "Invalid API key provided.");
   }
+  remember(loaded);
+  return check(loaded, keyHash);
+}
+
+function check(entry: CachedKey, keyHash: string): AuthContext {
   if (!hashesEqual(entry.keyHash, keyHash)) throw unauthenticated("INVALID_API_KEY", "Invalid API key provided.");
   const t = now().getTime();
   const { businessId, environment } = entry.context;

@@ -88,10 +88,14 @@ export async function cachedCount(model: string, args: unknown, run: () => Promi
 /**
  * A model delegate's count through the cache without Prisma's client in between (the extension below would answer
  * the same, after a query dispatch that cost more than the hit itself): what list pages use for their total.
+ * `count` is how a miss counts (the delegate's own count unless a cheaper one is given).
  */
-export function countThroughCache(delegate: { count(args: unknown): Promise<number> }): (args: unknown) => Promise<number> {
+export function countThroughCache(
+  delegate: { count(args: unknown): Promise<number> },
+  count: (args: unknown) => Promise<number> = (args) => delegate.count(args),
+): (args: unknown) => Promise<number> {
   const model = (delegate as { $name?: string }).$name;
-  return model ? (args) => cachedCount(model, args, () => delegate.count(args)) : (args) => delegate.count(args);
+  return model ? (args) => cachedCount(model, args, () => count(args)) : count;
 }
 
 /**

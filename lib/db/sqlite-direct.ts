@@ -4,6 +4,7 @@ import Database from "better-sqlite3";
 import { NativeDate } from "@/lib/native-date";
 import { processSingleton } from "@/lib/process-state";
 import { databaseProvider, databaseUrl } from "./client";
+import { startCheckpointWorker } from "./sqlite-checkpoint";
 
 // A second, plain better-sqlite3 connection to the SQLite file Prisma uses, for the two hot paths where Prisma's
 // per-query cost (about 0.65 ms of CPU, and ~0.6 ms per row written) dominates: the recorder's batched inserts
@@ -46,6 +47,13 @@ export function directSqlite(): DirectSqlite | null {
   direct.current = { file, conn, statements: new Map() };
   direct.opened = true;
   return direct.current;
+}
+
+/** In the server: WAL checkpoints on their own thread (lib/db/sqlite-checkpoint.ts), never on this connection. */
+export function checkpointOffThread(): void {
+  const s = directSqlite();
+  if (!s) return;
+  if (startCheckpointWorker(s.file, () => s.conn.pragma("wal_autocheckpoint = 1000"))) s.conn.pragma("wal_autocheckpoint = 0");
 }
 
 /** A prepared statement, compiled once per connection (list pages make many shapes: the cache is bounded). */

@@ -32,6 +32,10 @@ export interface Decision {
 /** The memory store answers at once; Redis with a promise. Callers await only a real promise (no microtask hop). */
 export type MaybePromise<T> = T | Promise<T>;
 
+/** `f` of the value, at once when it is not a promise. */
+export const andThen = <T, U>(value: MaybePromise<T>, f: (v: T) => MaybePromise<U>): MaybePromise<U> =>
+  value instanceof Promise ? value.then(f) : f(value);
+
 export interface LimiterStore {
   readonly kind: "memory" | "redis";
   consume(key: string, policy: KeyPolicy, nowMs: number): MaybePromise<Decision>;

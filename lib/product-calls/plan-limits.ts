@@ -1,4 +1,5 @@
 import { limiterStore } from "@/lib/limits/limiter";
+import { andThen, type MaybePromise } from "@/lib/limits/store";
 import { periodQuantities } from "@/lib/billing/period-usage";
 import type { SubscriptionEntry } from "@/lib/billing/rate-request";
 
@@ -17,49 +18,59 @@ export interface PlanLimitsResult {
 
 const prefix = () => process.env.REDIS_PREFIX ?? "platform:";
 
-export async function consumePlanLimits(sub: SubscriptionEntry, atMs: number, quantity = 1): Promise<PlanLimitsResult> {
+/**
+ * Counts the call against the plan's rate limit, then (if still allowed) its quota; a refused call gives back what
+ * it took. With the memory store the answer comes at once, with no promise (most gateway calls); with Redis, or a
+ * quota counter seeded for the first time, it is a promise.
+ */
+export function consumePlanLimits(sub: SubscriptionEntry, atMs: number, quantity = 1): MaybePromise<PlanLimitsResult> {
   const store = limiterStore();
   const result: PlanLimitsResult = { allowed: true, code: "VALID", ratelimit: null, quota: null, retryAfter: 0 };
   const giveBack: (() => unknown)[] = [];
-  if (sub.rateLimit) {
-    const windowMs = sub.rateLimit.windowSeconds * 1000;
-    const start = atMs - (atMs % windowMs);
-    const key = `${prefix()}plan-rl:${sub.subscriptionId}:${start}`;
-    const used = await store.incrementCounter(key, quantity, async () => 0, windowMs + 1000);
-    giveBack.push(() => store.incrementCounter(key, -quantity, async () => 0, windowMs + 1000));
-    const reset = Math.ceil((start + windowMs) / 1000);
-    result.ratelimit = {
-      limit: sub.rateLimit.limit,
-      remaining: Math.max(0, sub.rateLimit.limit - used),
-      reset,
-      windowSeconds: sub.rateLimit.windowSeconds,
-    };
-    if (used > sub.rateLimit.limit) {
-      result.allowed = false;
-      result.code = "RATE_LIMIT_EXCEEDED";
-      result.retryAfter = Math.max(1, Math.ceil((start + windowMs - atMs) / 1000));
-    }
-  }
-  if (sub.monthlyQuota !== null && result.allowed) {
+
+  const countQuota = (): MaybePromise<PlanLimitsResult> => {
+    if (sub.monthlyQuota === null || !result.allowed) return finish();
+    const limit = sub.monthlyQuota;
     const key = `${prefix()}plan-quota:${sub.subscriptionId}:${sub.periodStart}`;
     const ttl = Math.max(60_000, sub.periodEnd - atMs + 86_400_000);
     // Seeded from the period's recorded usage the first time any process counts this period.
     const seed = async () =>
       (await periodQuantities({ subscriptionId: sub.subscriptionId, start: new Date(sub.periodStart), end: new Date(sub.periodEnd) }))
         .requests;
-    const used = await store.incrementCounter(key, quantity, seed, ttl);
-    giveBack.push(() => store.incrementCounter(key, -quantity, seed, ttl));
-    result.quota = {
-      limit: sub.monthlyQuota,
-      remaining: Math.max(0, sub.monthlyQuota - used),
-      resets: new Date(sub.periodEnd).toISOString(),
-    };
-    if (used > sub.monthlyQuota) {
-      result.allowed = false;
-      result.code = "QUOTA_EXCEEDED";
-      result.retryAfter = Math.max(1, Math.ceil((sub.periodEnd - atMs) / 1000));
-    }
-  }
-  if (!result.allowed) await Promise.all(giveBack.map((f) => f()));
-  return result;
+    return andThen(store.incrementCounter(key, quantity, seed, ttl), (used) => {
+      giveBack.push(() => store.incrementCounter(key, -quantity, seed, ttl));
+      result.quota = { limit, remaining: Math.max(0, limit - used), resets: new Date(sub.periodEnd).toISOString() };
+      if (used > limit) {
+        result.allowed = false;
+        result.code = "QUOTA_EXCEEDED";
+        result.retryAfter = Math.max(1, Math.ceil((sub.periodEnd - atMs) / 1000));
+      }
+      return finish();
+    });
+  };
+
+  const finish = (): MaybePromise<PlanLimitsResult> => {
+    if (result.allowed) return result;
+    const returned = giveBack.map((f) => f()).filter((r) => r instanceof Promise);
+    return returned.length ? Promise.all(returned).then(() => result) : result;
+  };
+
+  if (!sub.rateLimit) return countQuota();
+  const { limit, windowSeconds } = sub.rateLimit;
+  const windowMs = windowSeconds * 1000;
+  const start = atMs - (atMs % windowMs);
+  const key = `${prefix()}plan-rl:${sub.subscriptionId}:${start}`;
+  return andThen(
+    store.incrementCounter(key, quantity, async () => 0, windowMs + 1000),
+    (used) => {
+      giveBack.push(() => store.incrementCounter(key, -quantity, async () => 0, windowMs + 1000));
+      result.ratelimit = { limit, remaining: Math.max(0, limit - used), reset: Math.ceil((start + windowMs) / 1000), windowSeconds };
+      if (used > limit) {
+        result.allowed = false;
+        result.code = "RATE_LIMIT_EXCEEDED";
+        result.retryAfter = Math.max(1, Math.ceil((start + windowMs - atMs) / 1000));
+      }
+      return countQuota();
+    },
+  );
 }

@@ -191,3 +191,17 @@ export function findProductRowsDirect(
     .all(...where.params, args.take ?? -1, args.skip ?? 0) as unknown[][];
   return rows.map((r) => listRowFromSqlite(r, expandBusiness));
 }
+
+/**
+ * A list's total on the plain SQLite connection (a third of Prisma's CPU for 100,000 rows: its count wraps the rows
+ * in a subquery). Null when not on SQLite or when the filter does not translate; the caller then asks Prisma.
+ */
+export function countProductRowsDirect(args: { where?: unknown }): number | null {
+  const sqlite = directSqlite();
+  if (!sqlite) return null;
+  const where = sqliteWhere(args.where, PRODUCT_SHAPE);
+  if (!where) return null;
+  return statement(sqlite, `SELECT COUNT(*) FROM "Product" p WHERE ${where.sql}`)
+    .pluck(true)
+    .get(...where.params) as number;
+}

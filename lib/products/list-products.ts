@@ -5,7 +5,7 @@ import { tenantWhere } from "@/lib/http/tenant";
 import type { CollectionQuery } from "@/lib/http/collection-query";
 import type { AuthContext } from "@/lib/http/auth-context";
 import { PRODUCT_COLLECTION } from "./product-collection";
-import { findProductRowsDirect } from "./find-product-row";
+import { countProductRowsDirect, findProductRowsDirect } from "./find-product-row";
 import { serializeProduct, type SerializableProduct } from "./serialize";
 
 export function listProducts(auth: AuthContext, query: CollectionQuery) {
@@ -17,7 +17,10 @@ export function listProducts(auth: AuthContext, query: CollectionQuery) {
     from: {
       // The plain SQLite connection when the page's arguments translate, else Prisma (find-product-row.ts).
       findMany: async (args) => findProductRowsDirect(args, !!include) ?? db.product.findMany({ ...args, include }),
-      count: countThroughCache(db.product),
+      count: countThroughCache(
+        db.product,
+        async (args) => countProductRowsDirect(args as { where?: unknown }) ?? db.product.count(args as never),
+      ),
     },
     serialize: (row: SerializableProduct) => serializeProduct(row),
   });

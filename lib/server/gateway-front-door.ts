@@ -123,7 +123,7 @@ async function proxyCall(ctx: RequestContext): Promise<void> {
       if (rated) ctx.cost = nanosToNumber(rated.nanos);
       const gatewayMs = performance.now() - gatewayStarted - upstreamMs;
       // Written down before the answer's first byte goes out: a crash from here on cannot lose the call's event.
-      journalRequest({
+      await journalRequest({
         ...gatewayRecord(ctx, status, Number(call.req.headers["content-length"] ?? 0)),
         responseBytes: Number(upHeaders["content-length"] ?? 0),
       });

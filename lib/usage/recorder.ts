@@ -8,7 +8,15 @@ import type { AuthContext } from "@/lib/http/auth-context";
 import { processSingleton } from "@/lib/process-state";
 import { addTo, merge, type Histogram } from "./histogram";
 import { redactBody, redactHeaders, redactText } from "./redact";
-import { appendToJournal, closeJournal, isJournaled, journalCommitted, journalEnabled, recoverJournals } from "./usage-journal";
+import {
+  appendToJournal,
+  appendToJournalSoon,
+  closeJournal,
+  isJournaled,
+  journalCommitted,
+  journalEnabled,
+  recoverJournals,
+} from "./usage-journal";
 
 // Usage events, request logs and hourly rollups, recorded off the request's path: a request only appends to
 // in-memory queues; a timer writes them in batches, one raw insert each (lib/db/bulk-insert.ts: Prisma's
@@ -356,12 +364,13 @@ export function recordRequest(r: RequestRecord & { durable?: boolean }): void {
 }
 
 /**
- * Writes a call's usage event to the journal now, before its answer's first byte goes out (the gateway, when the
- * upstream has answered): a kill -9 before the flush cannot lose it. The event recorded when the call ends
+ * Writes a call's usage event to the journal before its answer's first byte goes out (the gateway, when the
+ * upstream has answered, waits for the promise: the calls answered in the same turn share one write): a kill -9
+ * before the flush cannot lose it. The event recorded when the call ends
  * (recordRequest with the same request id) replaces it; a crash in between replays this one.
  */
-export function journalRequest(r: UsageRecord & { requestId: string }): void {
-  if (journalEnabled()) appendToJournal(usageRow(usageIdOf(r.requestId), r));
+export function journalRequest(r: UsageRecord & { requestId: string }): Promise<void> | void {
+  if (journalEnabled()) return appendToJournalSoon(usageRow(usageIdOf(r.requestId), r));
 }
 
 /** A product call counted without a request of its own in the consumer's project: a usage event and its rollup. */

@@ -70,6 +70,9 @@ const S = processSingleton("usage-journal", () => ({
   seq: 0,
   current: null as Segment | null,
   pendingById: new Map<string, Segment>(),
+  /** Rows appendToJournalSoon holds for this turn's write, and that write. */
+  soon: new Map<string, JournalRow>(),
+  soonWritten: null as Promise<void> | null,
   failed: false,
 }));
 
@@ -102,26 +105,54 @@ function remove(seg: Segment): void {
   }
 }
 
-/** Appends the row before its answer is sent. Once per id: a second call for the same event does nothing. */
-export function appendToJournal(row: JournalRow): void {
-  if (S.pendingById.has(row.id)) return;
+/** Writes rows in one write to the current segment; false when the journal cannot be written. */
+function writeRows(rows: JournalRow[]): boolean {
   const seg = (S.current ??= openSegment());
-  if (!seg) return;
-  const line = JSON.stringify(row) + "\n";
+  if (!seg) return false;
+  let text = "";
+  for (const row of rows) text += JSON.stringify(row) + "\n";
   try {
-    writeSync(seg.fd, line);
+    writeSync(seg.fd, text);
   } catch (e) {
     reportFailure(e);
-    return;
+    return false;
   }
-  seg.bytes += line.length;
-  seg.pending++;
-  S.pendingById.set(row.id, seg);
+  seg.bytes += text.length;
+  seg.pending += rows.length;
+  for (const row of rows) S.pendingById.set(row.id, seg);
   if (seg.bytes > ROTATE_BYTES) S.current = null; // the next event opens a new segment; this one goes when done
+  return true;
+}
+
+/** Appends the row before its answer is sent. Once per id: a second call for the same event does nothing. */
+export function appendToJournal(row: JournalRow): void {
+  if (S.pendingById.has(row.id) || S.soon.has(row.id)) return;
+  writeRows([row]);
+}
+
+/**
+ * Appends the row with every other row appended in the same turn of the event loop, in one write (a system call
+ * per gateway call was about a twentieth of its CPU): resolves once written. The caller holds the answer until
+ * then, so an answered call is still always on disk. Once per id, as appendToJournal.
+ */
+export function appendToJournalSoon(row: JournalRow): Promise<void> {
+  if (S.pendingById.has(row.id) || S.soon.has(row.id)) return Promise.resolve();
+  S.soon.set(row.id, row);
+  if (!S.soonWritten)
+    S.soonWritten = new Promise<void>((resolve) =>
+      setImmediate(() => {
+        const rows = [...S.soon.values()];
+        S.soon.clear();
+        S.soonWritten = null;
+        writeRows(rows);
+        resolve();
+      }),
+    );
+  return S.soonWritten;
 }
 
 export function isJournaled(id: string): boolean {
-  return S.pendingById.has(id);
+  return S.pendingById.has(id) || S.soon.has(id);
 }
 
 /** The rows are in the database: crossed off, and segments with nothing left pending are deleted. */

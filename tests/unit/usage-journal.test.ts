@@ -40,6 +40,29 @@ test("journal: a row is written at once, once per id, and its segment goes when 
   assert.deepEqual(files(), []);
 });
 
+test("journal: rows appended soon in one turn are written together, once per id, before their promise settles", async () => {
+  const written = Promise.all([
+    journal.appendToJournalSoon({ id: "use_s1" }),
+    journal.appendToJournalSoon({ id: "use_s2" }),
+    journal.appendToJournalSoon({ id: "use_s1" }),
+  ]);
+  // Held for this turn's write: counted as journaled (recordRequest must not write it again), not on disk yet.
+  assert.equal(journal.isJournaled("use_s1"), true);
+  journal.appendToJournal({ id: "use_s2" });
+  assert.deepEqual(files(), []);
+  await written;
+  const [segment] = files();
+  const lines = readFileSync(path.join(dir, segment), "utf8").trim().split("\n");
+  assert.deepEqual(
+    lines.map((l) => JSON.parse(l).id),
+    ["use_s1", "use_s2"],
+  );
+  assert.equal(journal.journalStats().pending, 2);
+  journal.journalCommitted([{ id: "use_s1" }, { id: "use_s2" }]);
+  journal.closeJournal();
+  assert.deepEqual(files(), []);
+});
+
 test("journal: reading a segment keeps the last line of each id and skips a line cut short by the crash", () => {
   const text = [
     '{"id":"use_1","statusCode":200,"responseSize":0}',

@@ -1,40 +1,51 @@
 import { ApiError, notFound } from "@/lib/http/errors";
-import { entitlementFor } from "@/lib/billing/entitlement";
+import { entitlementFor, type Entitlement } from "@/lib/billing/entitlement";
 import { consumePlanLimits, type PlanLimitsResult } from "@/lib/product-calls/plan-limits";
 import { gatewayProduct, type GatewayProduct } from "@/lib/gateway/gateway-product";
 import { verifyCredential } from "@/lib/auth/verify-credential";
 import { extractCredential } from "@/lib/auth/credentials";
 import { listenForKeyChanges } from "@/lib/auth/key-invalidation";
 import type { RequestContext } from "../request-context";
+import { setAuth } from "./authenticate";
 
 // The gateway's own steps (lib/server/gateway-front-door.ts runs them between the shared ones): the credential
 // (Authorization: Bearer or X-API-Key), the product by slug, the caller's entitlement to it and the plan's limits.
 
 /** Gateway step: the credential, from `Authorization: Bearer sk_…` or `X-API-Key: sk_…`. */
-export async function authenticateGatewayCall(ctx: RequestContext): Promise<void> {
+// Each step answers at once when its cache knows the answer (the usual case): only a miss makes a promise.
+
+export function authenticateGatewayCall(ctx: RequestContext): void | Promise<void> {
   listenForKeyChanges();
   const apiKeyHeader = ctx.request.headers.get("x-api-key");
   const credential =
     apiKeyHeader && ctx.request.headers.get("authorization") === null
       ? apiKeyHeader.trim()
       : extractCredential(ctx.request.headers, new URLSearchParams());
-  ctx.auth = await verifyCredential(credential);
+  return setAuth(ctx, verifyCredential(credential));
 }
 
 /** Gateway step: the public API product the slug names; anything else is a 404 like an unknown product. */
-export async function resolveGatewayProduct(ctx: RequestContext): Promise<void> {
+export function resolveGatewayProduct(ctx: RequestContext): void | Promise<void> {
   const slug = ctx.rawParams.slug;
   const found = gatewayProduct(slug);
-  const product = found instanceof Promise ? await found : found;
+  if (found instanceof Promise) return found.then((product) => setProduct(ctx, slug, product));
+  setProduct(ctx, slug, found);
+}
+
+function setProduct(ctx: RequestContext, slug: string, product: GatewayProduct | null): void {
   if (!product) throw notFound("product", slug);
   ctx.gatewayProduct = product;
 }
 
 /** Gateway step: an active subscription of the key's project to this product, and a key allowed to call it. */
-export async function checkEntitlement(ctx: RequestContext): Promise<void> {
+export function checkEntitlement(ctx: RequestContext): void | Promise<void> {
   const product = ctx.gatewayProduct!;
   const found = entitlementFor(ctx.auth!, product.id, ctx.at.getTime());
-  const ent = found instanceof Promise ? await found : found;
+  if (found instanceof Promise) return found.then((ent) => applyEntitlement(ctx, ent));
+  applyEntitlement(ctx, found);
+}
+
+function applyEntitlement(ctx: RequestContext, ent: Entitlement): void {
   ctx.subscription = ent.subscription;
   if (ent.allowed) return;
   if (ent.code === "QUOTA_EXCEEDED") throw quotaExceeded(ent.subscription!.monthlyQuota!, ent.subscription!.periodEnd, ctx.at.getTime());
@@ -77,10 +88,15 @@ const quotaExceeded = (limit: number, periodEnd: number, atMs: number) => {
 };
 
 /** Gateway step: the plan's rate limit and monthly quota (exact across processes with Redis). */
-export async function checkPlanLimits(ctx: RequestContext): Promise<void> {
+export function checkPlanLimits(ctx: RequestContext): void | Promise<void> {
+  const limits = consumePlanLimits(ctx.subscription!, ctx.at.getTime());
+  if (limits instanceof Promise) return limits.then((l) => applyPlanLimits(ctx, l));
+  applyPlanLimits(ctx, limits);
+}
+
+function applyPlanLimits(ctx: RequestContext, limits: PlanLimitsResult): void {
   const sub = ctx.subscription!;
   const at = ctx.at.getTime();
-  const limits = await consumePlanLimits(sub, at);
   Object.assign(ctx.headers, planHeaders(limits, at));
   if (limits.allowed) return;
   if (limits.code === "QUOTA_EXCEEDED") throw quotaExceeded(sub.monthlyQuota!, sub.periodEnd, at);

@@ -13,7 +13,7 @@ test("authenticate: a public route needs no credential", async () => {
 test("authenticate: no credential is a 401 INVALID_API_KEY with WWW-Authenticate", async () => {
   const ctx = testContext();
   await assert.rejects(
-    authenticate(ctx),
+    async () => authenticate(ctx),
     (e: unknown) => e instanceof ApiError && e.status === 401 && e.code === "INVALID_API_KEY" && !!e.headers?.["WWW-Authenticate"],
   );
   assert.equal(ctx.auth, null);
@@ -21,5 +21,8 @@ test("authenticate: no credential is a 401 INVALID_API_KEY with WWW-Authenticate
 
 test("authenticate: a malformed key is refused before any lookup", async () => {
   const ctx = testContext({ headers: { authorization: "Bearer not-a-key" } });
-  await assert.rejects(authenticate(ctx), (e: unknown) => e instanceof ApiError && e.status === 401);
+  await assert.rejects(
+    async () => authenticate(ctx),
+    (e: unknown) => e instanceof ApiError && e.status === 401,
+  );
 });
