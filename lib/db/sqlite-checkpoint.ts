@@ -4,13 +4,13 @@ import { Worker } from "node:worker_threads";
 import { processSingleton } from "@/lib/process-state";
 
 // SQLite in WAL mode appends each commit to the -wal file, and a checkpoint copies those pages back into the
-// database file and syncs it. By default the connection that commits past 1,000 pages does it there and then:
+// database file and syncs it. The connection whose commit takes the log past 1,000 pages does it there and then:
 // 25 ms (4 KB pages) to 50 ms (16 KB pages) of this machine with the event loop stopped, once every few thousand
 // requests (each writes a usage row and a log row), which was most of the API's and the gateway's p99. In the
-// server the checkpoints run instead on a worker thread with a connection of its own, every
-// SQLITE_CHECKPOINT_MS (250 ms; a checkpoint with nothing new to copy costs microseconds), and the main thread's
-// plain connection never checkpoints. Prisma's connection keeps SQLite's default: it commits rarely, and the worker
-// keeps the log well under the 1,000 pages that would make it checkpoint.
+// server a worker thread with a connection of its own copies the log every SQLITE_CHECKPOINT_MS (250 ms; with
+// nothing new it costs microseconds), so the log seldom reaches those 1,000 pages. The main thread's connections
+// keep SQLite's own checkpoint as the backstop (under a write load the thread cannot keep up with, or if it
+// stops): it then copies only what the thread has not copied yet.
 
 const INTERVAL_MS = Number(process.env.SQLITE_CHECKPOINT_MS ?? 250);
 
@@ -20,7 +20,6 @@ const WORKER_SOURCE = `
 const { workerData } = require("node:worker_threads");
 const Database = require("node:module").createRequire(workerData.base)("better-sqlite3");
 const db = new Database(workerData.file);
-db.pragma("wal_autocheckpoint = 0");
 let failures = 0;
 setInterval(() => {
   try {
@@ -35,11 +34,8 @@ setInterval(() => {
 
 const state = processSingleton("sqlite-checkpoint", () => ({ worker: null as Worker | null }));
 
-/**
- * Starts the checkpoint thread for this database file (once per process); true when it runs. `onStop` is called if
- * the thread dies, so that the caller's connection takes the checkpoints back.
- */
-export function startCheckpointWorker(file: string, onStop: () => void): boolean {
+/** Starts the checkpoint thread for this database file (once per process); true when it runs. */
+export function startCheckpointWorker(file: string): boolean {
   if (state.worker) return true;
   if (!(INTERVAL_MS > 0)) return false;
   const worker = new Worker(WORKER_SOURCE, {
@@ -50,7 +46,6 @@ export function startCheckpointWorker(file: string, onStop: () => void): boolean
   worker.on("error", (e) => {
     console.error(`[sqlite] checkpoint thread stopped: ${e.message}`);
     state.worker = null;
-    onStop();
   });
   state.worker = worker;
   return true;

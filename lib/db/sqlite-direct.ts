@@ -49,11 +49,10 @@ export function directSqlite(): DirectSqlite | null {
   return direct.current;
 }
 
-/** In the server: WAL checkpoints on their own thread (lib/db/sqlite-checkpoint.ts), never on this connection. */
+/** In the server: WAL checkpoints on their own thread (lib/db/sqlite-checkpoint.ts), off the event loop. */
 export function checkpointOffThread(): void {
   const s = directSqlite();
-  if (!s) return;
-  if (startCheckpointWorker(s.file, () => s.conn.pragma("wal_autocheckpoint = 1000"))) s.conn.pragma("wal_autocheckpoint = 0");
+  if (s) startCheckpointWorker(s.file);
 }
 
 /** A prepared statement, compiled once per connection (list pages make many shapes: the cache is bounded). */
