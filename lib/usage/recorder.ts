@@ -57,7 +57,9 @@ export interface ProductCallRef {
   quantity?: number;
 }
 
-const EVENT_FLUSH_MS = Number(process.env.USAGE_FLUSH_MS ?? 500);
+// A flush runs on the event loop: at a light load every 100 ms keeps each one to a millisecond or two (every 500 ms
+// made the waits of the requests that arrived meanwhile most of the p99); a heavy load fills BATCH sooner anyway.
+const EVENT_FLUSH_MS = Number(process.env.USAGE_FLUSH_MS ?? 100);
 const ROLLUP_FLUSH_MS = Number(process.env.ROLLUP_FLUSH_MS ?? 5000);
 const BATCH = 500;
 // Rows per insert. On SQLite an insert blocks the event loop while it runs, so batches stay small; PostgreSQL
