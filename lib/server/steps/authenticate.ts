@@ -2,6 +2,7 @@ import { extractCredential } from "@/lib/auth/credentials";
 import { verifyCredential } from "@/lib/auth/verify-credential";
 import { listenForKeyChanges } from "@/lib/auth/key-invalidation";
 import type { AuthContext } from "@/lib/http/auth-context";
+import { andThen } from "@/lib/limits/store";
 import type { RequestContext } from "../request-context";
 import { authenticated, type StepDoc } from "../step-doc";
 
@@ -15,11 +16,9 @@ export function authenticate(ctx: RequestContext): void | Promise<void> {
 
 /** The caller, at once when the key cache knows it (the pipeline then makes no promise), else when loaded. */
 export function setAuth(ctx: RequestContext, auth: AuthContext | Promise<AuthContext>): void | Promise<void> {
-  if (auth instanceof Promise)
-    return auth.then((a) => {
-      ctx.auth = a;
-    });
-  ctx.auth = auth;
+  return andThen(auth, (a) => {
+    ctx.auth = a;
+  });
 }
 
 export const authenticateDoc: StepDoc = {

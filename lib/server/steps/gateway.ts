@@ -5,15 +5,16 @@ import { gatewayProduct, type GatewayProduct } from "@/lib/gateway/gateway-produ
 import { verifyCredential } from "@/lib/auth/verify-credential";
 import { extractCredential } from "@/lib/auth/credentials";
 import { listenForKeyChanges } from "@/lib/auth/key-invalidation";
+import { andThen } from "@/lib/limits/store";
 import type { RequestContext } from "../request-context";
 import { setAuth } from "./authenticate";
 
 // The gateway's own steps (lib/server/gateway-front-door.ts runs them between the shared ones): the credential
 // (Authorization: Bearer or X-API-Key), the product by slug, the caller's entitlement to it and the plan's limits.
 
-/** Gateway step: the credential, from `Authorization: Bearer sk_…` or `X-API-Key: sk_…`. */
 // Each step answers at once when its cache knows the answer (the usual case): only a miss makes a promise.
 
+/** Gateway step: the credential, from `Authorization: Bearer sk_…` or `X-API-Key: sk_…`. */
 export function authenticateGatewayCall(ctx: RequestContext): void | Promise<void> {
   listenForKeyChanges();
   const apiKeyHeader = ctx.request.headers.get("x-api-key");
@@ -28,8 +29,7 @@ export function authenticateGatewayCall(ctx: RequestContext): void | Promise<voi
 export function resolveGatewayProduct(ctx: RequestContext): void | Promise<void> {
   const slug = ctx.rawParams.slug;
   const found = gatewayProduct(slug);
-  if (found instanceof Promise) return found.then((product) => setProduct(ctx, slug, product));
-  setProduct(ctx, slug, found);
+  return andThen(found, (product) => setProduct(ctx, slug, product));
 }
 
 function setProduct(ctx: RequestContext, slug: string, product: GatewayProduct | null): void {
@@ -41,8 +41,7 @@ function setProduct(ctx: RequestContext, slug: string, product: GatewayProduct |
 export function checkEntitlement(ctx: RequestContext): void | Promise<void> {
   const product = ctx.gatewayProduct!;
   const found = entitlementFor(ctx.auth!, product.id, ctx.at.getTime());
-  if (found instanceof Promise) return found.then((ent) => applyEntitlement(ctx, ent));
-  applyEntitlement(ctx, found);
+  return andThen(found, (ent) => applyEntitlement(ctx, ent));
 }
 
 function applyEntitlement(ctx: RequestContext, ent: Entitlement): void {
@@ -89,9 +88,7 @@ const quotaExceeded = (limit: number, periodEnd: number, atMs: number) => {
 
 /** Gateway step: the plan's rate limit and monthly quota (exact across processes with Redis). */
 export function checkPlanLimits(ctx: RequestContext): void | Promise<void> {
-  const limits = consumePlanLimits(ctx.subscription!, ctx.at.getTime());
-  if (limits instanceof Promise) return limits.then((l) => applyPlanLimits(ctx, l));
-  applyPlanLimits(ctx, limits);
+  return andThen(consumePlanLimits(ctx.subscription!, ctx.at.getTime()), (limits) => applyPlanLimits(ctx, limits));
 }
 
 function applyPlanLimits(ctx: RequestContext, limits: PlanLimitsResult): void {
