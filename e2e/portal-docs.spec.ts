@@ -30,9 +30,13 @@ test("the API reference renders and try-it sends a request with the test key", a
   await page.reload();
   await expect(page.getByTestId("try-it-key")).toContainText(keyPrefix);
 
-  // Try-it (Scalar's client): open "List products" and send it.
+  // Try-it (Scalar's client): open "List products" and send it. Scalar draws a tag's operations only while the tag
+  // is open, and after the reload it may come back closed ("Products (Collapsed)", a "Show More" button): open it.
+  await expect(reference.getByRole("heading", { name: /^Products/ }).first()).toBeVisible({ timeout: 30_000 });
+  const showAll = reference.getByRole("button", { name: /Show all Products endpoints/i });
+  if (await showAll.isVisible()) await showAll.click();
   const testRequest = reference.getByRole("button", { name: /Test Request.*get \/v1\/products\)/i }).first();
-  await testRequest.scrollIntoViewIfNeeded();
+  await testRequest.scrollIntoViewIfNeeded({ timeout: 30_000 });
   await testRequest.click();
   const send = page
     .getByRole("button", { name: /Send get request to .*\/v1\/products/i })
