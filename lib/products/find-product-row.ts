@@ -5,7 +5,7 @@ import { sqliteOrderBy, sqliteWhere, type TableShape } from "@/lib/db/sqlite-whe
 import type { Product as ProductRow } from "@/generated/prisma-sqlite";
 import type { AuthContext } from "@/lib/http/auth-context";
 import { tenantWhere } from "@/lib/http/tenant";
-import type { SerializableProduct } from "./serialize";
+import { WIRE_COLUMNS, type SerializableProduct } from "./serialize";
 
 // One product row of the caller's business and environment, the hot read of the API (GET /v1/products/{id},
 // and every feature/price call checks its product first). On SQLite it is one prepared statement on the plain
@@ -121,25 +121,7 @@ const PRODUCT_SHAPE: TableShape = {
 
 // A list page reads only what the wire shape shows (not the search text or the gateway's secrets), and keeps its
 // dates as ISO text: the page is 21 rows, and each column and Date per row was most of its CPU.
-const LIST_COLUMNS = [
-  "id",
-  "name",
-  "type",
-  "businessId",
-  "description",
-  "isActive",
-  "environment",
-  "industries",
-  "productCategories",
-  "interfaces",
-  "visibility",
-  "slug",
-  "api",
-  "apiSecretHeaders",
-  "publishedAt",
-  "createdAt",
-  "updatedAt",
-] as const satisfies readonly (keyof ProductRow)[];
+const LIST_COLUMNS = [...WIRE_COLUMNS, "publishedAt", "createdAt", "updatedAt"] as const;
 const L = Object.fromEntries(LIST_COLUMNS.map((c, i) => [c, i])) as Record<(typeof LIST_COLUMNS)[number], number>;
 const LIST_SELECTED = LIST_COLUMNS.map((c) => `p."${c}"`).join(", ");
 

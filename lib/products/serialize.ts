@@ -25,21 +25,24 @@ function publicApiBlock(api: StoredApiBlock | null, sealedHeaders: string | null
   };
 }
 
-type WireColumn =
-  | "id"
-  | "name"
-  | "type"
-  | "businessId"
-  | "description"
-  | "isActive"
-  | "environment"
-  | "industries"
-  | "productCategories"
-  | "interfaces"
-  | "visibility"
-  | "slug"
-  | "api"
-  | "apiSecretHeaders";
+/** The stored columns the wire shape reads besides its dates (a list page selects these and no others). */
+export const WIRE_COLUMNS = [
+  "id",
+  "name",
+  "type",
+  "businessId",
+  "description",
+  "isActive",
+  "environment",
+  "industries",
+  "productCategories",
+  "interfaces",
+  "visibility",
+  "slug",
+  "api",
+  "apiSecretHeaders",
+] as const satisfies readonly (keyof ProductRow)[];
+type WireColumn = (typeof WIRE_COLUMNS)[number];
 
 /**
  * What the wire shape is made from: a stored row, or a list page's lighter one (lib/products/find-product-row.ts),
