@@ -26,7 +26,8 @@
 // Environment: BENCH_DURATION (s, 10), BENCH_WARMUP (s, 2), BENCH_CONNECTIONS (32), BENCH_RATE (200),
 //   BENCH_PACED_DURATION (s, BENCH_DURATION), BENCH_SKIP_BUILD=1, BENCH_REDIS=0, REDIS_URL, BENCH_PROFILE=1 (the
 //   gateway's server runs under `node --cpu-prof`, which slows it: a run for the profile, not for the figures; where
-//   its CPU went during the throughput run is printed, the profile stays in bench-results/profiles).
+//   its CPU went during the throughput run is printed, the profile stays in bench-results/profiles), BENCH_NODE_ARGS
+//   (more node flags for the gateway's server, e.g. `--import ./gc-log.mjs` to watch its pauses).
 import http from "node:http";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -92,7 +93,11 @@ async function main() {
   const provider = bench.bootstrap(db.env, "Bench provider");
   const consumer = bench.bootstrap(db.env, "Bench consumer");
   const platformEnv = { ...db.env, ALLOW_PRIVATE_URLS: "true", JOBS_IN_SERVER: "false" };
-  const platform = await started({ env: platformEnv, nodeArgs: PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [] });
+  const extraNodeArgs = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  const platform = await started({
+    env: platformEnv,
+    nodeArgs: [...extraNodeArgs, ...(PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [])],
+  });
   log(`database ${db.file}; platform server on ${platform.url}, pid ${platform.child.pid}`);
 
   /** Provider publishes an API product on the upstream with a usage price; consumer subscribes. */

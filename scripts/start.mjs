@@ -3,13 +3,14 @@
 import { spawn } from "node:child_process";
 import { prepare } from "./lib/prepare.mjs";
 import { migrate } from "./db-migrate.mjs";
+import { serverNodeFlags } from "./lib/server-flags.mjs";
 
 prepare();
 migrate();
 const port = process.env.PORT ?? "3000";
 const host = process.env.HOST ?? "0.0.0.0";
 console.log(`Serving on http://localhost:${port} (API under /v1, docs at /docs)`);
-const child = spawn("node", ["server.mjs"], {
+const child = spawn("node", [...serverNodeFlags(), "server.mjs"], {
   stdio: "inherit",
   env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", PORT: port, HOST: host },
 });

@@ -13,8 +13,10 @@ export const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
 
 /** The newest .cpuprofile in `dir`. */
 export function latestProfile(dir) {
+  // CPU.{date}.{time}.{pid}.{thread}.{seq}.cpuprofile: the main thread's (thread 0), not a worker's (the WAL
+  // checkpoint thread writes one of its own).
   const files = readdirSync(dir)
-    .filter((f) => f.endsWith(".cpuprofile"))
+    .filter((f) => /\.0\.\d+\.cpuprofile$/.test(f))
     .sort();
   return files.length ? path.join(dir, files.at(-1)) : null;
 }

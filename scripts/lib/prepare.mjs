@@ -30,7 +30,7 @@ export function ensureGenerated() {
 }
 
 const SOURCE_DIRS = ["app", "components", "lib", "public", "generated"];
-const SOURCE_FILES = ["next.config.ts", "package-lock.json", "postcss.config.mjs", "tsconfig.json", "proxy.ts", "instrumentation.ts"];
+const SOURCE_FILES = ["next.config.mjs", "package-lock.json", "postcss.config.mjs", "tsconfig.json", "proxy.ts", "instrumentation.ts"];
 
 function hashTree(hash, target) {
   if (!existsSync(target)) return;

@@ -2,6 +2,7 @@
 // free port and waits until it answers.
 import { spawn } from "node:child_process";
 import net from "node:net";
+import { serverNodeFlags } from "./server-flags.mjs";
 
 export function freePort() {
   return new Promise((resolve, reject) => {
@@ -17,7 +18,7 @@ export function freePort() {
 
 export async function startServer({ env = {}, port, quiet = true, script = "server.mjs", nodeArgs = [] } = {}) {
   port ??= await freePort();
-  const child = spawn("node", [...nodeArgs, script], {
+  const child = spawn("node", [...(script === "server.mjs" ? serverNodeFlags() : []), ...nodeArgs, script], {
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", ...env },
     stdio: quiet ? ["ignore", "ignore", "pipe"] : "inherit",
     detached: false,
