@@ -8,6 +8,9 @@ const nextConfig = {
   outputFileTracingExcludes: { "*": ["data/**", "prisma/**/*.db"] },
   serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "pg", "@prisma/adapter-pg"],
   poweredByHeader: false,
+  // The portal's pages load at their first visit (200–400 ms once each), not all at start: a server that answers only
+  // the API and the gateway then holds 131 MB after start instead of 175 MB.
+  experimental: { preloadEntriesOnStart: false },
 };
 
 export default nextConfig;
