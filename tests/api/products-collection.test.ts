@@ -424,3 +424,34 @@ test("total counts the filtered set and cursor pages keep the filter", async () 
     [true, true, false],
   );
 });
+
+test("a list item is the single read's product, field for field (JSON columns, api block, dates, expand)", async () => {
+  const biz = await seedBusiness("enterprise");
+  const full = await biz.test.post("/v1/products", {
+    name: 'Tides "quoted" \\ API ✓',
+    type: "API",
+    description: "Line one\nline two, with a tab\tand ünïcödé",
+    isActive: false,
+    industries: ["Maritime", "Ports"],
+    productCategories: ["Data feeds"],
+    interfaces: { hasAPI: true, hasRPC: false, hasMCP: true, hasSDK: false, hasCLI: false },
+    api: { upstreamUrl: "http://127.0.0.1:9/v1", timeoutMs: 2500, secretHeaders: { "X-Upstream-Key": "upstream-secret-value" } },
+  });
+  assert.equal(full.status, 201);
+  const bare = await createProduct(biz.test, { name: "Bare" });
+  for (const query of ["", "?expand=business"]) {
+    const list = await biz.test.get(`/v1/products${query}`);
+    assert.equal(list.status, 200);
+    for (const id of [full.body.data.id, bare.id]) {
+      const single = await biz.test.get(`/v1/products/${id}${query}`);
+      assert.deepEqual(
+        list.body.data.find((p: { id: string }) => p.id === id),
+        single.body.data,
+      );
+    }
+  }
+  const listed = (await biz.test.get("/v1/products")).body.data.find((p: { id: string }) => p.id === full.body.data.id);
+  assert.deepEqual(listed.api.secretHeaderNames, ["X-Upstream-Key"]);
+  assert.equal(listed.api.timeoutMs, 2500);
+  assert.equal(JSON.stringify(listed).includes("upstream-secret-value"), false);
+});
