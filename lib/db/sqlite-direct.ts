@@ -30,11 +30,11 @@ export function directSqlite(): DirectSqlite | null {
     return null;
   }
   const file = path.resolve(url.slice("file:".length));
-  const conn = new Database(file);
-  // No busy wait: better-sqlite3 waits synchronously, which would stall the event loop, and with it an
-  // interactive Prisma transaction of this very process that holds the write lock. Writers retry a busy
-  // database asynchronously instead (bulk-insert.ts); WAL readers are never blocked.
-  conn.pragma("busy_timeout = 0");
+  // While it is set up, the connection waits for a database another process holds, as Prisma's does (5 s): the
+  // first process to open a file whose last user did not close it (a kill -9, an exit with a connection open)
+  // rebuilds its WAL index, and a second server starting at that moment got SQLITE_BUSY_RECOVERY and did not start
+  // (bench:gateway's two servers started side by side did).
+  const conn = new Database(file, { timeout: 5000 });
   try {
     conn.pragma("journal_mode = WAL");
   } catch {
@@ -44,6 +44,10 @@ export function directSqlite(): DirectSqlite | null {
   // The hot reads' pages in this connection's own cache (32 MB rather than SQLite's 2 MB default): a list page
   // otherwise fetched most of its rows' pages from the OS again, a system call each.
   conn.pragma(`cache_size = -${Number(process.env.SQLITE_CACHE_KB ?? 32768)}`);
+  // Then no busy wait: better-sqlite3 waits synchronously, which would stall the event loop, and with it an
+  // interactive Prisma transaction of this very process that holds the write lock. Writers retry a busy
+  // database asynchronously instead (bulk-insert.ts); WAL readers are never blocked.
+  conn.pragma("busy_timeout = 0");
   direct.current = { file, conn, statements: new Map() };
   direct.opened = true;
   return direct.current;
