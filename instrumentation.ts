@@ -4,7 +4,7 @@
 //    this file to JavaScript with the rest of the app, so the front door shares the app's build and its
 //    process-wide services (database client, key cache, limiter, recorder queue, event bus);
 //  - turns on the list-total cache (lib/db/count-cache.ts) for this process;
-//  - on SQLite, moves WAL checkpoints to their own thread (lib/db/sqlite-checkpoint.ts);
+//  - on SQLite, moves WAL checkpoints and the usage recorder's inserts to their own thread (lib/db/sqlite-thread.ts);
 //  - replays the usage journals of server processes that died (lib/usage/usage-journal.ts), now and periodically;
 //  - starts the periodic jobs (log retention, rollup compaction) and the webhook delivery worker unless
 //    JOBS_IN_SERVER=false / WEBHOOK_WORKER=false (then run `npm run jobs -- --loop` on its own).
@@ -12,8 +12,8 @@ export async function register() {
   if (process.env.NEXT_RUNTIME === "nodejs") {
     const { enableCountCache } = await import("@/lib/db/count-cache");
     enableCountCache();
-    const { checkpointOffThread } = await import("@/lib/db/sqlite-direct");
-    checkpointOffThread();
+    const { startSqliteThreadForDb } = await import("@/lib/db/sqlite-direct");
+    startSqliteThreadForDb();
     const { handleNodeRequest } = await import("@/lib/server/node-front-door");
     (globalThis as { __platformFrontDoor?: typeof handleNodeRequest }).__platformFrontDoor = handleNodeRequest;
     const { handleGatewayUpgrade } = await import("@/lib/server/gateway-front-door");

@@ -3,11 +3,13 @@ import { db } from "./client";
 import { directSqlite, statement, toSqliteDate } from "./sqlite-direct";
 import { markWritten } from "./count-cache";
 import { directPostgres } from "./pg-direct";
+import { insertOnSqliteThread, sqliteThreadRunning } from "./sqlite-thread";
 
 // Many rows into one table at once, for the usage recorder's batches. Prisma's createMany costs about 0.6 ms of
 // CPU per row here (every value goes through the query engine); these paths cost a few microseconds:
-// - SQLite: the plain better-sqlite3 connection of lib/db/sqlite-direct.ts, one prepared INSERT run per row
-//   inside one transaction (BEGIN IMMEDIATE; a busy database is retried after a pause, never waited on). Values
+// - SQLite: one prepared INSERT run per row inside one transaction (BEGIN IMMEDIATE), on the server's SQLite
+//   thread (lib/db/sqlite-thread.ts: the event loop only encodes the rows), else on the plain better-sqlite3
+//   connection of lib/db/sqlite-direct.ts (a busy database is then retried after a pause, never waited on). Values
 //   are stored exactly as Prisma's adapter stores them (dates as ISO 8601 with "+00:00", booleans as 0/1, JSON
 //   as its text), so Prisma reads the rows back unchanged (tests/api/usage-bulk-insert.test.ts).
 // - PostgreSQL: one INSERT ... SELECT FROM unnest(<one array per column>) on the plain pg pool (lib/db/pg-direct.ts),
@@ -50,11 +52,10 @@ async function insertSqlite(
   skipExisting: boolean,
 ): Promise<void> {
   const names = Object.keys(columns);
-  const stmt = statement(
-    s,
-    `INSERT${skipExisting ? " OR IGNORE" : ""} INTO "${table}" (${names.map((c) => `"${c}"`).join(", ")}) VALUES (${names.map(() => "?").join(", ")})`,
-  );
+  const sql = `INSERT${skipExisting ? " OR IGNORE" : ""} INTO "${table}" (${names.map((c) => `"${c}"`).join(", ")}) VALUES (${names.map(() => "?").join(", ")})`;
   const encoded = rows.map((row) => names.map((c) => sqliteValue(columns[c], row[c])));
+  if (sqliteThreadRunning(s.file)) return insertOnSqliteThread(sql, encoded);
+  const stmt = statement(s, sql);
   const run = s.conn.transaction(() => {
     for (const values of encoded) stmt.run(values);
   });

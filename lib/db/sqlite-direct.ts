@@ -4,7 +4,7 @@ import Database from "better-sqlite3";
 import { NativeDate } from "@/lib/native-date";
 import { processSingleton } from "@/lib/process-state";
 import { databaseProvider, databaseUrl } from "./client";
-import { startCheckpointWorker } from "./sqlite-checkpoint";
+import { startSqliteThread } from "./sqlite-thread";
 
 // A second, plain better-sqlite3 connection to the SQLite file Prisma uses, for the two hot paths where Prisma's
 // per-query cost (about 0.65 ms of CPU, and ~0.6 ms per row written) dominates: the recorder's batched inserts
@@ -46,17 +46,19 @@ export function directSqlite(): DirectSqlite | null {
   conn.pragma(`cache_size = -${Number(process.env.SQLITE_CACHE_KB ?? 32768)}`);
   // Then no busy wait: better-sqlite3 waits synchronously, which would stall the event loop, and with it an
   // interactive Prisma transaction of this very process that holds the write lock. Writers retry a busy
-  // database asynchronously instead (bulk-insert.ts); WAL readers are never blocked.
+  // database asynchronously instead (bulk-insert.ts, when the SQLite thread does not run); WAL readers are never
+  // blocked.
   conn.pragma("busy_timeout = 0");
   direct.current = { file, conn, statements: new Map() };
   direct.opened = true;
   return direct.current;
 }
 
-/** In the server: WAL checkpoints on their own thread (lib/db/sqlite-checkpoint.ts), off the event loop. */
-export function checkpointOffThread(): void {
+/** In the server: WAL checkpoints and the recorder's batched inserts on their own thread (lib/db/sqlite-thread.ts),
+ * off the event loop. */
+export function startSqliteThreadForDb(): void {
   const s = directSqlite();
-  if (s) startCheckpointWorker(s.file);
+  if (s) startSqliteThread(s.file);
 }
 
 /** A prepared statement, compiled once per connection (list pages make many shapes: the cache is bounded). */
