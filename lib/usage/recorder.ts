@@ -404,11 +404,19 @@ async function writeBatches<T>(rows: T[], write: (batch: T[]) => Promise<unknown
   return true;
 }
 
-export function flushEvents(): Promise<void> {
-  if (S.pendingEvents) return S.pendingEvents;
-  S.pendingEvents = S.chain = S.chain.then(async () => {
-    S.pendingEvents = null;
-    while (S.queue.length || S.usageRetry.length || S.logRetry.length) {
+const hasQueued = () => S.queue.length > 0 || S.usageRetry.length > 0 || S.logRetry.length > 0;
+
+/**
+ * Writes what is queued. A round takes the queue as it is; what requests add while it is written waits for the
+ * timer (or for a full BATCH), rather than being written at once in a round of its own: with the writes on the
+ * SQLite thread a round takes real time, and rounds that followed each other back to back cut the batches down
+ * to a few rows, each its own transaction. `drain` (flushUsage) goes on until nothing is left.
+ */
+export function flushEvents({ drain = false }: { drain?: boolean } = {}): Promise<void> {
+  if (S.pendingEvents && !drain) return S.pendingEvents;
+  const round = (S.chain = S.chain.then(async () => {
+    if (S.pendingEvents === round) S.pendingEvents = null;
+    do {
       const taken = S.queue;
       S.queue = [];
       const usage = S.usageRetry;
@@ -441,10 +449,12 @@ export function flushEvents(): Promise<void> {
           },
         ),
       ]);
-      if (!usageOk || !logsOk) break; // the database refused: the timer tries again later
-    }
-  });
-  return S.chain;
+      if (!usageOk || !logsOk) return; // the database refused: the timer tries again later
+    } while (drain ? hasQueued() : S.queue.length >= BATCH);
+    if (hasQueued()) schedule();
+  }));
+  if (!drain) S.pendingEvents = round;
+  return round;
 }
 
 export function flushRollups(): Promise<void> {
@@ -480,7 +490,7 @@ export function flushRollups(): Promise<void> {
 
 /** Everything queued, written now (shutdown, tests, benchmarks). */
 export async function flushUsage(): Promise<void> {
-  await flushEvents();
+  await flushEvents({ drain: true });
   await flushRollups();
 }
 
