@@ -221,10 +221,16 @@ export function proxyRequest(req: IncomingMessage, res: ServerResponse, call: Pr
       if (!res.writableFinished) upstream.destroy();
       done();
     });
-    req.on("data", (chunk: Buffer) => {
-      result.requestBytes += chunk.length;
-    });
-    req.pipe(upstream);
+    // A request without a body (no Content-Length or a zero one, no Transfer-Encoding: RFC 9112 §6.3) has
+    // nothing to stream: no pipe to set up for most calls.
+    const length = req.headers["content-length"];
+    if (req.headers["transfer-encoding"] === undefined && (length === undefined || length === "0")) upstream.end();
+    else {
+      req.on("data", (chunk: Buffer) => {
+        result.requestBytes += chunk.length;
+      });
+      req.pipe(upstream);
+    }
   });
 }
 

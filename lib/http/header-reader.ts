@@ -22,4 +22,12 @@ export class NodeHeaders implements HeaderReader {
       if (v !== undefined) yield [name, Array.isArray(v) ? v.join(", ") : v];
     }
   }
+
+  /** Each header as the iterator gives it, without a tuple per header (the request log reads every request's). */
+  forEachHeader(visit: (name: string, value: string) => boolean | void): void {
+    for (const name in this.raw) {
+      const v = this.raw[name];
+      if (v !== undefined && visit(name, Array.isArray(v) ? v.join(", ") : v) === false) return;
+    }
+  }
 }

@@ -9,7 +9,7 @@ import { nanosToNumber } from "@/lib/billing/money";
 import { signatureHeader, signedContent } from "@/lib/gateway/gateway-secret";
 import { forwardableHeaders, proxyRequest, tunnel, type ProxyResult } from "@/lib/gateway/proxy";
 import { admitCall, recordOutcome } from "@/lib/gateway/circuit-breaker";
-import { journalRequest, recordRequest } from "@/lib/usage/recorder";
+import { journalRequest, recordRequest, type RequestRecord } from "@/lib/usage/recorder";
 import { ApiError } from "@/lib/http/errors";
 import { createRequestContext, type RequestContext } from "./request-context";
 import { runPipeline, type Pipeline } from "./pipeline";
@@ -118,22 +118,21 @@ async function proxyCall(ctx: RequestContext): Promise<void> {
     headers,
     timeoutMs: product.timeoutMs,
     onResponse: async (status, upstreamMs, upHeaders) => {
-      const bytes = Number(call.req.headers["content-length"] ?? 0) + Number(upHeaders["content-length"] ?? 0);
-      const rated = await rateProductCall(sub, { at: ctx.at, statusCode: status, bytes, computeMs: 0 });
+      const requestBytes = Number(call.req.headers["content-length"] ?? 0);
+      const responseBytes = Number(upHeaders["content-length"] ?? 0);
+      const pendingRate = rateProductCall(sub, { at: ctx.at, statusCode: status, bytes: requestBytes + responseBytes, computeMs: 0 });
+      const rated = pendingRate instanceof Promise ? await pendingRate : pendingRate;
       if (rated) ctx.cost = nanosToNumber(rated.nanos);
       const gatewayMs = performance.now() - gatewayStarted - upstreamMs;
       // Written down before the answer's first byte goes out: a crash from here on cannot lose the call's event.
-      await journalRequest({
-        ...gatewayRecord(ctx, status, Number(call.req.headers["content-length"] ?? 0)),
-        responseBytes: Number(upHeaders["content-length"] ?? 0),
-      });
+      const journaled = journalRequest(gatewayRecord(ctx, status, requestBytes, responseBytes));
+      if (journaled) await journaled;
       // The upstream decides its answer's type and caching; the envelope's defaults are for refusals.
-      const { "Content-Type": _type, "Cache-Control": _cache, ...ours } = ctx.headers;
-      return {
-        ...ours,
-        ...(rated ? { "X-Request-Cost": `${rated.decimal} ${rated.currency}` } : {}),
-        "Server-Timing": `gateway;dur=${gatewayMs.toFixed(2)}, upstream;dur=${upstreamMs.toFixed(2)}`,
-      };
+      const headers: Record<string, string> = {};
+      for (const name in ctx.headers) if (name !== "Content-Type" && name !== "Cache-Control") headers[name] = ctx.headers[name];
+      if (rated) headers["X-Request-Cost"] = `${rated.decimal} ${rated.currency}`;
+      headers["Server-Timing"] = `gateway;dur=${gatewayMs.toFixed(2)}, upstream;dur=${upstreamMs.toFixed(2)}`;
+      return headers;
     },
   });
   call.proxied = result;
@@ -158,10 +157,12 @@ async function proxyCall(ctx: RequestContext): Promise<void> {
   ctx.response = { status: result.status ?? 499, headers: result.responseHeaders, body: null };
 }
 
-/** The call's usage record: endpoint `/gw/{slug}`, with product, subscription and provider for both sides. */
-function gatewayRecord(ctx: RequestContext, statusCode: number, declaredBytes: number) {
+/** The call's record: endpoint `/gw/{slug}`, with product, subscription and provider for both sides. One object
+ * literal (no spreads): it is made twice for every call. */
+function gatewayRecord(ctx: RequestContext, statusCode: number, requestBytes: number, responseBytes: number): RequestRecord {
   const product = ctx.gatewayProduct;
-  const { request } = ctx;
+  const { request, response } = ctx;
+  const proxied = calls.get(ctx)?.proxied;
   return {
     requestId: ctx.requestId,
     at: ctx.at,
@@ -173,10 +174,15 @@ function gatewayRecord(ctx: RequestContext, statusCode: number, declaredBytes: n
     errorType: ctx.error?.code ?? null,
     latencyMs: performance.now() - ctx.started,
     computeMs: 0,
-    requestBytes: declaredBytes,
-    responseBytes: 0,
+    requestBytes,
+    responseBytes,
     ip: ctx.ip,
     userAgent: request.headers.get("user-agent"),
+    requestHeaders: request.headers,
+    requestBody: null,
+    responseHeaders: response?.headers ?? {},
+    // Bodies are not kept: they were streamed. A refusal's envelope is.
+    responseBody: proxied ? null : (response?.body ?? null),
     cost: ctx.cost,
     product: product
       ? { productId: product.id, subscriptionId: ctx.subscription?.subscriptionId ?? null, providerId: product.providerId }
@@ -184,21 +190,21 @@ function gatewayRecord(ctx: RequestContext, statusCode: number, declaredBytes: n
   };
 }
 
-/** Outbound: a usage event and a request log for the consumer (bodies not kept: they were streamed), durable
- * (journaled before the answer goes out, lib/usage/usage-journal.ts) since it is what the invoice bills. */
+/** Outbound: a usage event and a request log for the consumer, durable (journaled before the answer goes out,
+ * lib/usage/usage-journal.ts) since it is what the invoice bills. */
 function recordGatewayCall(ctx: RequestContext): void {
   const { auth, response, request } = ctx;
   if (!auth || !response) return;
-  const call = calls.get(ctx)!;
-  recordRequest({
-    ...gatewayRecord(ctx, response.status, call.proxied?.requestBytes ?? Number(request.headers.get("content-length") ?? 0)),
-    responseBytes: call.proxied?.responseBytes ?? (response.body ? Buffer.byteLength(response.body) : 0),
-    requestHeaders: request.headers,
-    requestBody: null,
-    responseHeaders: response.headers,
-    responseBody: call.proxied ? null : response.body,
-    durable: true,
-  });
+  const proxied = calls.get(ctx)!.proxied;
+  recordRequest(
+    gatewayRecord(
+      ctx,
+      response.status,
+      proxied?.requestBytes ?? Number(request.headers.get("content-length") ?? 0),
+      proxied?.responseBytes ?? (response.body ? Buffer.byteLength(response.body) : 0),
+    ),
+    { durable: true },
+  );
 }
 
 const CHECKS = [identifyRequest, authenticateGatewayCall, checkRestrictions, resolveGatewayProduct, checkEntitlement, checkPlanLimits];

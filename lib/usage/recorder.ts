@@ -238,7 +238,7 @@ function logRow(r: RequestRecord): LogRow {
     ip: r.ip,
     requestHeaders: redactHeaders(r.requestHeaders),
     requestBody: redactBody(r.requestBody ?? null),
-    responseHeaders: redactHeaders(Object.entries(r.responseHeaders)),
+    responseHeaders: redactHeaders(r.responseHeaders),
     responseBody: redactBody(r.responseBody ?? null),
     productId: r.product?.productId ?? null,
   };
@@ -355,10 +355,10 @@ function enqueue(q: Queued): void {
  * redaction, regular expressions over headers, bodies, path and user agent) are built at the flush. A `durable`
  * record (a gateway call) is first written to the journal, unless journalRequest already did.
  */
-export function recordRequest(r: RequestRecord & { durable?: boolean }): void {
+export function recordRequest(r: RequestRecord, { durable = false }: { durable?: boolean } = {}): void {
   const usageId = usageIdOf(r.requestId);
   let row: UsageRow | null = null;
-  if (r.durable && journalEnabled() && !isJournaled(usageId)) {
+  if (durable && journalEnabled() && !isJournaled(usageId)) {
     row = usageRow(usageId, r);
     appendToJournal(row);
   }

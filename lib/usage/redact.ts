@@ -1,3 +1,4 @@
+import { NodeHeaders } from "@/lib/http/header-reader";
 // What a request log may keep: headers and bodies up to 16 KB each, with credentials and secrets removed.
 
 export const MAX_LOGGED_BYTES = 16 * 1024;
@@ -83,17 +84,24 @@ export function truncate(text: string, max = MAX_LOGGED_BYTES): string {
   return `${cut}${TRUNCATED}`;
 }
 
-export function redactHeaders(headers: Iterable<[string, string]>): Record<string, string> {
+/** Headers as logged: names in lower case, credentials hidden or redacted, at most MAX_LOGGED_BYTES of them. */
+export function redactHeaders(headers: NodeHeaders | Iterable<[string, string]> | Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
   let size = 0;
-  for (const [name, value] of headers) {
+  /** Adds one header; false once the size limit is reached (the rest are left out). */
+  const add = (name: string, value: string): boolean => {
     const k = name.toLowerCase();
-    if (HIDDEN_HEADERS.has(k)) continue;
+    if (HIDDEN_HEADERS.has(k)) return true;
     const v = SECRET_HEADERS.has(k) ? "[REDACTED]" : redactText(value);
     size += k.length + v.length;
-    if (size > MAX_LOGGED_BYTES) break;
+    if (size > MAX_LOGGED_BYTES) return false;
     out[k] = v;
-  }
+    return true;
+  };
+  if (headers instanceof NodeHeaders) headers.forEachHeader(add);
+  else if (Symbol.iterator in headers) {
+    for (const [name, value] of headers as Iterable<[string, string]>) if (!add(name, value)) break;
+  } else for (const name in headers) if (!add(name, headers[name])) break;
   return out;
 }
 

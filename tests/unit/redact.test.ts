@@ -3,6 +3,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { MAX_LOGGED_BYTES, redactBody, redactHeaders, redactText, truncate } from "@/lib/usage/redact";
+import { NodeHeaders } from "@/lib/http/header-reader";
 
 const testKey = () => `sk_test_${randomBytes(32).toString("base64url")}`;
 const liveKey = () => `sk_live_${randomBytes(32).toString("base64url")}`;
@@ -41,6 +42,26 @@ test("the server's own client-ip header is not logged", () => {
     ["accept", "*/*"],
   ]);
   assert.deepEqual(out, { accept: "*/*" });
+});
+
+test("node:http's headers, a plain record and pairs are logged alike (repeated headers joined, the size limit kept)", () => {
+  const key = testKey();
+  const raw = { authorization: `Bearer ${key}`, "x-debug": `token ${key}`, "x-forwarded-for": ["10.0.0.1", "10.0.0.2"], accept: "*/*" };
+  const pairs: [string, string][] = [
+    ["authorization", `Bearer ${key}`],
+    ["x-debug", `token ${key}`],
+    ["x-forwarded-for", "10.0.0.1, 10.0.0.2"],
+    ["accept", "*/*"],
+  ];
+  const expected = redactHeaders(pairs);
+  assert.equal(expected["x-debug"], "token sk_test_[REDACTED]");
+  assert.deepEqual(redactHeaders(new NodeHeaders(raw)), expected);
+  assert.deepEqual(redactHeaders(Object.fromEntries(pairs)), expected);
+  const big = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`x-h${i}`, "v".repeat(1000)]));
+  for (const logged of [redactHeaders(big), redactHeaders(new NodeHeaders(big))]) {
+    assert.equal(Object.keys(logged).length, 16, "headers past 16 KB are left out (16 of about 1 KB fit)");
+    assert.deepEqual(Object.keys(logged), Object.keys(big).slice(0, 16));
+  }
 });
 
 test("header names are lower-cased", () => {
