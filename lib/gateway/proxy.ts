@@ -49,6 +49,19 @@ function passHeaders(raw: http.IncomingHttpHeaders, drop?: (name: string) => boo
 export const forwardableHeaders = (raw: http.IncomingHttpHeaders): OutgoingHttpHeaders =>
   passHeaders(raw, (name) => CLIENT_CREDENTIALS.has(name) || name.startsWith("x-platform-"));
 
+/** Headers as name, value, name, value…: node:http writes such a list as it is, where an object goes through
+ * setHeader name by name (a [name, value] pair and a lower-cased copy of the name each, on every call). */
+export function headerList(headers: OutgoingHttpHeaders): string[] {
+  const list: string[] = [];
+  for (const name in headers) {
+    const value = headers[name];
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const v of value) list.push(name, v);
+    else list.push(name, String(value));
+  }
+  return list;
+}
+
 const agents = new Map<string, http.Agent>();
 function agentFor(url: URL): http.Agent {
   let agent = agents.get(url.origin);
@@ -90,7 +103,7 @@ export interface ProxyResult {
 export interface UpstreamCall {
   target: URL;
   method: string;
-  headers: OutgoingHttpHeaders;
+  headers: OutgoingHttpHeaders | string[];
   timeoutMs: number;
 }
 

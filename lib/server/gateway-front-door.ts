@@ -7,7 +7,7 @@ import { defineRoute } from "@/lib/http/route";
 import { rateProductCall } from "@/lib/billing/rate-request";
 import { nanosToNumber } from "@/lib/billing/money";
 import { signatureHeader, signedContent } from "@/lib/gateway/gateway-secret";
-import { forwardableHeaders, proxyRequest, tunnel, type ProxyResult } from "@/lib/gateway/proxy";
+import { forwardableHeaders, headerList, proxyRequest, tunnel, type ProxyResult } from "@/lib/gateway/proxy";
 import { admitCall, recordOutcome } from "@/lib/gateway/circuit-breaker";
 import { journalRequest, recordRequest, type RequestRecord } from "@/lib/usage/recorder";
 import { ApiError } from "@/lib/http/errors";
@@ -63,10 +63,14 @@ function upstreamHeaders(ctx: RequestContext, call: GatewayCall, target: URL) {
   const auth = ctx.auth!;
   const timestamp = Math.floor(ctx.at.getTime() / 1000);
   const headers = forwardableHeaders(call.req.headers);
+  // Names in lower case, as the client's are: a provider's secret header replaces a client's of the same name
+  // (headerList sends every name it is given).
+  for (const name in product.secretHeaders) headers[name.toLowerCase()] = product.secretHeaders[name];
   const forwardedFor = call.req.headers["x-forwarded-for"];
-  Object.assign(headers, product.secretHeaders, {
+  const clientAddress = ctx.ip ?? call.req.socket.remoteAddress;
+  Object.assign(headers, {
     host: target.host,
-    "x-forwarded-for": [forwardedFor, ctx.ip ?? call.req.socket.remoteAddress].filter(Boolean).join(", "),
+    "x-forwarded-for": forwardedFor && clientAddress ? `${forwardedFor}, ${clientAddress}` : (forwardedFor ?? clientAddress ?? ""),
     "x-forwarded-proto": ctx.request.baseUrl.startsWith("https:") ? "https" : "http",
     "x-forwarded-host": ctx.request.headers.get("host") ?? "",
     "x-platform-consumer": auth.businessId,
@@ -115,7 +119,7 @@ async function proxyCall(ctx: RequestContext): Promise<void> {
   const result = await proxyRequest(call.req, call.res!, {
     target,
     method: ctx.request.method,
-    headers,
+    headers: headerList(headers),
     timeoutMs: product.timeoutMs,
     onResponse: async (status, upstreamMs, upHeaders) => {
       const requestBytes = Number(call.req.headers["content-length"] ?? 0);

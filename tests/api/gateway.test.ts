@@ -115,7 +115,17 @@ test("B calls A's product: sandbox for test keys, signed consumer headers, secre
   assert.match(secret, /^gws_[A-Za-z0-9+/]{43}=$/, "the gateway secret is shown on first publishing");
   const { b, sub } = await subscribed(price.id);
 
-  const res = await gw(product.slug, "/forecast?city=Oslo", b.testKey, { headers: { "x-forwarded-for": "203.0.113.9", cookie: "c=1" } });
+  // Headers the client makes up under the names of the provider's secret and the gateway's own are replaced, not
+  // sent beside them.
+  const res = await gw(product.slug, "/forecast?city=Oslo", b.testKey, {
+    headers: {
+      "x-forwarded-for": "203.0.113.9",
+      cookie: "c=1",
+      "x-upstream-key": "forged-by-client",
+      "x-platform-consumer": "biz_forged",
+      "x-forwarded-proto": "gopher",
+    },
+  });
   assert.equal(res.status, 200, await res.clone().text());
   const seen = (await res.json()) as { upstream: string; url: string; headers: Record<string, string> };
   assert.equal(seen.upstream, "sandbox", "a test key goes to the sandbox upstream");
@@ -126,6 +136,7 @@ test("B calls A's product: sandbox for test keys, signed consumer headers, secre
   assert.equal(seen.headers["x-platform-subscription"], sub.id);
   assert.equal(seen.headers["x-platform-plan"], price.id);
   assert.equal(seen.headers["x-platform-environment"], "test");
+  assert.equal(seen.headers["x-forwarded-proto"], "http");
   assert.match(seen.headers["x-platform-key-id"], /^key_/);
   assert.equal(seen.headers["x-platform-request-id"], res.headers.get("x-request-id"));
   assert.ok(Math.abs(Number(seen.headers["x-platform-timestamp"]) - Date.now() / 1000) < 30);
