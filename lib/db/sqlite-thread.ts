@@ -76,14 +76,18 @@ const state = processSingleton("sqlite-thread", () => ({
   pending: new Map<number, Pending>(),
 }));
 
-/** The thread died: what it was asked and has not answered fails (the recorder keeps those rows for a retry). */
-function stopped(reason: string): void {
-  console.error(`[sqlite] thread stopped: ${reason}`);
+/** The thread is gone: what it was asked and has not answered fails (the recorder keeps those rows for a retry). */
+function forgetThread(reason: string): void {
   state.worker = null;
   state.file = null;
   const pending = [...state.pending.values()];
   state.pending.clear();
   for (const p of pending) p.reject(new Error(`the SQLite thread stopped: ${reason}`));
+}
+
+function stopped(reason: string): void {
+  console.error(`[sqlite] thread stopped: ${reason}`);
+  forgetThread(reason);
 }
 
 /** Starts the SQLite thread for this database file (once per process); true when it runs. */
@@ -137,10 +141,6 @@ export function insertOnSqliteThread(sql: string, rows: unknown[][]): Promise<vo
 export async function stopSqliteThread(): Promise<void> {
   const worker = state.worker;
   if (!worker) return;
-  state.worker = null;
-  state.file = null;
+  forgetThread("stopped on purpose");
   await worker.terminate();
-  const pending = [...state.pending.values()];
-  state.pending.clear();
-  for (const p of pending) p.reject(new Error("the SQLite thread stopped"));
 }
