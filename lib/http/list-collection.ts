@@ -1,5 +1,6 @@
 import { encodeCursor, invalidCursor } from "./cursor";
 import { INT32_MAX, INT32_MIN, pickFields, type CollectionQuery, type CollectionSpec } from "./collection-query";
+import { RawJson } from "./envelope";
 import type { CollectionResult } from "./route";
 
 type Where = Record<string, unknown>;
@@ -21,7 +22,14 @@ interface ListOptions<Row> {
   /** Tenant scope: business, environment, parent resource. */
   baseWhere: Where;
   from: CollectionSource;
-  serialize: (row: Row) => Record<string, unknown>;
+  /** The row's wire shape; a RawJson (its JSON text, made by the database) only when the query names no fields. */
+  serialize: (row: Row) => Record<string, unknown> | RawJson;
+}
+
+function wireItem(item: Record<string, unknown> | RawJson, fields: CollectionQuery["fields"]) {
+  if (!(item instanceof RawJson)) return pickFields(item, fields);
+  if (fields) throw new Error("A list row given as JSON text cannot be narrowed to the requested fields.");
+  return item;
 }
 
 function cursorValue(v: unknown): string | number {
@@ -86,7 +94,7 @@ export async function listCollection<Row>(o: ListOptions<Row>): Promise<Collecti
   const page = hasMore ? rows.slice(0, query.limit) : rows;
   const last = page.at(-1) as Record<string, unknown> | undefined;
   return {
-    data: page.map((row) => pickFields(o.serialize(row), query.fields)),
+    data: page.map((row) => wireItem(o.serialize(row), query.fields)),
     pagination: {
       total,
       limit: query.limit,

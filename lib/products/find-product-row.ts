@@ -5,6 +5,7 @@ import { sqliteOrderBy, sqliteWhere, type TableShape } from "@/lib/db/sqlite-whe
 import type { Product as ProductRow } from "@/generated/prisma-sqlite";
 import type { AuthContext } from "@/lib/http/auth-context";
 import { tenantWhere } from "@/lib/http/tenant";
+import { RawJson } from "@/lib/http/envelope";
 import { WIRE_COLUMNS, type SerializableProduct } from "./serialize";
 
 // One product row of the caller's business and environment, the hot read of the API (GET /v1/products/{id},
@@ -120,14 +121,48 @@ const PRODUCT_SHAPE: TableShape = {
 };
 
 // A list page reads only what the wire shape shows (not the search text or the gateway's secrets), and keeps its
-// dates as ISO text: the page is 21 rows, and each column and Date per row was most of its CPU. Each row comes back
-// as one JSON array made by SQLite (json_array), its JSON columns nested as JSON (json()): one string per row and
-// one JSON.parse, where 17 values per row made one at a time by better-sqlite3, and a JSON.parse per JSON column,
-// cost a fifth more.
+// dates as ISO text: the page is 21 rows, and each column and Date per row was most of its CPU. SQLite writes each
+// row as JSON: for most rows the wire shape itself (WIRE_JSON, serializeProduct's output to the byte, which
+// tests/unit/product-wire-json.test.ts holds it to), which goes into the envelope as it is; for the others (an API
+// product's `api` block, whose secret header names come from the sealed column, or a date not in the adapter's
+// form) one JSON array of the columns, its JSON columns nested as JSON (json()), parsed and serialized here.
 const LIST_COLUMNS = [...WIRE_COLUMNS, "publishedAt", "createdAt", "updatedAt"] as const;
 const L = Object.fromEntries(LIST_COLUMNS.map((c, i) => [c, i])) as Record<(typeof LIST_COLUMNS)[number], number>;
 const JSON_COLUMNS: ReadonlySet<string> = new Set(["industries", "productCategories", "interfaces", "api"]);
 const LIST_ARRAY_ITEMS = LIST_COLUMNS.map((c) => (JSON_COLUMNS.has(c) ? `json(p."${c}")` : `p."${c}"`)).join(", ");
+
+// The adapter's DateTime text ("2026-11-26T02:07:19.584+00:00"): the wire's ISO form once "+00:00" is "Z".
+const ADAPTER_DATE_GLOB = "'[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9].[0-9][0-9][0-9]+00:00'";
+const wireDate = (c: string) => `substr(p."${c}", 1, 23) || 'Z'`;
+/** A stored JSON list or object, or `empty` when the column holds nothing (SQL NULL or JSON null), as serializeProduct. */
+const wireJsonColumn = (c: string, empty: string) =>
+  `CASE WHEN p."${c}" IS NULL OR p."${c}" = 'null' THEN json('${empty}') ELSE json(p."${c}") END`;
+/** Rows whose wire shape SQLite writes: no api block, and dates in the adapter's form. */
+const PLAIN_ROW = `(p."api" IS NULL OR p."api" = 'null') AND p."createdAt" GLOB ${ADAPTER_DATE_GLOB} AND p."updatedAt" GLOB ${ADAPTER_DATE_GLOB}
+  AND (p."publishedAt" IS NULL OR p."publishedAt" GLOB ${ADAPTER_DATE_GLOB})`;
+const wireJson = (business: string) => `json_object('id', p."id", 'name', p."name", 'type', p."type", 'business', ${business},
+  'description', p."description", 'isActive', json(iif(p."isActive", 'true', 'false')), 'environment', p."environment",
+  'industries', ${wireJsonColumn("industries", "[]")}, 'productCategories', ${wireJsonColumn("productCategories", "[]")},
+  'interfaces', ${wireJsonColumn("interfaces", "{}")}, 'visibility', p."visibility", 'slug', p."slug", 'api', NULL,
+  'publishedAt', iif(p."publishedAt" IS NULL, NULL, ${wireDate("publishedAt")}),
+  'createdAt', ${wireDate("createdAt")}, 'updatedAt', ${wireDate("updatedAt")})`;
+const WIRE_JSON = wireJson(`p."businessId"`);
+const WIRE_JSON_EXPANDED = wireJson(`json_object('id', p."businessId", 'name', b."name")`);
+// After the two JSON texts: what the cursor of the page's last row reads (the sortable columns).
+const CURSOR_COLUMNS = ["id", "name", "type", "createdAt", "updatedAt"] as const;
+const CURSOR_SELECTED = CURSOR_COLUMNS.map((c) => `p."${c}"`).join(", ");
+
+/** A list row SQLite wrote in its wire shape: the text, and the columns a cursor may be made of. */
+export interface WireProductRow {
+  wire: RawJson;
+  id: string;
+  name: string;
+  type: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type ListedProduct = SerializableProduct | WireProductRow;
 
 /** A list row from its JSON array (JSON columns already parsed); the business's name follows when expanded. */
 function listRowFromSqlite(r: unknown[], expandBusiness: boolean): SerializableProduct {
@@ -154,15 +189,30 @@ function listRowFromSqlite(r: unknown[], expandBusiness: boolean): SerializableP
   return row;
 }
 
+/** One selected row: [wire JSON | null, column array JSON | null, ...CURSOR_COLUMNS]. */
+function listedFromSqlite(r: unknown[], expandBusiness: boolean): ListedProduct {
+  if (r[0] === null) return listRowFromSqlite(JSON.parse(r[1] as string) as unknown[], expandBusiness);
+  return {
+    wire: new RawJson(r[0] as string),
+    id: r[2] as string,
+    name: r[3] as string,
+    type: r[4] as string,
+    createdAt: sqliteDateToIso(r[5]),
+    updatedAt: sqliteDateToIso(r[6]),
+  };
+}
+
 /**
  * A list page of products (the collection rules' `findMany` arguments) on the plain SQLite connection: one prepared
- * statement instead of Prisma's ~1 ms of CPU per page. Null when not on SQLite, or when the arguments use anything
- * the translation does not cover (lib/db/sqlite-where.ts); the caller then asks Prisma.
+ * statement instead of Prisma's ~1 ms of CPU per page. With `asWireJson`, rows SQLite can write in their wire shape
+ * come as WireProductRow. Null when not on SQLite, or when the arguments use anything the translation does not cover
+ * (lib/db/sqlite-where.ts); the caller then asks Prisma.
  */
 export function findProductRowsDirect(
   args: { where?: unknown; orderBy?: unknown; take?: number; skip?: number },
   expandBusiness: boolean,
-): SerializableProduct[] | null {
+  asWireJson = false,
+): ListedProduct[] | null {
   const sqlite = directSqlite();
   if (!sqlite) return null;
   const where = sqliteWhere(args.where, PRODUCT_SHAPE);
@@ -172,14 +222,21 @@ export function findProductRowsDirect(
   // planner, so each run with a new binding prepared the whole statement again, a quarter of its cost.
   const limit = args.take !== undefined && Number.isSafeInteger(args.take) && args.take >= 0 ? args.take : -1;
   // The business's name only when the page expands it: otherwise the join is a lookup per row for nothing.
-  const sql = expandBusiness
-    ? `SELECT json_array(${LIST_ARRAY_ITEMS}, b."name") FROM "Product" p JOIN "Business" b ON b."id" = p."businessId"
-    WHERE ${where.sql} ${order} LIMIT ${limit} OFFSET ?`
-    : `SELECT json_array(${LIST_ARRAY_ITEMS}) FROM "Product" p WHERE ${where.sql} ${order} LIMIT ${limit} OFFSET ?`;
+  const from = expandBusiness ? `"Product" p JOIN "Business" b ON b."id" = p."businessId"` : `"Product" p`;
+  const array = `json_array(${LIST_ARRAY_ITEMS}${expandBusiness ? `, b."name"` : ""})`;
+  const tail = `FROM ${from} WHERE ${where.sql} ${order} LIMIT ${limit} OFFSET ?`;
+  if (!asWireJson) {
+    const rows = statement(sqlite, `SELECT ${array} ${tail}`)
+      .pluck(true)
+      .all(...where.params, args.skip ?? 0) as string[];
+    return rows.map((text) => listRowFromSqlite(JSON.parse(text) as unknown[], expandBusiness));
+  }
+  const wire = expandBusiness ? WIRE_JSON_EXPANDED : WIRE_JSON;
+  const sql = `SELECT iif(${PLAIN_ROW}, ${wire}, NULL), iif(${PLAIN_ROW}, NULL, ${array}), ${CURSOR_SELECTED} ${tail}`;
   const rows = statement(sqlite, sql)
-    .pluck(true)
-    .all(...where.params, args.skip ?? 0) as string[];
-  return rows.map((text) => listRowFromSqlite(JSON.parse(text) as unknown[], expandBusiness));
+    .raw(true)
+    .all(...where.params, args.skip ?? 0) as unknown[][];
+  return rows.map((r) => listedFromSqlite(r, expandBusiness));
 }
 
 /**

@@ -29,7 +29,7 @@ export const productRoutes = [
     scope: "products:read",
     collection: PRODUCT_COLLECTION,
     response: { kind: "collection", schema: Product },
-    handler: ({ auth, query }) => listProducts(auth, query as CollectionQuery),
+    handler: ({ auth, query }) => listProducts(auth, query as CollectionQuery, { asWireJson: true }),
   }),
   defineRoute({
     method: "POST",

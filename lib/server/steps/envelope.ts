@@ -1,4 +1,4 @@
-import { meta, singleEnvelope, collectionEnvelope } from "@/lib/http/envelope";
+import { meta, singleEnvelope, collectionEnvelopeJson } from "@/lib/http/envelope";
 import type { CollectionResult } from "@/lib/http/route";
 import type { RequestContext } from "../request-context";
 
@@ -13,7 +13,7 @@ export function writeEnvelope(ctx: RequestContext): void {
       return;
     case "collection": {
       const r = result as CollectionResult;
-      ctx.response = { status: 200, headers, body: JSON.stringify(collectionEnvelope(r.data, r.pagination, m)) };
+      ctx.response = { status: 200, headers, body: collectionEnvelopeJson(r.data, r.pagination, m) };
       return;
     }
     case "raw":
