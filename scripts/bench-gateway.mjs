@@ -25,8 +25,9 @@
 // writes bench-results/gateway.json. Always stops the processes, drops the database and deletes its Redis keys.
 // Environment: BENCH_DURATION (s, 10), BENCH_WARMUP (s, 2), BENCH_CONNECTIONS (32), BENCH_RATE (200),
 //   BENCH_PACED_DURATION (s, BENCH_DURATION), BENCH_SKIP_BUILD=1, BENCH_REDIS=0, REDIS_URL, BENCH_PROFILE=1 (the
-//   gateway's server runs under `node --cpu-prof`, which slows it: a run for the profile, not for the figures; where
-//   its CPU went during the throughput run is printed, the profile stays in bench-results/profiles), BENCH_NODE_ARGS
+//   gateway's server and the bare proxy run under `node --cpu-prof`, which slows them: a run for the profiles, not for
+//   the figures; where the gateway's CPU went during the throughput run is printed, then both proxies' main-thread
+//   CPU per call by kind, side by side; the profiles stay in bench-results/profiles), BENCH_NODE_ARGS
 //   (more node flags for the gateway's server, e.g. `--import ./gc-log.mjs` to watch its pauses).
 import http from "node:http";
 import { randomBytes } from "node:crypto";
@@ -86,7 +87,12 @@ async function main() {
 
   const upstream = await started({ script: "scripts/bench-gateway-upstream.mjs" });
   log(`upstream on ${upstream.url}, pid ${upstream.child.pid}`);
-  const bare = await started({ script: "scripts/bare-proxy.mjs", env: { UPSTREAM_URL: `${upstream.url}/v1` } });
+  // Profiled too with BENCH_PROFILE=1: what a call costs the least proxy, beside what it costs the gateway.
+  const bare = await started({
+    script: "scripts/bare-proxy.mjs",
+    env: { UPSTREAM_URL: `${upstream.url}/v1` },
+    nodeArgs: PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}-bare`] : [],
+  });
   log(`bare proxy on ${bare.url}, pid ${bare.child.pid}`);
 
   const db = await bench.freshDb();
@@ -226,10 +232,15 @@ async function main() {
   const rss = { bare: vmRssMB(bare.child.pid), gateway: vmRssMB(platform.child.pid), upstream: vmRssMB(upstream.child.pid) };
   await platform.stop();
   let profile = null;
+  let bareProfile = null;
   if (PROFILE) {
     const file = latestProfile(profileDir);
-    if (file) profile = { file, ...summarize(file, ...gateway.windowUs) };
+    if (file) profile = { file, calls: gateway.total, ...summarize(file, ...gateway.windowUs) };
     else log(`no CPU profile in ${profileDir}`);
+    await bare.stop(); // a profile is written at exit; nothing after this calls the bare proxy
+    const bareFile = latestProfile(`${profileDir}-bare`);
+    if (bareFile) bareProfile = { file: bareFile, calls: bare1.total, ...summarize(bareFile, ...bare1.windowUs) };
+    else log(`no CPU profile in ${profileDir}-bare`);
   }
 
   // ---------------------------------------------------------------- limits exact over 2 processes (Redis)
@@ -432,6 +443,17 @@ async function main() {
     console.log("  top functions:");
     for (const fn of profile.functions) console.log(`    ${String(fn.share).padStart(5)}%  ${fn.name} ${fn.where}`);
   }
+  if (profile && bareProfile) {
+    // The main thread's busy time per call, by kind: where the gateway's extra cost is, in absolute terms.
+    const perCall = (p, group) => ((p.groups.find((g) => g.group === group)?.ms ?? 0) * 1000) / p.calls;
+    const groups = [...new Set([...profile.groups, ...bareProfile.groups].map((g) => g.group))];
+    console.log(`\n  µs of main-thread CPU per call, by kind (bare proxy's first run, profile ${bareProfile.file}):`);
+    console.log(`    ${"bare".padStart(7)} ${"gateway".padStart(8)}`);
+    for (const g of groups)
+      console.log(`    ${perCall(bareProfile, g).toFixed(1).padStart(7)} ${perCall(profile, g).toFixed(1).padStart(8)}  ${g}`);
+    const total = (p) => (p.ms * 1000) / p.calls;
+    console.log(`    ${total(bareProfile).toFixed(1).padStart(7)} ${total(profile).toFixed(1).padStart(8)}  all`);
+  }
   const file = writeResults("gateway", {
     settings: { DURATION, WARMUP, CONNECTIONS, RATE, PACED_DURATION, REDIS_PREFIX },
     loadBefore,
@@ -444,6 +466,7 @@ async function main() {
     limitsOverTwoProcesses: redisPart,
     killNine: crashPart,
     profile,
+    bareProfile,
   });
   console.log(`\nwritten to ${file}`);
 }
