@@ -78,7 +78,9 @@ export const toSqliteDate = (d: Date) => d.toISOString().replace("Z", "+00:00");
 export const fromSqliteDate = (v: unknown) => new NativeDate(typeof v === "string" ? v : Number(v));
 
 // The adapter's own DateTime text, "2026-11-26T02:07:19.584+00:00": the wire's ISO form but for the zone's spelling.
+// Written twice, side by side: as a regex for JavaScript and as a GLOB pattern for SQL that tests a column.
 const ADAPTER_DATE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$/;
+export const ADAPTER_DATE_GLOB = "'[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9].[0-9][0-9][0-9]+00:00'";
 
 /** A stored DateTime as the wire's ISO 8601 text (Date#toISOString's form) without building a Date when the text
  * is already in that form. */

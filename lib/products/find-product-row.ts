@@ -1,5 +1,5 @@
 import { db } from "@/lib/db/client";
-import { directSqlite, fromSqliteDate, fromSqliteJson, sqliteDateToIso, statement } from "@/lib/db/sqlite-direct";
+import { ADAPTER_DATE_GLOB, directSqlite, fromSqliteDate, fromSqliteJson, sqliteDateToIso, statement } from "@/lib/db/sqlite-direct";
 import { directPostgres, queryOne } from "@/lib/db/pg-direct";
 import { sqliteOrderBy, sqliteWhere, type TableShape } from "@/lib/db/sqlite-where";
 import type { Product as ProductRow } from "@/generated/prisma-sqlite";
@@ -131,8 +131,7 @@ const L = Object.fromEntries(LIST_COLUMNS.map((c, i) => [c, i])) as Record<(type
 const JSON_COLUMNS: ReadonlySet<string> = new Set(["industries", "productCategories", "interfaces", "api"]);
 const LIST_ARRAY_ITEMS = LIST_COLUMNS.map((c) => (JSON_COLUMNS.has(c) ? `json(p."${c}")` : `p."${c}"`)).join(", ");
 
-// The adapter's DateTime text ("2026-11-26T02:07:19.584+00:00"): the wire's ISO form once "+00:00" is "Z".
-const ADAPTER_DATE_GLOB = "'[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9].[0-9][0-9][0-9]+00:00'";
+// A date in the adapter's text (ADAPTER_DATE_GLOB) is the wire's ISO form once "+00:00" is "Z".
 const wireDate = (c: string) => `substr(p."${c}", 1, 23) || 'Z'`;
 /** A stored JSON list or object, or `empty` when the column holds nothing (SQL NULL or JSON null), as serializeProduct. */
 const wireJsonColumn = (c: string, empty: string) =>
