@@ -16,8 +16,9 @@ interface Circuit {
   probing: boolean;
 }
 
-const failuresToOpen = () => Number(process.env.GATEWAY_BREAKER_FAILURES ?? 5);
-const openMs = () => Number(process.env.GATEWAY_BREAKER_OPEN_MS ?? 30_000);
+// Read once (a process.env read is a call into the C++ environment, and these are asked on every call).
+const FAILURES_TO_OPEN = Number(process.env.GATEWAY_BREAKER_FAILURES ?? 5);
+const OPEN_MS = Number(process.env.GATEWAY_BREAKER_OPEN_MS ?? 30_000);
 const circuits = processSingleton("gateway-circuits", () => new Map<string, Circuit>());
 
 function circuitOf(productId: string): Circuit {
@@ -28,10 +29,10 @@ function circuitOf(productId: string): Circuit {
 
 /** Whether a call may go to the upstream now. */
 export function admitCall(productId: string, nowMs = NativeDate.now()): boolean {
-  if (failuresToOpen() <= 0) return true;
+  if (FAILURES_TO_OPEN <= 0) return true;
   const c = circuitOf(productId);
   if (c.state === "closed") return true;
-  if (c.state === "open" && nowMs - c.openedAt >= openMs()) c.state = "half_open";
+  if (c.state === "open" && nowMs - c.openedAt >= OPEN_MS) c.state = "half_open";
   if (c.state === "half_open" && !c.probing) {
     c.probing = true;
     return true;
@@ -40,7 +41,7 @@ export function admitCall(productId: string, nowMs = NativeDate.now()): boolean 
 }
 
 export function recordOutcome(productId: string, ok: boolean, nowMs = NativeDate.now()): void {
-  if (failuresToOpen() <= 0) return;
+  if (FAILURES_TO_OPEN <= 0) return;
   const c = circuitOf(productId);
   c.probing = false;
   if (ok) {
@@ -49,7 +50,7 @@ export function recordOutcome(productId: string, ok: boolean, nowMs = NativeDate
     return;
   }
   c.failures++;
-  if (c.state === "half_open" || c.failures >= failuresToOpen()) {
+  if (c.state === "half_open" || c.failures >= FAILURES_TO_OPEN) {
     c.state = "open";
     c.openedAt = nowMs;
   }

@@ -2,6 +2,7 @@ import http, { type IncomingMessage, type OutgoingHttpHeaders, type ServerRespon
 import https from "node:https";
 import { isIP } from "node:net";
 import type { Duplex } from "node:stream";
+import { resolvePathAndQuery } from "@/lib/http/request-target";
 import { guardedLookup } from "@/lib/webhooks/send";
 import { isRefusedAddress } from "@/lib/webhooks/url-safety";
 
@@ -62,13 +63,52 @@ export function headerList(headers: OutgoingHttpHeaders): string[] {
   return list;
 }
 
+/** Where an upstream request goes: the upstream's address and the path, with its query, to ask it for. */
+export interface UpstreamTarget {
+  protocol: string;
+  /** Without an IPv6 address's brackets. */
+  hostname: string;
+  /** As the Host header writes it. */
+  host: string;
+  port: string;
+  /** The keep-alive pool's key. */
+  origin: string;
+  path: string;
+}
+
+type UpstreamBase = Omit<UpstreamTarget, "path"> & { prefix: string };
+// A product's upstream URLs are parsed once and kept with it (lib/gateway/gateway-product.ts): their parts, once.
+const bases = new WeakMap<URL, UpstreamBase>();
+
+/**
+ * The upstream's base URL and the caller's path after the product's slug. The caller's path is resolved on its own
+ * (lib/http/request-target.ts), then put under the base's path prefix: whatever it holds ("//host/…", "/\host/…",
+ * "../", "%2e%2e/"), it can neither name another host nor climb above the prefix the provider configured.
+ */
+export function upstreamTarget(baseUrl: URL, pathWithQuery: string): UpstreamTarget {
+  let base = bases.get(baseUrl);
+  if (!base) {
+    base = {
+      protocol: baseUrl.protocol,
+      hostname: baseUrl.hostname.replace(/^\[|\]$/g, ""),
+      host: baseUrl.host,
+      port: baseUrl.port,
+      origin: baseUrl.origin,
+      prefix: baseUrl.pathname.replace(/\/+$/, ""),
+    };
+    bases.set(baseUrl, base);
+  }
+  const { protocol, hostname, host, port, origin, prefix } = base;
+  return { protocol, hostname, host, port, origin, path: prefix + resolvePathAndQuery(pathWithQuery) };
+}
+
 const agents = new Map<string, http.Agent>();
-function agentFor(url: URL): http.Agent {
-  let agent = agents.get(url.origin);
+function agentFor(target: UpstreamTarget): http.Agent {
+  let agent = agents.get(target.origin);
   if (!agent) {
     const options = { keepAlive: true, maxSockets: 256, maxFreeSockets: 64, scheduling: "lifo" as const };
-    agent = url.protocol === "https:" ? new https.Agent(options) : new http.Agent(options);
-    agents.set(url.origin, agent);
+    agent = target.protocol === "https:" ? new https.Agent(options) : new http.Agent(options);
+    agents.set(target.origin, agent);
   }
   return agent;
 }
@@ -101,7 +141,7 @@ export interface ProxyResult {
 }
 
 export interface UpstreamCall {
-  target: URL;
+  target: UpstreamTarget;
   method: string;
   headers: OutgoingHttpHeaders | string[];
   timeoutMs: number;
@@ -140,7 +180,7 @@ function startCall(call: UpstreamCall, agent: http.Agent | undefined, resolve: (
       Object.assign(result, { fault: kind, faultMessage: message, upstreamMs: performance.now() - started });
     done();
   };
-  const host = call.target.hostname.replace(/^\[|\]$/g, "");
+  const host = call.target.hostname;
   if (refusedLiteral(host)) {
     fault("UPSTREAM_UNAVAILABLE", "The upstream's address is not allowed on this deployment.");
     return null;
@@ -150,7 +190,7 @@ function startCall(call: UpstreamCall, agent: http.Agent | undefined, resolve: (
     hostname: host,
     port: call.target.port || undefined,
     method: call.method,
-    path: call.target.pathname + call.target.search,
+    path: call.target.path,
     headers: call.headers,
     agent,
     lookup: guardedLookup as never,

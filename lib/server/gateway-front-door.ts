@@ -3,11 +3,20 @@ import type { Duplex } from "node:stream";
 import { now } from "@/lib/clock";
 import { NodeHeaders } from "@/lib/http/header-reader";
 import { baseUrlFor } from "@/lib/http/public-base-url";
+import { resolvePathAndQuery } from "@/lib/http/request-target";
 import { defineRoute } from "@/lib/http/route";
 import { rateProductCall } from "@/lib/billing/rate-request";
 import { nanosToNumber } from "@/lib/billing/money";
 import { signatureHeader, signedContent } from "@/lib/gateway/gateway-secret";
-import { forwardableHeaders, headerList, proxyRequest, tunnel, type ProxyResult } from "@/lib/gateway/proxy";
+import {
+  forwardableHeaders,
+  headerList,
+  proxyRequest,
+  tunnel,
+  upstreamTarget,
+  type ProxyResult,
+  type UpstreamTarget,
+} from "@/lib/gateway/proxy";
 import { admitCall, recordOutcome } from "@/lib/gateway/circuit-breaker";
 import { journalRequest, recordRequest, type RequestRecord } from "@/lib/usage/recorder";
 import { ApiError } from "@/lib/http/errors";
@@ -42,6 +51,9 @@ interface GatewayCall {
   req: IncomingMessage;
   /** Absent for a WebSocket upgrade, which answers on the socket. */
   res?: ServerResponse;
+  /** The request's path and query as recorded: `/gw/{slug}/…`, resolved as a URL would be. */
+  path: string;
+  /** What follows the slug: the path and query asked of the upstream, under its prefix. */
   pathWithQuery: string;
   proxied: ProxyResult | null;
   socket?: Duplex;
@@ -50,14 +62,9 @@ interface GatewayCall {
 
 const calls = new WeakMap<RequestContext, GatewayCall>();
 
-function upstreamTarget(base: URL, pathWithQuery: string): URL {
-  const prefix = base.pathname.replace(/\/+$/, "");
-  return new URL(`${prefix}${pathWithQuery}`, base.origin);
-}
-
 /** What the upstream receives: the client's headers minus hop-by-hop ones and its credentials, the product's
  * secret headers, X-Forwarded-*, and who is calling, signed with the product's gateway secret. */
-function upstreamHeaders(ctx: RequestContext, call: GatewayCall, target: URL) {
+function upstreamHeaders(ctx: RequestContext, call: GatewayCall, target: UpstreamTarget) {
   const product = ctx.gatewayProduct!;
   const sub = ctx.subscription!;
   const auth = ctx.auth!;
@@ -88,7 +95,7 @@ function upstreamHeaders(ctx: RequestContext, call: GatewayCall, target: URL) {
         requestId: ctx.requestId,
         timestamp,
         method: ctx.request.method,
-        pathWithQuery: target.pathname + target.search,
+        pathWithQuery: target.path,
         consumer: auth.businessId,
         subscription: sub.subscriptionId,
         environment: auth.environment,
@@ -166,14 +173,15 @@ async function proxyCall(ctx: RequestContext): Promise<void> {
 function gatewayRecord(ctx: RequestContext, statusCode: number, requestBytes: number, responseBytes: number): RequestRecord {
   const product = ctx.gatewayProduct;
   const { request, response } = ctx;
-  const proxied = calls.get(ctx)?.proxied;
+  const call = calls.get(ctx);
+  const proxied = call?.proxied;
   return {
     requestId: ctx.requestId,
     at: ctx.at,
     auth: ctx.auth!,
     method: request.method,
     endpoint: product ? `/gw/${product.slug}` : "/gw",
-    path: request.url.pathname + request.url.search,
+    path: call ? call.path : request.url.pathname + request.url.search,
     statusCode,
     errorType: ctx.error?.code ?? null,
     latencyMs: performance.now() - ctx.started,
@@ -280,11 +288,14 @@ function contextFor(req: IncomingMessage, res: ServerResponse | undefined) {
   }
   const headers = new NodeHeaders(req.headers);
   const protocol = (req.socket as { encrypted?: boolean }).encrypted ? "https:" : "http:";
-  const url = new URL(raw, "http://gateway.invalid");
+  let url: URL | undefined;
   const ctx = createRequestContext(
     {
       method: req.method ?? "GET",
-      url,
+      // Parsed only if a step asks (an error's path): the call's record takes its path from `call.path`.
+      get url() {
+        return (url ??= new URL(raw, "http://gateway.invalid"));
+      },
       headers,
       baseUrl: baseUrlFor(protocol, headers.get("host"), `${protocol}//localhost`),
       // The body is streamed to the upstream, never read here.
@@ -294,7 +305,7 @@ function contextFor(req: IncomingMessage, res: ServerResponse | undefined) {
     { slug, path: m[2] ?? "/" },
     now(),
   );
-  const call: GatewayCall = { req, res, pathWithQuery: (m[2] ?? "/") + (m[3] ?? ""), proxied: null };
+  const call: GatewayCall = { req, res, path: resolvePathAndQuery(raw), pathWithQuery: (m[2] ?? "/") + (m[3] ?? ""), proxied: null };
   calls.set(ctx, call);
   return { ctx, call };
 }

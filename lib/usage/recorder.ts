@@ -60,6 +60,9 @@ export interface ProductCallRef {
 // A flush runs on the event loop: at a light load every 100 ms keeps each one to a millisecond or two (every 500 ms
 // made the waits of the requests that arrived meanwhile most of the p99); a heavy load fills BATCH sooner anyway.
 const EVENT_FLUSH_MS = Number(process.env.USAGE_FLUSH_MS ?? 100);
+// Read once, as every setting here: a process.env read is a call into the C++ environment, and rows are many.
+const REGION = process.env.REGION ?? null;
+const JOURNAL = journalEnabled();
 const ROLLUP_FLUSH_MS = Number(process.env.ROLLUP_FLUSH_MS ?? 5000);
 const BATCH = 500;
 // Rows per insert. On SQLite an insert blocks the event loop while it runs, so batches stay small; PostgreSQL
@@ -177,9 +180,10 @@ interface Queued {
 }
 
 /** Path and user agent redacted like the headers they come from (a client may send a key in its User-Agent). */
-function redactBase(r: { path: string; userAgent: string | null }) {
+function redactBase(r: { path: string; userAgent: string | null }): RedactedBase {
   return { path: redactText(r.path).slice(0, 2000), userAgent: r.userAgent ? redactText(r.userAgent).slice(0, 500) : null };
 }
+type RedactedBase = { path: string; userAgent: string | null };
 
 // Which credential acted: the key, or for an OAuth access token the client (oac_...); the user is then the one
 // who authorized it. Rate limits still count per grant (auth.principal).
@@ -192,7 +196,8 @@ const hasLog = (r: RequestRecord | UsageRecord): r is RequestRecord => "requestH
 /** A request's usage event id: its request id's time and randomness (one event per request, found by either). */
 export const usageIdOf = (requestId: string) => `use_${requestId.slice(requestId.indexOf("_") + 1)}`;
 
-function usageRow(usageId: string, r: UsageRecord): UsageRow {
+/** `base`: the record's path and user agent redacted, when the caller has them already (its log row shares them). */
+function usageRow(usageId: string, r: UsageRecord, base: RedactedBase = redactBase(r)): UsageRow {
   return {
     id: usageId,
     timestamp: r.at,
@@ -203,7 +208,8 @@ function usageRow(usageId: string, r: UsageRecord): UsageRow {
     userId: userOf(r),
     method: r.method,
     endpoint: r.endpoint,
-    ...redactBase(r),
+    path: base.path,
+    userAgent: base.userAgent,
     statusCode: r.statusCode,
     errorType: r.errorType,
     latency: Math.round(r.latencyMs * 100) / 100,
@@ -213,7 +219,7 @@ function usageRow(usageId: string, r: UsageRecord): UsageRow {
     cost: r.cost ?? null,
     billable: isBillable(r),
     ip: r.ip,
-    region: process.env.REGION ?? null,
+    region: REGION,
     productId: r.product?.productId ?? null,
     subscriptionId: r.product?.subscriptionId ?? null,
     providerId: r.product?.providerId ?? null,
@@ -222,7 +228,7 @@ function usageRow(usageId: string, r: UsageRecord): UsageRow {
   };
 }
 
-function logRow(r: RequestRecord): LogRow {
+function logRow(r: RequestRecord, base: RedactedBase = redactBase(r)): LogRow {
   return {
     id: r.requestId,
     timestamp: r.at,
@@ -232,7 +238,8 @@ function logRow(r: RequestRecord): LogRow {
     apiKey: actorOf(r),
     method: r.method,
     endpoint: r.endpoint,
-    ...redactBase(r),
+    path: base.path,
+    userAgent: base.userAgent,
     statusCode: r.statusCode,
     latency: Math.round(r.latencyMs * 100) / 100,
     ip: r.ip,
@@ -358,7 +365,7 @@ function enqueue(q: Queued): void {
 export function recordRequest(r: RequestRecord, { durable = false }: { durable?: boolean } = {}): void {
   const usageId = usageIdOf(r.requestId);
   let row: UsageRow | null = null;
-  if (durable && journalEnabled() && !isJournaled(usageId)) {
+  if (durable && JOURNAL && !isJournaled(usageId)) {
     row = usageRow(usageId, r);
     appendToJournal(row);
   }
@@ -372,7 +379,7 @@ export function recordRequest(r: RequestRecord, { durable = false }: { durable?:
  * (recordRequest with the same request id) replaces it; a crash in between replays this one.
  */
 export function journalRequest(r: UsageRecord & { requestId: string }): Promise<void> | void {
-  if (journalEnabled()) return appendToJournalSoon(usageRow(usageIdOf(r.requestId), r));
+  if (JOURNAL) return appendToJournalSoon(usageRow(usageIdOf(r.requestId), r));
 }
 
 /** A product call counted without a request of its own in the consumer's project: a usage event and its rollup. */
@@ -424,10 +431,12 @@ export function flushEvents({ drain = false }: { drain?: boolean } = {}): Promis
       S.usageRetry = [];
       S.logRetry = [];
       for (const q of taken) {
-        const row = q.row ?? usageRow(q.usageId, q.record);
+        // The path and user agent redacted once for both rows (a row built for the journal has them already).
+        const base = q.row ? { path: q.row.path, userAgent: q.row.userAgent ?? null } : redactBase(q.record);
+        const row = q.row ?? usageRow(q.usageId, q.record, base);
         addRollup(row); // once, as the row is built (a retried row is not counted again)
         usage.push(row);
-        if (hasLog(q.record)) logs.push(logRow(q.record));
+        if (hasLog(q.record)) logs.push(logRow(q.record, base));
       }
       // Both tables at once: on PostgreSQL that is two connections working side by side.
       const [usageOk, logsOk] = await Promise.all([

@@ -194,6 +194,62 @@ test("B calls A's product: sandbox for test keys, signed consumer headers, secre
   assert.ok(!JSON.stringify(log).includes(b.testKey), "the consumer's log never holds its key");
 });
 
+/** A request sent with its target exactly as written (fetch would resolve dot segments first, as a browser does). */
+function rawGet(path: string, key: string): Promise<{ status: number; body: string }> {
+  const base = new URL(BASE_URL);
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: base.hostname, port: base.port, path, headers: { authorization: `Bearer ${key}` } }, (res) => {
+      let body = "";
+      res.on("data", (c) => (body += c));
+      res.on("end", () => resolve({ status: res.statusCode!, body }));
+    });
+    req.on("error", reject).end();
+  });
+}
+
+test("the path after the slug stays a path under the product's upstream: never another host, never above its prefix", async () => {
+  let strayCalls = 0;
+  const stray = await upstream((_req, res) => {
+    strayCalls++;
+    res.end("{}");
+  });
+  const strayHost = new URL(stray).host;
+  const a = await seedBusiness();
+  // The sandbox upstream has no path prefix (where "//host" would be taken for an authority), the live one has one.
+  const { product, price, secret } = await publish(a.test, { upstreamUrl: `${echoLive}/v1`, sandboxUpstreamUrl: echoSandbox });
+  const { b } = await subscribed(price.id);
+  for (const [path, expected] of [
+    [`//${strayHost}/steal?x=1`, `//${strayHost}/steal?x=1`],
+    [`///${strayHost}/steal`, `///${strayHost}/steal`],
+    [`/\\${strayHost}/steal`, `//${strayHost}/steal`],
+    ["/a/../b?c=1", "/b?c=1"],
+    ["/../../etc/passwd", "/etc/passwd"],
+    ["/%2e%2e/%2E%2E/admin", "/admin"],
+  ]) {
+    const res = await rawGet(`/gw/${product.slug}${path}`, b.testKey);
+    assert.equal(res.status, 200, `${path}: ${res.body}`);
+    const seen = JSON.parse(res.body) as { upstream: string; url: string; headers: Record<string, string> };
+    assert.equal(seen.upstream, "sandbox", path);
+    assert.equal(seen.url, expected, path);
+    assert.ok(verifySignature(secret, seen.headers, "GET", seen.url), `${path}: the signed path is the one sent`);
+  }
+  assert.equal(strayCalls, 0, "no call reached another host, with the provider's secret headers and signature");
+
+  // An upstream with a path prefix: the dot segments are resolved within the caller's path, under the prefix.
+  const prefixed = await publish(a.test, { upstreamUrl: `${echoLive}/v1`, sandboxUpstreamUrl: `${echoSandbox}/sandbox` });
+  const c = await subscribed(prefixed.price.id);
+  for (const [path, expected] of [
+    ["/../../admin", "/sandbox/admin"],
+    ["/x/%2e%2e/%2e%2e/admin?q=1", "/sandbox/admin?q=1"],
+    [`//${strayHost}/steal`, `/sandbox//${strayHost}/steal`],
+  ]) {
+    const res = await rawGet(`/gw/${prefixed.product.slug}${path}`, c.b.testKey);
+    assert.equal(res.status, 200, `${path}: ${res.body}`);
+    assert.equal((JSON.parse(res.body) as { url: string }).url, expected, path);
+  }
+  assert.equal(strayCalls, 0);
+});
+
 test("refusals: no key, unknown product, not subscribed, key limited to another product, canceled subscription", async () => {
   const a = await seedBusiness();
   const { product, price } = await publish(a.test, { upstreamUrl: echoLive });
