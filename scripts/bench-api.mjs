@@ -16,7 +16,8 @@
 //   4. a cursor page at depth 100,000 against the first page (medians of sequential requests)
 //   5. each server's RSS (VmRSS) after the run
 //   6. PostgreSQL (when it answers at 127.0.0.1:5432, or BENCH_PG=1; BENCH_PG=0 skips): the platform's server on a
-//      fresh PostgreSQL database, CPU per request of the single read (plus the PostgreSQL backends' CPU)
+//      fresh PostgreSQL database, CPU per request of the single read, over its 50 API-made products in turn (plus the
+//      PostgreSQL backends' CPU)
 // Prints a table with the goals and writes bench-results/api.json. Always stops the servers and drops the databases.
 // The platform runs without its periodic jobs (JOBS_IN_SERVER=false); the webhook worker stays.
 // Environment: BENCH_DURATION (s, default 10), BENCH_WARMUP (s, 2), BENCH_CONNECTIONS (32), BENCH_KEYS (64),
@@ -124,7 +125,13 @@ async function main() {
     }
     return ids;
   }
-  const requestsFor = (pathname, keys) => keys.map((k) => ({ method: "GET", path: pathname, headers: { authorization: `Bearer ${k}` } }));
+  // One path, or several taken in turn with the keys.
+  const requestsFor = (pathname, keys) =>
+    keys.map((k, i) => ({
+      method: "GET",
+      path: Array.isArray(pathname) ? pathname[i % pathname.length] : pathname,
+      headers: { authorization: `Bearer ${k}` },
+    }));
 
   /** A load at CONNECTIONS on an idle server; CPU it spends after the run on work the run queued is counted too. */
   async function measure(label, server, pathname, keys) {
@@ -335,9 +342,11 @@ async function main() {
     const pgProfiles = profileDir("postgresql");
     const server = await startPlatform(env, pgProfiles);
     log(`PostgreSQL: database ${new URL(database.url).pathname.slice(1)}, platform server pid ${server.child.pid}`);
-    const pgProduct = (await createProducts(server.url, pgBoot.testKey))[Math.floor(API_PRODUCTS / 2)];
+    // Every product made, in turn: the server reads the ids asked for in one turn of its event loop with one query
+    // (lib/db/pg-direct.ts), and one product for every request would let each such query read a single row.
+    const pgProducts = await createProducts(server.url, pgBoot.testKey);
     const pgKeys = await makeKeys(server.url, pgBoot.testKey);
-    const pgPath = `/v1/products/${pgProduct}`;
+    const pgPath = pgProducts.map((id) => `/v1/products/${id}`);
     await runLoad({ url: server.url, requests: requestsFor(pgPath, pgKeys), connections: CONNECTIONS, duration: WARMUP, warmup: 0 });
     // The PostgreSQL backends serving this database are processes of their own: their CPU is reported beside.
     const admin = new pg.Client({ connectionString: process.env.PG_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres" });

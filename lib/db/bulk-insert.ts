@@ -12,20 +12,11 @@ import { insertOnSqliteThread, sqliteThreadRunning } from "./sqlite-thread";
 //   connection of lib/db/sqlite-direct.ts (a busy database is then retried after a pause, never waited on). Values
 //   are stored exactly as Prisma's adapter stores them (dates as ISO 8601 with "+00:00", booleans as 0/1, JSON
 //   as its text), so Prisma reads the rows back unchanged (tests/api/usage-bulk-insert.test.ts).
-// - PostgreSQL: one INSERT ... SELECT FROM unnest(<one array per column>) on the plain pg pool (lib/db/pg-direct.ts),
-//   each array cast to its column's type.
+// - PostgreSQL: one INSERT ... SELECT FROM json_populate_recordset(<the rows as one JSON text>) on the plain pg pool
+//   (lib/db/pg-direct.ts): the statement has one parameter whatever the batch size.
 
 export type ColumnType = "text" | "int" | "float" | "bool" | "date" | "json";
 export type Columns = Record<string, ColumnType>;
-
-const PG_CAST: Record<ColumnType, string> = {
-  text: "text",
-  int: "integer",
-  float: "double precision",
-  bool: "boolean",
-  date: "timestamp(3)",
-  json: "jsonb",
-};
 
 function sqliteValue(type: ColumnType, v: unknown): unknown {
   if (v === null || v === undefined) return null;
@@ -71,28 +62,21 @@ async function insertSqlite(
   }
 }
 
-/** PostgreSQL's text form of a timestamp(3) (UTC, as Prisma stores it). */
-const pgTimestamp = (d: Date) => d.toISOString().replace("T", " ").replace("Z", "");
-
 async function insertPostgres(table: string, columns: Columns, rows: Record<string, unknown>[], skipExisting: boolean): Promise<void> {
-  // One array parameter per column and unnest() to turn them into rows: the statement has as many parameters as
-  // the table has columns whatever the batch size, so neither Prisma nor PostgreSQL handles thousands of them.
-  const names = Object.keys(columns);
-  const arrays = names.map((c) =>
-    rows.map((row) => {
-      const v = row[c];
-      if (v === null || v === undefined) return null;
-      if (columns[c] === "date") return pgTimestamp(v as Date);
-      return columns[c] === "json" ? JSON.stringify(v) : v;
-    }),
-  );
-  const list = names.map((c) => `"${c}"`).join(", ");
-  const unnest = names.map((c, i) => `$${i + 1}::${PG_CAST[columns[c]]}[]`).join(", ");
-  const sql = `INSERT INTO "${table}" (${list}) SELECT * FROM unnest(${unnest})${skipExisting ? " ON CONFLICT DO NOTHING" : ""}`;
-  // The plain pg pool when there is one: through Prisma, each batch's arrays were serialized again by its engine.
+  // The rows as one JSON parameter, turned back into rows of the table's type by json_populate_recordset: one
+  // JSON.stringify of the batch (dates as ISO 8601 text, which a timestamp(3) column reads as the UTC it is; JSON
+  // columns as the JSON they are; a missing value or JSON null as NULL), where one array per column cost 25–70 µs
+  // a row on the event loop in pg's array encoding. Only the listed columns are inserted: the rest keep their
+  // defaults, as before.
+  const list = Object.keys(columns)
+    .map((c) => `"${c}"`)
+    .join(", ");
+  const sql = `INSERT INTO "${table}" (${list}) SELECT ${list} FROM json_populate_recordset(NULL::"${table}", $1::json)${skipExisting ? " ON CONFLICT DO NOTHING" : ""}`;
+  const json = JSON.stringify(rows);
+  // The plain pg pool when there is one: through Prisma, each batch's parameter was serialized again by its engine.
   const pool = directPostgres();
-  if (pool) await pool.query(sql, arrays);
-  else await db.$executeRawUnsafe(sql, ...arrays);
+  if (pool) await pool.query(sql, [json]);
+  else await db.$executeRawUnsafe(sql, json);
 }
 
 /**

@@ -3,7 +3,7 @@ import pg from "pg";
 import { processSingleton } from "@/lib/process-state";
 import { databaseProvider, databaseUrl } from "./client";
 
-// A small pool of plain `pg` connections for the request path's single-row reads on PostgreSQL, where Prisma's
+// A small pool of plain `pg` connections for the request path's reads by id on PostgreSQL (batchedById), where Prisma's
 // per-query work (building and compiling the query, mapping the row) costs several times the database's own.
 // Statements are named, so each connection prepares them once. Null on SQLite (lib/db/sqlite-direct.ts).
 
@@ -30,8 +30,39 @@ const types = {
       : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
 };
 
-/** One row of a named (prepared once per connection) statement, or null. */
-export async function queryOne<T>(pool: pg.Pool, name: string, text: string, values: unknown[]): Promise<T | null> {
-  const r = await pool.query({ name, text, values, types });
-  return (r.rows[0] as T | undefined) ?? null;
+type Waiter<T> = { resolve: (row: T | undefined) => void; reject: (e: unknown) => void };
+
+/**
+ * A loader of rows by id for the request path: the ids asked for in one turn of the event loop are read by one
+ * query (`text` takes them as $1, a text[]: `WHERE p."id" = ANY($1)`). Under load each lookup was a round trip of
+ * its own (a socket write, a wait for a pool connection, the answer's parse), most of the CPU a PostgreSQL read
+ * cost. Callers that asked for the same id in one turn share its row: they read it and never change it.
+ */
+export function batchedById<T extends { id: string }>(name: string, text: string) {
+  let waiting = new Map<string, Waiter<T>[]>();
+  let scheduled = false;
+  async function run(pool: pg.Pool) {
+    const batch = waiting;
+    waiting = new Map();
+    scheduled = false;
+    try {
+      const r = await pool.query({ name, text, values: [[...batch.keys()]], types });
+      const byId = new Map<string, T>();
+      for (const row of r.rows as T[]) byId.set(row.id, row);
+      for (const [id, list] of batch) for (const w of list) w.resolve(byId.get(id));
+    } catch (e) {
+      for (const list of batch.values()) for (const w of list) w.reject(e);
+    }
+  }
+  return (pool: pg.Pool, id: string): Promise<T | undefined> =>
+    new Promise((resolve, reject) => {
+      const list = waiting.get(id);
+      if (list) list.push({ resolve, reject });
+      else waiting.set(id, [{ resolve, reject }]);
+      if (!scheduled) {
+        scheduled = true;
+        // After the poll phase: every request read from the sockets in this turn has asked by then.
+        setImmediate(() => void run(pool));
+      }
+    });
 }

@@ -1,6 +1,6 @@
 import { db } from "@/lib/db/client";
 import { ADAPTER_DATE_GLOB, directSqlite, fromSqliteDate, fromSqliteJson, sqliteDateToIso, statement } from "@/lib/db/sqlite-direct";
-import { directPostgres, queryOne } from "@/lib/db/pg-direct";
+import { batchedById, directPostgres } from "@/lib/db/pg-direct";
 import { sqliteOrderBy, sqliteWhere, type TableShape } from "@/lib/db/sqlite-where";
 import type { Product as ProductRow } from "@/generated/prisma-sqlite";
 import type { AuthContext } from "@/lib/http/auth-context";
@@ -46,7 +46,13 @@ const selectSql = (at: (n: number) => string) => `SELECT ${SELECTED}, b."name" A
   FROM "Product" p JOIN "Business" b ON b."id" = p."businessId"
   WHERE p."id" = ${at(1)} AND p."businessId" = ${at(2)} AND p."environment" = ${at(3)}`;
 const SELECT_SQL = selectSql(() => "?");
-const PG_SELECT_SQL = selectSql((n) => `$${n}`);
+// PostgreSQL: the products asked for in one turn of the event loop, in one query; each caller checks its tenant.
+const pgRowById = batchedById<Record<string, unknown> & { id: string }>(
+  "find-product-rows",
+  `SELECT ${SELECTED}, b."name" AS "businessName"
+  FROM "Product" p JOIN "Business" b ON b."id" = p."businessId"
+  WHERE p."id" = ANY($1::text[])`,
+);
 
 // Rows come back as arrays (better-sqlite3's raw mode): about half the cost of an object per row with named
 // columns, which was most of a list page's read. C maps a column to its place; the business name comes last.
@@ -91,8 +97,8 @@ export async function findProductRow(auth: AuthContext, id: string, expandBusine
   const pool = directPostgres();
   if (pool) {
     // pg returns timestamps as Dates, JSON parsed and booleans as booleans: Prisma's shape already.
-    const r = await queryOne<Record<string, unknown>>(pool, "find-product-row", PG_SELECT_SQL, [id, auth.businessId, auth.environment]);
-    if (!r) return null;
+    const r = await pgRowById(pool, id);
+    if (!r || r.businessId !== auth.businessId || r.environment !== auth.environment) return null;
     const { businessName, ...row } = r;
     return {
       ...(row as ProductRow),
