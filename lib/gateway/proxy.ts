@@ -3,6 +3,7 @@ import https from "node:https";
 import { isIP } from "node:net";
 import type { Duplex } from "node:stream";
 import { resolvePathAndQuery } from "@/lib/http/request-target";
+import { setsPlatformCookie, withoutPlatformCookies } from "@/lib/http/platform-cookies";
 import { guardedLookup } from "@/lib/webhooks/send";
 import { isRefusedAddress } from "@/lib/webhooks/url-safety";
 
@@ -46,9 +47,33 @@ function passHeaders(raw: http.IncomingHttpHeaders, drop?: (name: string) => boo
   return out;
 }
 
-/** What the upstream may see of the client's headers: no credentials, and no X-Platform-* the client made up. */
-export const forwardableHeaders = (raw: http.IncomingHttpHeaders): OutgoingHttpHeaders =>
-  passHeaders(raw, (name) => CLIENT_CREDENTIALS.has(name) || name.startsWith("x-platform-"));
+/** What the upstream may see of the client's headers: no credentials, no X-Platform-* the client made up, and none
+ * of the platform's own cookies (a signed-in portal user's browser sends its session with a call from the page). */
+export function forwardableHeaders(raw: http.IncomingHttpHeaders): OutgoingHttpHeaders {
+  const out = passHeaders(raw, (name) => CLIENT_CREDENTIALS.has(name) || name.startsWith("x-platform-"));
+  if (out.cookie !== undefined) {
+    const kept = withoutPlatformCookies(String(out.cookie));
+    if (kept === null) delete out.cookie;
+    else out.cookie = kept;
+  }
+  return out;
+}
+
+/** What the client may get of the upstream's headers: no hop-by-hop ones, and no Set-Cookie of a platform cookie
+ * (an upstream answering on this origin could otherwise replace the portal's session with one of its choosing). */
+function answerHeaders(raw: http.IncomingHttpHeaders): OutgoingHttpHeaders {
+  const out = passHeaders(raw);
+  const setCookie = out["set-cookie"];
+  if (Array.isArray(setCookie) && setCookie.some(setsPlatformCookie)) {
+    const kept = setCookie.filter((c) => !setsPlatformCookie(c));
+    if (kept.length) out["set-cookie"] = kept;
+    else delete out["set-cookie"];
+  }
+  return out;
+}
+
+/** One raw header line of an upstream's answer the client may get (the tunnel's answers are written raw). */
+const passesRaw = (name: string, value: string) => !(name.toLowerCase() === "set-cookie" && setsPlatformCookie(value));
 
 /** Headers as name, value, name, value…: node:http writes such a list as it is, where an object goes through
  * setHeader name by name (a [name, value] pair and a lower-cased copy of the name each, on every call). */
@@ -251,7 +276,7 @@ export function proxyRequest(req: IncomingMessage, res: ServerResponse, call: Pr
         return done();
       }
       // The gateway's headers win over the upstream's of the same name (names compared in lower case).
-      const headers = passHeaders(up.headers);
+      const headers = answerHeaders(up.headers);
       for (const k in extra) headers[k.toLowerCase()] = extra[k];
       for (const k in headers) if (typeof headers[k] === "string") result.responseHeaders[k] = headers[k];
       res.writeHead(result.status!, headers);
@@ -307,6 +332,7 @@ export function tunnel(req: IncomingMessage, socket: Duplex, head: Buffer, call:
       c.answered(101);
       const lines = ["HTTP/1.1 101 Switching Protocols"];
       for (let i = 0; i < up.rawHeaders.length; i += 2) {
+        if (!passesRaw(up.rawHeaders[i], up.rawHeaders[i + 1])) continue;
         lines.push(`${up.rawHeaders[i]}: ${up.rawHeaders[i + 1]}`);
         result.responseHeaders[up.rawHeaders[i].toLowerCase()] = up.rawHeaders[i + 1];
       }
@@ -332,7 +358,7 @@ export function tunnel(req: IncomingMessage, socket: Duplex, head: Buffer, call:
       c.answered(up.statusCode ?? 502);
       const lines = [`HTTP/1.1 ${result.status} ${up.statusMessage ?? ""}`];
       for (let i = 0; i < up.rawHeaders.length; i += 2) {
-        if (HOP_BY_HOP.has(up.rawHeaders[i].toLowerCase())) continue;
+        if (HOP_BY_HOP.has(up.rawHeaders[i].toLowerCase()) || !passesRaw(up.rawHeaders[i], up.rawHeaders[i + 1])) continue;
         lines.push(`${up.rawHeaders[i]}: ${up.rawHeaders[i + 1]}`);
       }
       lines.push("Connection: close");

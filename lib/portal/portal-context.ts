@@ -4,6 +4,7 @@ import { redirect } from "next/navigation";
 import { getServerSession } from "next-auth";
 import { db } from "@/lib/db/client";
 import type { AuthContext } from "@/lib/http/auth-context";
+import { PORTAL_BUSINESS_COOKIE, PORTAL_ENV_COOKIE } from "@/lib/http/platform-cookies";
 import type { Environment } from "@/lib/keys/key-format";
 import { authOptions } from "./auth-options";
 import { scopesForRole, type Role } from "./roles";
@@ -24,8 +25,9 @@ export interface PortalContext {
   auth: AuthContext;
 }
 
-export const ENV_COOKIE = "portal_env";
-export const BUSINESS_COOKIE = "portal_business";
+// Their names live with the platform's other cookies, which the gateway keeps from providers.
+export const ENV_COOKIE = PORTAL_ENV_COOKIE;
+export const BUSINESS_COOKIE = PORTAL_BUSINESS_COOKIE;
 
 export async function getPortalContext(): Promise<PortalContext | null> {
   const session = await getServerSession(authOptions);

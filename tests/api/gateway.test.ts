@@ -10,6 +10,7 @@ import type { AddressInfo } from "node:net";
 import { BASE_URL, seedBusiness, expectError, type ApiClient } from "../helpers/api";
 import { db, poll, sleep } from "../helpers/usage-db";
 import { publishApiProduct, subscribe } from "../helpers/marketplace";
+import { portalUser } from "../helpers/oauth";
 
 const servers: http.Server[] = [];
 
@@ -248,6 +249,36 @@ test("the path after the slug stays a path under the product's upstream: never a
     assert.equal((JSON.parse(res.body) as { url: string }).url, expected, path);
   }
   assert.equal(strayCalls, 0);
+});
+
+test("the platform's cookies never reach a provider, and a provider's answer never sets them", async () => {
+  // A browser signed in to the portal sends its session with a call made from the page (the product portal's
+  // "try it" calls /gw/{slug}/… on this origin): the real cookies of a real sign-in.
+  const user = await portalUser();
+  assert.match(user.cookie, /next-auth\.session-token=/);
+  const setter = await upstream((req, res) => {
+    res.setHeader("set-cookie", [
+      "next-auth.session-token=chosen-by-provider; Path=/; HttpOnly",
+      "__Secure-next-auth.session-token=chosen; Path=/; Secure",
+      "portal_business=biz_provider; Path=/",
+      "theme=light; Path=/",
+    ]);
+    res.setHeader("content-type", "application/json");
+    res.end(JSON.stringify({ cookie: req.headers.cookie ?? null }));
+  });
+  const a = await seedBusiness();
+  const { product, price } = await publish(a.test, { upstreamUrl: setter });
+  const { b } = await subscribed(price.id);
+  const res = await gw(product.slug, "/me", b.testKey, {
+    headers: { cookie: `${user.cookie}; theme=dark; portal_env=production; __Host-next-auth.csrf-token=x` },
+  });
+  assert.equal(res.status, 200, await res.clone().text());
+  assert.deepEqual(await res.json(), { cookie: "theme=dark" }, "only the provider's own cookies go up");
+  assert.deepEqual(res.headers.getSetCookie(), ["theme=light; Path=/"], "only the provider's own cookies come back");
+
+  // Nothing but platform cookies: no Cookie header at all.
+  const bare = await gw(product.slug, "/me", b.testKey, { headers: { cookie: user.cookie } });
+  assert.deepEqual(await bare.json(), { cookie: null });
 });
 
 test("refusals: no key, unknown product, not subscribed, key limited to another product, canceled subscription", async () => {
