@@ -22,7 +22,8 @@ import {
 import { addMember, updateBusinessSettings } from "@/lib/businesses/settings";
 import { clientIp } from "@/lib/auth/client-ip";
 import { runAction } from "@/lib/portal/run-action";
-import { ENV_COOKIE, ROLES, requirePortalContext, type PortalContext } from "@/lib/portal/portal-context";
+import { ROLES, requirePortalContext, type PortalContext } from "@/lib/portal/portal-context";
+import { PORTAL_ENV_COOKIE } from "@/lib/http/platform-cookies";
 
 export type { ActionResult } from "@/lib/portal/run-action";
 
@@ -38,7 +39,7 @@ export async function setEnvironmentAction(environment: "test" | "production") {
   await requirePortalContext();
   // Secure when served over https (X-Forwarded-Proto is written by server.mjs, never taken from the client).
   const secure = (await headers()).get("x-forwarded-proto") === "https";
-  (await cookies()).set(ENV_COOKIE, environment === "production" ? "production" : "test", {
+  (await cookies()).set(PORTAL_ENV_COOKIE, environment === "production" ? "production" : "test", {
     path: "/",
     httpOnly: true,
     sameSite: "lax",

@@ -12,18 +12,18 @@ const PLATFORM_COOKIE = new RegExp(`^(?:(?:__Secure-|__Host-)?next-auth\\.|${POR
 /** Whether a cookie of this name is the platform's own. */
 export const isPlatformCookie = (name: string): boolean => PLATFORM_COOKIE.test(name.trim());
 
+/** The name in "name=value" (a Cookie header's pair, a Set-Cookie line): all of it when there is no "=". */
+const nameOf = (pair: string) => {
+  const eq = pair.indexOf("=");
+  return eq === -1 ? pair : pair.slice(0, eq);
+};
+
 /** A Cookie header without the platform's cookies; null when none is left. */
 export function withoutPlatformCookies(header: string): string | null {
   if (!header.includes("next-auth.") && !header.includes("portal_")) return header;
-  const kept = header.split(";").filter((pair) => {
-    const eq = pair.indexOf("=");
-    return pair.trim() !== "" && !isPlatformCookie(eq === -1 ? pair : pair.slice(0, eq));
-  });
+  const kept = header.split(";").filter((pair) => pair.trim() !== "" && !isPlatformCookie(nameOf(pair)));
   return kept.length ? kept.map((pair) => pair.trim()).join("; ") : null;
 }
 
 /** Whether a Set-Cookie value sets one of the platform's cookies. */
-export function setsPlatformCookie(setCookie: string): boolean {
-  const eq = setCookie.indexOf("=");
-  return isPlatformCookie(eq === -1 ? setCookie : setCookie.slice(0, eq));
-}
+export const setsPlatformCookie = (setCookie: string): boolean => isPlatformCookie(nameOf(setCookie));

@@ -5,7 +5,8 @@
 
 // Text the parser gives back unchanged: "/"-separated segments of unreserved and sub-delimiter characters, none
 // empty or starting with "." (no "//", ".", ".." or ".hidden" needing a look) and no "%" in the path (no "%2e"),
-// then at most a query (not an empty one: the parser drops a bare "?") of the same characters, "/", "?" and "%". Most requests are written so.
+// then at most a query (not an empty one: the parser drops a bare "?") of the same characters, "/", "?" and "%".
+// Most requests are written so.
 const CANONICAL = /^(?:\/[A-Za-z0-9\-_~!$&()*+,;=:@][A-Za-z0-9\-._~!$&()*+,;=:@]*)*\/?(?:\?[A-Za-z0-9\-._~!$&()*+,;=:@/?%]+)?$/;
 
 /** `target` (starting with "/") as path and query, resolved; canonical text comes back as it is, unparsed. */

@@ -25,10 +25,6 @@ export interface PortalContext {
   auth: AuthContext;
 }
 
-// Their names live with the platform's other cookies, which the gateway keeps from providers.
-export const ENV_COOKIE = PORTAL_ENV_COOKIE;
-export const BUSINESS_COOKIE = PORTAL_BUSINESS_COOKIE;
-
 export async function getPortalContext(): Promise<PortalContext | null> {
   const session = await getServerSession(authOptions);
   const userId = (session?.user as { id?: string } | undefined)?.id;
@@ -36,14 +32,14 @@ export async function getPortalContext(): Promise<PortalContext | null> {
   const user = await db.user.findUnique({ where: { id: userId }, include: { memberships: true } });
   if (!user || user.memberships.length === 0) return null;
   const jar = await cookies();
-  const wanted = jar.get(BUSINESS_COOKIE)?.value;
+  const wanted = jar.get(PORTAL_BUSINESS_COOKIE)?.value;
   const membership = user.memberships.find((m) => m.businessId === wanted) ?? user.memberships[0];
   const [business, project, businesses] = await Promise.all([
     db.business.findUniqueOrThrow({ where: { id: membership.businessId } }),
     db.project.findFirstOrThrow({ where: { businessId: membership.businessId }, orderBy: { createdAt: "asc" } }),
     db.business.findMany({ where: { id: { in: user.memberships.map((m) => m.businessId) } }, select: { id: true, name: true } }),
   ]);
-  const environment: Environment = jar.get(ENV_COOKIE)?.value === "production" ? "production" : "test";
+  const environment: Environment = jar.get(PORTAL_ENV_COOKIE)?.value === "production" ? "production" : "test";
   return {
     user: { id: user.id, email: user.email, name: user.name },
     business: { id: business.id, name: business.name, plan: business.plan },

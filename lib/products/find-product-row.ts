@@ -41,17 +41,14 @@ const COLUMNS = [
 
 const SELECTED = COLUMNS.map((c) => `p."${c}"`).join(", ");
 
-/** The one query, with SQLite's (`?`) or PostgreSQL's (`$1`) placeholders. */
-const selectSql = (at: (n: number) => string) => `SELECT ${SELECTED}, b."name" AS "businessName"
-  FROM "Product" p JOIN "Business" b ON b."id" = p."businessId"
-  WHERE p."id" = ${at(1)} AND p."businessId" = ${at(2)} AND p."environment" = ${at(3)}`;
-const SELECT_SQL = selectSql(() => "?");
+const SELECT_WITH_BUSINESS = `SELECT ${SELECTED}, b."name" AS "businessName"
+  FROM "Product" p JOIN "Business" b ON b."id" = p."businessId"`;
+/** SQLite: one product of the caller's tenant. */
+const SELECT_SQL = `${SELECT_WITH_BUSINESS} WHERE p."id" = ? AND p."businessId" = ? AND p."environment" = ?`;
 // PostgreSQL: the products asked for in one turn of the event loop, in one query; each caller checks its tenant.
 const pgRowById = batchedById<Record<string, unknown> & { id: string }>(
   "find-product-rows",
-  `SELECT ${SELECTED}, b."name" AS "businessName"
-  FROM "Product" p JOIN "Business" b ON b."id" = p."businessId"
-  WHERE p."id" = ANY($1::text[])`,
+  `${SELECT_WITH_BUSINESS} WHERE p."id" = ANY($1::text[])`,
 );
 
 // Rows come back as arrays (better-sqlite3's raw mode): about half the cost of an object per row with named

@@ -180,10 +180,10 @@ interface Queued {
 }
 
 /** Path and user agent redacted like the headers they come from (a client may send a key in its User-Agent). */
-function redactBase(r: { path: string; userAgent: string | null }): RedactedBase {
+type RedactedBase = { path: string; userAgent: string | null };
+function redactBase(r: RedactedBase): RedactedBase {
   return { path: redactText(r.path).slice(0, 2000), userAgent: r.userAgent ? redactText(r.userAgent).slice(0, 500) : null };
 }
-type RedactedBase = { path: string; userAgent: string | null };
 
 // Which credential acted: the key, or for an OAuth access token the client (oac_...); the user is then the one
 // who authorized it. Rate limits still count per grant (auth.principal).
@@ -537,7 +537,7 @@ const JOURNAL_SWEEP_MS = Number(process.env.USAGE_JOURNAL_SWEEP_MS ?? 10_000);
 /** Started with the server: replays dead processes' journals now, then every JOURNAL_SWEEP_MS (another server
  * on the same database may be the one that died). */
 export function startJournalRecovery(): void {
-  if (!journalEnabled()) return;
+  if (!JOURNAL) return;
   processSingleton("usage-journal-sweep", () => {
     const sweep = () => recoverJournals(insertRecovered).catch((e) => console.error(`[usage] journal sweep: ${(e as Error).message}`));
     void sweep();
