@@ -8,7 +8,15 @@ import { onShutdown } from "@/lib/shutdown";
 import { signatureHeaders } from "./signing";
 import { postWebhook, type AttemptResult } from "./send";
 import { checkUrlTarget } from "./url-safety";
-import { claimBatch, readEndpoints, recordAttempts, type AttemptRecord, type ClaimedDelivery, type EndpointRow } from "./delivery-store";
+import {
+  anyDue,
+  claimBatch,
+  readEndpoints,
+  recordAttempts,
+  type AttemptRecord,
+  type ClaimedDelivery,
+  type EndpointRow,
+} from "./delivery-store";
 
 // The delivery worker. It claims a batch of due deliveries with a lease: one UPDATE … RETURNING that only takes
 // rows nobody holds (lockedUntil in the past; on PostgreSQL FOR UPDATE SKIP LOCKED), so several processes never
@@ -202,6 +210,7 @@ const S = processSingleton("webhook-worker", () => ({
  * slots are free, so claims come in batches rather than one per delivery; new deliveries and the poll wake it always.
  */
 async function fillSlots(): Promise<void> {
+  if (S.inFlight >= CONCURRENCY || !(await anyDue(now()))) return;
   while (S.inFlight < CONCURRENCY) {
     const claimed = await claimDue(now(), Math.min(BATCH, CONCURRENCY - S.inFlight));
     if (!claimed.length) return;

@@ -15,6 +15,7 @@ type Client = typeof import("@/lib/db/client");
 type Store = typeof import("@/lib/webhooks/delivery-store");
 let db: Client["db"];
 let databaseProvider: Client["databaseProvider"];
+let anyDue: Store["anyDue"];
 let claimBatch: Store["claimBatch"];
 let recordAttempts: Store["recordAttempts"];
 let readEndpoints: Store["readEndpoints"];
@@ -25,7 +26,7 @@ before(async () => {
   // The client reads DATABASE_URL when first imported: imported only now, it is this database's.
   process.env.DATABASE_URL = database.url;
   ({ db, databaseProvider } = await import("@/lib/db/client"));
-  ({ claimBatch, recordAttempts, readEndpoints } = await import("@/lib/webhooks/delivery-store"));
+  ({ anyDue, claimBatch, recordAttempts, readEndpoints } = await import("@/lib/webhooks/delivery-store"));
 });
 
 after(async () => {
@@ -88,6 +89,24 @@ test("a claim leases the earliest due deliveries of both statuses, once, until i
   assert.equal(row!.lockedBy, again[0].lockedBy);
   assert.equal(row!.lockedUntil!.getTime(), T + 10_000 + 2 * LEASE);
   await db.webhookDelivery.deleteMany({ where: { id: { in: [...pending, ...retrying, ...notYet] } } });
+});
+
+test("the worker's look before a claim: due pending or retrying rows, not later ones or finished ones", async () => {
+  await db.webhookDelivery.deleteMany({}); // this file's own database
+  assert.equal(await anyDue(at(0)), false, "an empty table");
+  const later = await insert(1, "pending", () => 5_000);
+  assert.equal(await anyDue(at(4_999)), false, "due in a second");
+  assert.equal(await anyDue(at(5_000)), true, "due now");
+  const retrying = await insert(1, "retrying", () => 3_000);
+  assert.equal(await anyDue(at(3_000)), true, "a retry due now");
+  assert.equal(await anyDue(at(2_999)), false);
+  await db.webhookDelivery.updateMany({ where: { id: { in: [...later, ...retrying] } }, data: { status: "failed" } });
+  assert.equal(await anyDue(at(60_000)), false, "failed rows are never due");
+  // What anyDue answers agrees with a claim.
+  const due = await insert(2, "pending", (i) => 7_000 + i);
+  assert.equal(await anyDue(at(7_000)), true);
+  assert.equal((await claimBatch(at(7_000), 10, token(), at(7_000 + LEASE))).length, 1);
+  await db.webhookDelivery.deleteMany({ where: { id: { in: [...later, ...retrying, ...due] } } });
 });
 
 test("claims running at the same time never hand out one delivery twice", async () => {
