@@ -150,7 +150,7 @@ const wireJson = (business: string) => `json_object('id', p."id", 'name', p."nam
   'createdAt', ${wireDate("createdAt")}, 'updatedAt', ${wireDate("updatedAt")})`;
 const WIRE_JSON = wireJson(`p."businessId"`);
 const WIRE_JSON_EXPANDED = wireJson(`json_object('id', p."businessId", 'name', b."name")`);
-// After the two JSON texts: what the cursor of the page's last row reads (the sortable columns).
+// After the JSON text: what the cursor of the page's last row reads (the sortable columns).
 const CURSOR_COLUMNS = ["id", "name", "type", "createdAt", "updatedAt"] as const;
 const CURSOR_SELECTED = CURSOR_COLUMNS.map((c) => `p."${c}"`).join(", ");
 
@@ -191,16 +191,19 @@ function listRowFromSqlite(r: unknown[], expandBusiness: boolean): SerializableP
   return row;
 }
 
-/** One selected row: [wire JSON | null, column array JSON | null, ...CURSOR_COLUMNS]. */
+const OPEN_BRACE = 0x7b;
+
+/** One selected row: [wire JSON (an object) | column array JSON (an array), ...CURSOR_COLUMNS]. */
 function listedFromSqlite(r: unknown[], expandBusiness: boolean): ListedProduct {
-  if (r[0] === null) return listRowFromSqlite(JSON.parse(r[1] as string) as unknown[], expandBusiness);
+  const text = r[0] as string;
+  if (text.charCodeAt(0) !== OPEN_BRACE) return listRowFromSqlite(JSON.parse(text) as unknown[], expandBusiness);
   return {
-    wire: new RawJson(r[0] as string),
-    id: r[2] as string,
-    name: r[3] as string,
-    type: r[4] as string,
-    createdAt: sqliteDateToIso(r[5]),
-    updatedAt: sqliteDateToIso(r[6]),
+    wire: new RawJson(text),
+    id: r[1] as string,
+    name: r[2] as string,
+    type: r[3] as string,
+    createdAt: sqliteDateToIso(r[4]),
+    updatedAt: sqliteDateToIso(r[5]),
   };
 }
 
@@ -234,7 +237,8 @@ export function findProductRowsDirect(
     return rows.map((text) => listRowFromSqlite(JSON.parse(text) as unknown[], expandBusiness));
   }
   const wire = expandBusiness ? WIRE_JSON_EXPANDED : WIRE_JSON;
-  const sql = `SELECT iif(${PLAIN_ROW}, ${wire}, NULL), iif(${PLAIN_ROW}, NULL, ${array}), ${CURSOR_SELECTED} ${tail}`;
+  // One column, the row's test evaluated once: json_object's text starts with "{", json_array's with "[".
+  const sql = `SELECT iif(${PLAIN_ROW}, ${wire}, ${array}), ${CURSOR_SELECTED} ${tail}`;
   const rows = statement(sqlite, sql)
     .raw(true)
     .all(...where.params, args.skip ?? 0) as unknown[][];
