@@ -82,20 +82,19 @@ RETURNING ${RETURNED.split(", ")
 // busy server, that held up a request or two every second. This read of the (status, nextRetry) index on the plain
 // connection costs microseconds. Leases are not looked at: a due row another worker holds only costs a claim that
 // finds nothing.
-const ANY_DUE = (
-  p1: string,
-  p2: string,
-) => `SELECT EXISTS(SELECT 1 FROM "WebhookDelivery" WHERE "status" = 'pending' AND "nextRetry" <= ${p1})
-  OR EXISTS(SELECT 1 FROM "WebhookDelivery" WHERE "status" = 'retrying' AND "nextRetry" <= ${p2}) AS "due"`;
-const SQLITE_ANY_DUE = ANY_DUE("?", "?");
-const PG_ANY_DUE = ANY_DUE("$1", "$1");
+const ANY_DUE = (at: string) => `SELECT EXISTS(SELECT 1 FROM "WebhookDelivery" WHERE "status" = 'pending' AND "nextRetry" <= ${at})
+  OR EXISTS(SELECT 1 FROM "WebhookDelivery" WHERE "status" = 'retrying' AND "nextRetry" <= ${at}) AS "due"`;
+const SQLITE_ANY_DUE = ANY_DUE("@at");
+const PG_ANY_DUE = ANY_DUE("$1");
 
 /** True when a pending or retrying delivery is due at `at` (maybe leased: the claim sorts that out). */
 export async function anyDue(at: Date): Promise<boolean> {
   const sqlite = directSqlite();
   if (sqlite) {
-    const date = toSqliteDate(at);
-    return statement(sqlite, SQLITE_ANY_DUE).pluck(true).get(date, date) === 1;
+    const due = statement(sqlite, SQLITE_ANY_DUE)
+      .pluck(true)
+      .get({ at: toSqliteDate(at) });
+    return due === 1;
   }
   const pool = directPostgres();
   if (!pool) return true;
