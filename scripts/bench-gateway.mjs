@@ -183,8 +183,12 @@ async function main() {
     r.serverCpuMs += r.deferredCpuMs;
     r.serverCpuMsPerRequest = r.serverCpuMs / r.total;
     r.upstreamRssMB = vmRssMB(upstream.child.pid);
-    if (r.non2xx || r.errors || r.timeouts)
+    if (r.non2xx || r.errors || r.timeouts) {
       log(`WARNING: ${label}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts of ${r.total}`);
+      // One call more, to say what the refusals were.
+      const probe = await fetch(`${t.server.url}${t.path}`, { headers: auth });
+      log(`  a call now: ${probe.status} ${(await probe.text()).slice(0, 300)}`);
+    }
     log(`${label}: ${Math.round(r.rps)} req/s, ${r.serverCpuMsPerRequest.toFixed(3)} ms CPU per call`);
     return r;
   }
@@ -199,7 +203,11 @@ async function main() {
       warmup: WARMUP,
       cpuPid: t.server.child.pid,
     });
-    if (r.non2xx || r.errors) log(`WARNING: ${label}: ${r.non2xx} non-2xx, ${r.errors} errors of ${r.sent}`);
+    if (r.non2xx || r.errors) {
+      log(`WARNING: ${label}: ${r.non2xx} non-2xx, ${r.errors} errors of ${r.sent}`);
+      const probe = await fetch(`${t.server.url}${t.path}`, { headers: auth });
+      log(`  a call now: ${probe.status} ${(await probe.text()).slice(0, 300)}`);
+    }
     log(`${label}: p50 ${r.p50.toFixed(3)} ms, p99 ${r.p99.toFixed(3)} ms (generator lag p99 ${r.lagP99Ms.toFixed(2)} ms)`);
     return r;
   }

@@ -201,7 +201,9 @@ function startCall(call: UpstreamCall, agent: http.Agent | undefined, resolve: (
     resolve(result);
   };
   const fault = (kind: UpstreamFault, message: string) => {
-    if (result.status === null && !result.fault)
+    // Never after the call has settled: a client that went away settles it first, and the upstream request's
+    // error that its destruction causes is no fault of the upstream's.
+    if (!settled && result.status === null && !result.fault)
       Object.assign(result, { fault: kind, faultMessage: message, upstreamMs: performance.now() - started });
     done();
   };

@@ -154,7 +154,8 @@ async function proxyCall(ctx: RequestContext): Promise<void> {
     },
   });
   call.proxied = result;
-  recordOutcome(product.id, !result.fault && (result.status === null || result.status < 500));
+  // A call whose client went away before the upstream answered says nothing about the upstream.
+  if (result.status !== null || result.fault) recordOutcome(product.id, !result.fault && result.status! < 500);
   if (result.fault) {
     // A failed upstream call is billed only when the price says so (billFailedCalls).
     const status = result.fault === "UPSTREAM_TIMEOUT" ? 504 : 502;

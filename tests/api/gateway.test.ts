@@ -372,6 +372,49 @@ test("streaming: a 100 MB answer passes without being buffered; a request body i
   assert.match(rest, /data: second/);
 });
 
+test("a client that goes away mid-answer releases the upstream's connection; a streamed request body is metered by its size", async () => {
+  let upstreamClosed = false;
+  const endless = await upstream((_req, res) => {
+    res.writeHead(200, { "content-type": "text/plain" });
+    const tick = setInterval(() => res.write("tick\n"), 20);
+    res.on("close", () => {
+      clearInterval(tick);
+      upstreamClosed = true;
+    });
+  });
+  const a = await seedBusiness();
+  const endlessProduct = await publish(a.test, { upstreamUrl: endless });
+  const { b } = await subscribed(endlessProduct.price.id);
+  const abort = new AbortController();
+  const res = await gw(endlessProduct.product.slug, "/ticks", b.testKey, { signal: abort.signal });
+  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+  assert.match(new TextDecoder().decode((await reader.read()).value), /tick/);
+  abort.abort();
+  assert.equal(await poll(async () => upstreamClosed || null, 3_000), true, "the upstream saw its connection closed");
+
+  // Clients that give up before the upstream answers are not the upstream's failures: the circuit stays closed.
+  const slowProduct = await publish(a.test, { upstreamUrl: slow });
+  const { b: impatient } = await subscribed(slowProduct.price.id);
+  for (let i = 0; i < 6; i++) {
+    const gaveUp = new AbortController();
+    setTimeout(() => gaveUp.abort(), 100);
+    await assert.rejects(gw(slowProduct.product.slug, "/wait", impatient.testKey, { signal: gaveUp.signal }));
+  }
+  await sleep(100);
+  const stats = (await a.test.get(`/v1/products/${slowProduct.product.id}/call-stats`)).body.data;
+  assert.equal(stats.circuit.state, "closed");
+
+  const echoProduct = await publish(a.test, { upstreamUrl: echoLive });
+  const { b: poster } = await subscribed(echoProduct.price.id);
+  const payload = "y".repeat(300_000);
+  const posted = await gw(echoProduct.product.slug, "/upload", poster.testKey, { method: "POST", body: payload });
+  assert.equal(((await posted.json()) as { body: string }).body.length, payload.length);
+  const event = await poll(() =>
+    db.usageEvent.findFirst({ where: { businessId: poster.businessId, productId: echoProduct.product.id, method: "POST" } }),
+  );
+  assert.equal(event!.requestSize, payload.length);
+});
+
 test("rotating the gateway secret: the old one signs beside the new for 24 h", async () => {
   const a = await seedBusiness();
   const { product, price, secret } = await publish(a.test, { upstreamUrl: echoLive });
