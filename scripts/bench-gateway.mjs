@@ -164,6 +164,11 @@ async function main() {
   for (const t of Object.values(targets))
     await runLoad({ url: t.server.url, requests: requestsFor(t), connections: CONNECTIONS, duration: WARMUP, warmup: 0 });
 
+  /** One call more after a run with refusals, to say what they were (a circuit left open, a limit). */
+  async function sayWhatACallGets(t) {
+    const probe = await fetch(`${t.server.url}${t.path}`, { headers: auth });
+    log(`  a call now: ${probe.status} ${(await probe.text()).slice(0, 300)}`);
+  }
   async function measure(label, t) {
     const pid = t.server.child.pid;
     await waitForIdle(pid);
@@ -185,9 +190,7 @@ async function main() {
     r.upstreamRssMB = vmRssMB(upstream.child.pid);
     if (r.non2xx || r.errors || r.timeouts) {
       log(`WARNING: ${label}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts of ${r.total}`);
-      // One call more, to say what the refusals were.
-      const probe = await fetch(`${t.server.url}${t.path}`, { headers: auth });
-      log(`  a call now: ${probe.status} ${(await probe.text()).slice(0, 300)}`);
+      await sayWhatACallGets(t);
     }
     log(`${label}: ${Math.round(r.rps)} req/s, ${r.serverCpuMsPerRequest.toFixed(3)} ms CPU per call`);
     return r;
@@ -205,8 +208,7 @@ async function main() {
     });
     if (r.non2xx || r.errors) {
       log(`WARNING: ${label}: ${r.non2xx} non-2xx, ${r.errors} errors of ${r.sent}`);
-      const probe = await fetch(`${t.server.url}${t.path}`, { headers: auth });
-      log(`  a call now: ${probe.status} ${(await probe.text()).slice(0, 300)}`);
+      await sayWhatACallGets(t);
     }
     log(`${label}: p50 ${r.p50.toFixed(3)} ms, p99 ${r.p99.toFixed(3)} ms (generator lag p99 ${r.lagP99Ms.toFixed(2)} ms)`);
     return r;

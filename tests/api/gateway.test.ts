@@ -400,7 +400,12 @@ test("a client that goes away mid-answer releases the upstream's connection; a s
     setTimeout(() => gaveUp.abort(), 100);
     await assert.rejects(gw(slowProduct.product.slug, "/wait", impatient.testKey, { signal: gaveUp.signal }));
   }
-  await sleep(100);
+  // Every one of them has been seen to its end (recorded) before the circuit is read.
+  const recorded = await poll(
+    async () => ((await db.usageEvent.count({ where: { businessId: impatient.businessId } })) >= 6 ? true : null),
+    5_000,
+  );
+  assert.equal(recorded, true, "the six abandoned calls were recorded");
   const stats = (await a.test.get(`/v1/products/${slowProduct.product.id}/call-stats`)).body.data;
   assert.equal(stats.circuit.state, "closed");
 
