@@ -28,7 +28,8 @@
 //   gateway's server and the bare proxy run under `node --cpu-prof`, which slows them: a run for the profiles, not for
 //   the figures; where the gateway's CPU went during the throughput run is printed, then both proxies' main-thread
 //   CPU per call by kind, side by side; the profiles stay in bench-results/profiles), BENCH_NODE_ARGS
-//   (more node flags for the gateway's server, e.g. `--import ./gc-log.mjs` to watch its pauses).
+//   (more node flags for the gateway's server, e.g. `--import ./gc-log.mjs` to watch its pauses), BENCH_SERVER_STDOUT=1
+//   (the servers' stdout is let through instead of dropped: with `SERVER_NODE_FLAGS="… --trace-gc-nvp"`, a line a GC).
 import http from "node:http";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";

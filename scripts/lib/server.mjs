@@ -20,7 +20,8 @@ export async function startServer({ env = {}, port, quiet = true, script = "serv
   port ??= await freePort();
   const child = spawn("node", [...(script === "server.mjs" ? serverNodeFlags() : []), ...nodeArgs, script], {
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", ...env },
-    stdio: quiet ? ["ignore", "ignore", "pipe"] : "inherit",
+    // BENCH_SERVER_STDOUT=1 lets a quiet server's stdout through (a benchmark's `--trace-gc-nvp` lines, say).
+    stdio: quiet ? ["ignore", process.env.BENCH_SERVER_STDOUT === "1" ? "inherit" : "ignore", "pipe"] : "inherit",
     detached: false,
   });
   let stderr = "";

@@ -6,8 +6,8 @@ import { spawnSync } from "node:child_process";
 // @ts-expect-error: plain ESM script without types
 import { serverNodeFlags } from "../../scripts/lib/server-flags.mjs";
 
-test("server flags: a 4 MB young generation and a heap that grows by half, unless SERVER_NODE_FLAGS says otherwise", () => {
-  assert.deepEqual(serverNodeFlags({}), ["--max-semi-space-size=4", "--heap-growing-percent=50"]);
+test("server flags: a young generation of up to 16 MB and a heap that grows by half, unless SERVER_NODE_FLAGS says otherwise", () => {
+  assert.deepEqual(serverNodeFlags({}), ["--max-semi-space-size=16", "--heap-growing-percent=50"]);
   assert.deepEqual(serverNodeFlags({ SERVER_NODE_FLAGS: "" }), []);
   assert.deepEqual(serverNodeFlags({ SERVER_NODE_FLAGS: " --max-old-space-size=512   --trace-gc " }), [
     "--max-old-space-size=512",
