@@ -154,8 +154,9 @@ async function proxyCall(ctx: RequestContext): Promise<void> {
     },
   });
   call.proxied = result;
-  // A call whose client went away before the upstream answered says nothing about the upstream.
-  if (result.status !== null || result.fault) recordOutcome(product.id, !result.fault && result.status! < 500);
+  // A call whose client went away before the upstream answered (no status, no fault) says nothing about the upstream.
+  if (result.fault) recordOutcome(product.id, false);
+  else if (result.status !== null) recordOutcome(product.id, result.status < 500);
   if (result.fault) {
     // A failed upstream call is billed only when the price says so (billFailedCalls).
     const status = result.fault === "UPSTREAM_TIMEOUT" ? 504 : 502;
