@@ -18,6 +18,10 @@ export interface DirectSqlite {
   file: string;
   conn: Database.Database;
   statements: Map<string, Database.Statement>;
+  /** Transactions this connection committed itself (PRAGMA data_version counts only other connections'). */
+  ownCommits: number;
+  /** Reads kept while the database is unchanged (readUnchanged). */
+  reads: { version: string; results: Map<string, unknown> };
 }
 // Opened once per process for the database `db` was opened on (DATABASE_URL at start), like the Prisma client.
 const direct = processSingleton("sqlite-direct", () => ({ opened: false, current: null as DirectSqlite | null }));
@@ -49,7 +53,7 @@ export function directSqlite(): DirectSqlite | null {
   // database asynchronously instead (bulk-insert.ts, when the SQLite thread does not run); WAL readers are never
   // blocked.
   conn.pragma("busy_timeout = 0");
-  direct.current = { file, conn, statements: new Map() };
+  direct.current = { file, conn, statements: new Map(), ownCommits: 0, reads: { version: "", results: new Map() } };
   direct.opened = true;
   return direct.current;
 }
@@ -69,6 +73,26 @@ export function statement(s: DirectSqlite, sql: string): Database.Statement {
     s.statements.set(sql, (st = s.conn.prepare(sql)));
   }
   return st;
+}
+
+const MAX_KEPT_READS = 500;
+
+/**
+ * A read's result, used again until anything is committed to the database: by any connection of any process
+ * (SQLite's PRAGMA data_version, which a reader can ask for in a microsecond) or by this one. So the answer is
+ * exactly what the read would return now. On a busy server the request logs are committed every few milliseconds,
+ * so a result lives that long: what it saves is identical reads between two commits (the same list page asked
+ * by many clients, or polled). The result is shared: callers must not change it.
+ */
+export function readUnchanged<T>(s: DirectSqlite, key: string, read: () => T): T {
+  const version = `${statement(s, "PRAGMA data_version").pluck(true).get() as number}.${s.ownCommits}`;
+  if (s.reads.version !== version) s.reads = { version, results: new Map() };
+  const kept = s.reads.results.get(key) as T | undefined;
+  if (kept !== undefined) return kept;
+  const result = read();
+  if (s.reads.results.size >= MAX_KEPT_READS) s.reads.results.clear();
+  s.reads.results.set(key, result);
+  return result;
 }
 
 /** Prisma's SQLite storage format for a DateTime. */

@@ -1,5 +1,14 @@
 import { db } from "@/lib/db/client";
-import { ADAPTER_DATE_GLOB, directSqlite, fromSqliteDate, fromSqliteJson, sqliteDateToIso, statement } from "@/lib/db/sqlite-direct";
+import {
+  ADAPTER_DATE_GLOB,
+  directSqlite,
+  readUnchanged,
+  type DirectSqlite,
+  fromSqliteDate,
+  fromSqliteJson,
+  sqliteDateToIso,
+  statement,
+} from "@/lib/db/sqlite-direct";
 import { batchedById, directPostgres } from "@/lib/db/pg-direct";
 import { sqliteOrderBy, sqliteWhere, type TableShape } from "@/lib/db/sqlite-where";
 import type { Product as ProductRow } from "@/generated/prisma-sqlite";
@@ -210,7 +219,8 @@ function listedFromSqlite(r: unknown[], expandBusiness: boolean): ListedProduct 
 /**
  * A list page of products (the collection rules' `findMany` arguments) on the plain SQLite connection: one prepared
  * statement instead of Prisma's ~1 ms of CPU per page. With `asWireJson`, rows SQLite can write in their wire shape
- * come as WireProductRow. Null when not on SQLite, or when the arguments use anything the translation does not cover
+ * come as WireProductRow, and the page is kept while nothing is committed to the database (readUnchanged: shared, so
+ * not to be changed). Null when not on SQLite, or when the arguments use anything the translation does not cover
  * (lib/db/sqlite-where.ts); the caller then asks Prisma.
  */
 export function findProductRowsDirect(
@@ -220,6 +230,26 @@ export function findProductRowsDirect(
 ): ListedProduct[] | null {
   const sqlite = directSqlite();
   if (!sqlite) return null;
+  // The API's pages (their rows are only ever written out) are kept while the database is unchanged: clients
+  // asking for the same page between two commits share one read.
+  if (asWireJson)
+    return readUnchanged(sqlite, `products\u0000${expandBusiness}\u0000${JSON.stringify(args, tagDates)}`, () =>
+      readProductRows(sqlite, args, expandBusiness, true),
+    );
+  return readProductRows(sqlite, args, expandBusiness, false);
+}
+
+/** JSON.stringify's replacer for a key that tells a Date from its ISO text (they translate to different SQL). */
+function tagDates(this: Record<string, unknown>, key: string, value: unknown) {
+  return this[key] instanceof Date ? { date: value } : value;
+}
+
+function readProductRows(
+  sqlite: DirectSqlite,
+  args: { where?: unknown; orderBy?: unknown; take?: number; skip?: number },
+  expandBusiness: boolean,
+  asWireJson: boolean,
+): ListedProduct[] | null {
   const where = sqliteWhere(args.where, PRODUCT_SHAPE);
   const order = sqliteOrderBy(args.orderBy, PRODUCT_SHAPE);
   if (!where || order === null) return null;

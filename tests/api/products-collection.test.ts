@@ -4,6 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { setTimeout as sleep } from "node:timers/promises";
 import { seedBusiness, createProduct, collectAll, expectError, type ApiClient } from "../helpers/api";
+import { db } from "../helpers/db";
 
 /** n products created one after another; returns their ids oldest first. */
 async function createMany(api: ApiClient, n: number, name = (i: number) => `Item ${String(i).padStart(3, "0")}`) {
@@ -454,4 +455,18 @@ test("a list item is the single read's product, field for field (JSON columns, a
   assert.deepEqual(listed.api.secretHeaderNames, ["X-Upstream-Key"]);
   assert.equal(listed.api.timeoutMs, 2500);
   assert.equal(JSON.stringify(listed).includes("upstream-secret-value"), false);
+});
+
+test("a page asked again shows at once what was written since, through the API or by another process", async () => {
+  const biz = await seedBusiness("enterprise");
+  const [older, newer] = await createMany(biz.test, 2, (i) => `Before ${i}`);
+  const names = async () => (await biz.test.get("/v1/products")).body.data.map((p: { name: string }) => p.name);
+  assert.deepEqual(await names(), ["Before 1", "Before 0"]);
+  assert.deepEqual(await names(), ["Before 1", "Before 0"]);
+  // Written by this test's process straight into the database: the server's memory of the page must not hide it.
+  await db.product.update({ where: { id: newer }, data: { name: "Renamed elsewhere" } });
+  assert.deepEqual(await names(), ["Renamed elsewhere", "Before 0"]);
+  assert.equal((await biz.test.patch(`/v1/products/${older}`, { name: "Renamed through the API" })).status, 200);
+  assert.deepEqual(await names(), ["Renamed elsewhere", "Renamed through the API"]);
+  assert.deepEqual(await names(), ["Renamed elsewhere", "Renamed through the API"]);
 });
