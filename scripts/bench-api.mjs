@@ -10,7 +10,8 @@
 //        - throughput at BENCH_CONNECTIONS (32): GET /v1/products/{id} on the reference (before and after the
 //          others: the mean is the baseline, the difference says how much outside load moved it), on the platform,
 //          and GET /v1/products?limit=20 on the platform (those two twice, alternating, and averaged: drift weighs on
-//          both alike); requests/s and the server process's CPU ms per request
+//          both alike); then the list once more over 500 cursor pages in turn, so that no page is answered from the
+//          server's memory of an unchanged database; requests/s and the server process's CPU ms per request
 //          (utime+stime from /proc, including the queued writes it finishes after the run)
 //        - latency at a paced BENCH_RATE (200) req/s, open loop, microsecond timing: p50/p99 of each server
 //   4. a cursor page at depth 100,000 against the first page (medians of sequential requests)
@@ -38,6 +39,7 @@ const GOALS = { readRatio: 0.5, listRatio: 0.5, addedP50Ms: 0.3, addedP99Ms: 2, 
 const API_PRODUCTS = 50; // created through the API (the newest rows)
 const EXTRA_ROWS = 1_000; // seeded beyond DEPTH, so the deep page is a full page
 const LIST_LIMIT = 20;
+const LIST_PAGES = 500; // the pages of the list's second run, each read afresh
 
 const pgAnswers = () =>
   new Promise((resolve) => {
@@ -125,13 +127,15 @@ async function main() {
     }
     return ids;
   }
-  // One path, or several taken in turn with the keys.
-  const requestsFor = (pathname, keys) =>
-    keys.map((k, i) => ({
+  // One path, or several taken in turn with the keys (every path and every key at least once).
+  const requestsFor = (pathname, keys) => {
+    const paths = Array.isArray(pathname) ? pathname : [pathname];
+    return Array.from({ length: Math.max(keys.length, paths.length) }, (_, i) => ({
       method: "GET",
-      path: Array.isArray(pathname) ? pathname[i % pathname.length] : pathname,
-      headers: { authorization: `Bearer ${k}` },
+      path: paths[i % paths.length],
+      headers: { authorization: `Bearer ${keys[i % keys.length]}` },
     }));
+  };
 
   /** A load at CONNECTIONS on an idle server; CPU it spends after the run on work the run queued is counted too. */
   async function measure(label, server, pathname, keys) {
@@ -255,6 +259,17 @@ async function main() {
   const single2 = await measure("platform GET /v1/products/{id} (again)", platform, byId, keys);
   const list2 = await measure(`platform GET ${listPath} (again)`, platform, listPath, keys);
   const ref2 = await measure("reference GET /v1/products/{id} (again)", reference, byId, keys);
+  // The list again, but a different page each request (LIST_PAGES cursor pages taken in turn): no page is asked
+  // twice between two commits (the request logs are committed every few milliseconds), so none is answered from
+  // the server's memory of an unchanged database (lib/db/sqlite-direct.ts, readUnchanged). Not a goal: what a page
+  // costs when it has to be read.
+  const pagePaths = [listPath];
+  while (pagePaths.length < LIST_PAGES) {
+    const page = await api(`${platform.url}${pagePaths.at(-1)}`, { key: boot.testKey });
+    if (!page.pagination?.nextCursor) throw new Error(`no nextCursor after ${pagePaths.length} pages`);
+    pagePaths.push(`${listPath}&cursor=${encodeURIComponent(page.pagination.nextCursor)}`);
+  }
+  const listPages = await measure(`platform GET ${listPath}, ${LIST_PAGES} pages in turn`, platform, pagePaths, keys);
   // Each measured run's requests (warm-up included, which is not counted in `total`) left a log row.
   const logCheck = { reference: logsAfterRef - logsBefore, platform: logsAfterPlatform - logsAfterRef };
   if (logCheck.reference < ref1.total || logCheck.platform < single1.total) {
@@ -382,6 +397,7 @@ async function main() {
     const phases = [
       [sqliteProfiles, "platform GET /v1/products/{id}"],
       [sqliteProfiles, `platform GET ${listPath}`],
+      [sqliteProfiles, `platform GET ${listPath}, ${LIST_PAGES} pages in turn`],
       [sqliteProfiles, "platform GET /v1/products/{id} paced"],
       ...(pgResult ? [[pgResult.profileDir, "PostgreSQL: platform GET /v1/products/{id}"]] : []),
     ];
@@ -431,11 +447,14 @@ async function main() {
       drainMs: list.drainMs,
       deferredCpuMs: round(list.deferredCpuMs, 0),
     },
+    productListPages: { ...row(listPages), pages: LIST_PAGES, drainMs: listPages.drainMs },
   };
   const readRatio = round(single.rps / refLoad.rps, 2);
   const cpuRatio = round(refLoad.serverCpuMsPerRequest / single.serverCpuMsPerRequest, 2);
   const listRatio = round(list.rps / single.rps, 2);
   const listCpuRatio = round(single.serverCpuMsPerRequest / list.serverCpuMsPerRequest, 2);
+  const pagesRatio = round(listPages.rps / single.rps, 2);
+  const pagesCpuRatio = round(single.serverCpuMsPerRequest / listPages.serverCpuMsPerRequest, 2);
   const addedP50 = round(platformPaced.p50 - refPaced.p50, 3);
   const addedP99 = round(platformPaced.p99 - refPaced.p99, 3);
   const goals = {
@@ -482,6 +501,7 @@ async function main() {
   line("reference GET /v1/products/{id}", refLoad, refPaced, rss.reference);
   line("platform  GET /v1/products/{id}", single, platformPaced, rss.platform);
   line(`platform  GET ${listPath}`, list, null, null);
+  line(`  the same, ${LIST_PAGES} pages in turn`, listPages, null, null);
   if (pgResult) line("PostgreSQL platform single read", pgResult, null, pgResult);
   console.log(
     `${pad("platform vs reference", 36)}${lpad(f(readRatio, 2), 7)}${lpad(`×${f(1 / cpuRatio, 1)}`, 12)}${lpad("+" + f(addedP50, 3), 11)}${lpad("+" + f(addedP99, 3), 11)}`,
@@ -490,6 +510,7 @@ async function main() {
     ["reference", refLoad],
     ["single", single],
     ["list", list],
+    ["list pages", listPages],
   ]
     .filter(([, r]) => r.non2xx || r.errors)
     .map(([n, r]) => `${n}: ${r.non2xx} non-2xx, ${r.errors} errors`);
@@ -500,6 +521,9 @@ async function main() {
   );
   console.log(
     `  list?limit=20 / single read    >= ${GOALS.listRatio}:  ${f(listRatio, 2)} (CPU ratio ${f(listCpuRatio, 2)}) over ${tenantRows} products  ${met(goals.listRatio.met)}`,
+  );
+  console.log(
+    `    (${LIST_PAGES} pages in turn, each read afresh: ${f(pagesRatio, 2)} of the single read, CPU ratio ${f(pagesCpuRatio, 2)}; not a goal)`,
   );
   console.log(`  added p50 at ${RATE} req/s        < ${GOALS.addedP50Ms} ms: ${f(addedP50, 3)} ms  ${met(goals.addedP50Ms.met)}`);
   console.log(

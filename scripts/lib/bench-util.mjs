@@ -8,8 +8,9 @@
 //   timeSequential()   wall time of N sequential requests on one keep-alive connection
 //   percentile(), median(), fmt helpers
 //
-// Run directly as `node scripts/lib/bench-util.mjs --autocannon '<json options>'` it is the load child: it prints
-// one JSON line with the measured run's figures on stdout.
+// Run directly as `node scripts/lib/bench-util.mjs --autocannon` with its JSON options on stdin (a long list of
+// requests does not fit in one argument) it is the load child: it prints one JSON line with the measured run's
+// figures on stdout.
 import { execFileSync, spawn } from "node:child_process";
 import { readFileSync, readdirSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -58,7 +59,8 @@ export function runLoad({
   const opts = { url, connections, duration, warmup, headers, method, body, timeout: timeoutS, requests };
   let cpuStart = null;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SELF, "--autocannon", JSON.stringify(opts)], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [SELF, "--autocannon"], { stdio: ["pipe", "pipe", "pipe"] });
+    child.stdin.end(JSON.stringify(opts));
     runLoad.children.add(child);
     let out = "";
     let err = "";
@@ -269,7 +271,9 @@ export function startRssSampler(rootPid, intervalMs = 200) {
 // ---------------------------------------------------------------- child entry point
 
 if (process.argv[1] && pathToFileURL(process.argv[1]).href === import.meta.url && process.argv[2] === "--autocannon") {
-  autocannonChild(JSON.parse(process.argv[3]))
+  const chunks = [];
+  for await (const chunk of process.stdin) chunks.push(chunk);
+  autocannonChild(JSON.parse(Buffer.concat(chunks).toString("utf8")))
     .then((r) => {
       process.stdout.write(JSON.stringify(r) + "\n");
       process.exit(0);
