@@ -53,8 +53,6 @@ async function insertSqlite(
   for (let attempt = 0; ; attempt++) {
     try {
       run.immediate();
-      // PRAGMA data_version does not count this connection's own commits (readUnchanged).
-      s.ownCommits++;
       return;
     } catch (e) {
       const code = (e as { code?: string }).code;

@@ -18,8 +18,6 @@ export interface DirectSqlite {
   file: string;
   conn: Database.Database;
   statements: Map<string, Database.Statement>;
-  /** Transactions this connection committed itself (PRAGMA data_version counts only other connections'). */
-  ownCommits: number;
   /** Reads kept while the database is unchanged (readUnchanged). */
   reads: { version: string; results: Map<string, unknown> };
 }
@@ -53,7 +51,7 @@ export function directSqlite(): DirectSqlite | null {
   // database asynchronously instead (bulk-insert.ts, when the SQLite thread does not run); WAL readers are never
   // blocked.
   conn.pragma("busy_timeout = 0");
-  direct.current = { file, conn, statements: new Map(), ownCommits: 0, reads: { version: "", results: new Map() } };
+  direct.current = { file, conn, statements: new Map(), reads: { version: "", results: new Map() } };
   direct.opened = true;
   return direct.current;
 }
@@ -76,16 +74,20 @@ export function statement(s: DirectSqlite, sql: string): Database.Statement {
 }
 
 const MAX_KEPT_READS = 500;
+// What the database looks like to this connection: SQLite's data_version (bumped by any other connection's commit,
+// in this process or another) and total_changes() (rows this connection itself changed, which data_version does not
+// count; a rolled-back change counts too, which only costs a read).
+const DATABASE_VERSION = `SELECT (SELECT "data_version" FROM pragma_data_version()) || '.' || total_changes()`;
 
 /**
- * A read's result, used again until anything is committed to the database: by any connection of any process
- * (SQLite's PRAGMA data_version, which a reader can ask for in a microsecond) or by this one. So the answer is
- * exactly what the read would return now. On a busy server the request logs are committed every few milliseconds,
- * so a result lives that long: what it saves is identical reads between two commits (the same list page asked
- * by many clients, or polled). The result is shared: callers must not change it.
+ * A read's result, used again until anything is committed to the database, by any connection of any process or
+ * by this one (DATABASE_VERSION, asked in a microsecond). So the answer is exactly what the read would return now.
+ * On a busy server the request logs are committed every few milliseconds, so a result lives that long: what it
+ * saves is identical reads between two commits (the same list page asked by many clients, or polled). The result
+ * is shared: callers must not change it.
  */
 export function readUnchanged<T>(s: DirectSqlite, key: string, read: () => T): T {
-  const version = `${statement(s, "PRAGMA data_version").pluck(true).get() as number}.${s.ownCommits}`;
+  const version = statement(s, DATABASE_VERSION).pluck(true).get() as string;
   if (s.reads.version !== version) s.reads = { version, results: new Map() };
   const kept = s.reads.results.get(key) as T | undefined;
   if (kept !== undefined) return kept;
