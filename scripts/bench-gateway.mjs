@@ -11,7 +11,8 @@
 //          CPU ms per call of the proxy process (utime+stime from /proc, the gateway's queued usage writes finished
 //          after the run included); the bare proxy is measured before and after the gateway (the mean is the
 //          baseline, the difference says how much outside load moved it)
-//        - latency at a paced BENCH_RATE (200) req/s, open loop, microsecond timing: p50 / p99
+//        - latency at a paced BENCH_RATE (200) req/s, open loop, microsecond timing: p50 / p99 over two runs each, in
+//          the order bare proxy, gateway, gateway, bare proxy
 //        - RSS (VmRSS) after the run
 //      and checks that the gateway recorded a usage event for every call it answered
 //   4. optional (on unless BENCH_REDIS=0; skipped when Redis does not answer): limits exact over 2 processes: two
@@ -51,7 +52,7 @@ async function main() {
   const { makeBench, num, api, writeResults, met } = await import("./lib/bench-setup.mjs");
   const { startServer } = await import("./lib/server.mjs");
   const { runLoad, waitForIdle, cpuTimeMs, round } = await import("./lib/bench-util.mjs");
-  const { runPaced } = await import("./lib/bench-paced.mjs");
+  const { runPaced, combinePaced } = await import("./lib/bench-paced.mjs");
   const { monotonicUs, latestProfile, summarize } = await import("./lib/bench-profile.mjs");
   const { default: Database } = await import("better-sqlite3");
 
@@ -236,10 +237,17 @@ async function main() {
     runs: [bare1.rps, bare2.rps],
     serverCpuMsPerRequest: (bare1.serverCpuMs + bare2.serverCpuMs) / (bare1.total + bare2.total),
     total: bare1.total + bare2.total,
+    durationS: bare1.durationS + bare2.durationS,
+    serverThreads: Object.fromEntries(Object.keys(bare1.serverThreads).map((k) => [k, bare1.serverThreads[k] + bare2.serverThreads[k]])),
   };
   const drift = Math.abs(bare1.rps - bare2.rps) / Math.max(bare1.rps, bare2.rps);
-  const barePaced = await paced("bare proxy", targets.bare);
-  const gatewayPaced = await paced("gateway", targets.gateway);
+  // A, B, B, A (bench-paced.mjs's combinePaced says why).
+  const barePaced1 = await paced("bare proxy", targets.bare);
+  const gatewayPaced1 = await paced("gateway", targets.gateway);
+  const gatewayPaced2 = await paced("gateway", targets.gateway);
+  const barePaced2 = await paced("bare proxy", targets.bare);
+  const barePaced = combinePaced([barePaced1, barePaced2]);
+  const gatewayPaced = combinePaced([gatewayPaced1, gatewayPaced2]);
   const rss = { bare: vmRssMB(bare.child.pid), gateway: vmRssMB(platform.child.pid), upstream: vmRssMB(upstream.child.pid) };
   await platform.stop();
   let profile = null;
@@ -397,12 +405,23 @@ async function main() {
   const addedP99 = gatewayPaced.p99 - barePaced.p99;
   const loadAfter = bench.loadInfo();
   const f = (n, d = 0) => n.toLocaleString("en-US", { minimumFractionDigits: d, maximumFractionDigits: d });
+  const perCallUs = (r, ms) => ((ms * 1000) / r.total).toFixed(1);
+  const threadsPerCall = (r) =>
+    `${perCallUs(r, r.serverThreads.mainUser + r.serverThreads.mainSys)} (${perCallUs(r, r.serverThreads.mainUser)} + ${perCallUs(r, r.serverThreads.mainSys)})`;
+  const mainBusy = (r) => `${Math.round(((r.serverThreads.mainUser + r.serverThreads.mainSys) / (r.durationS * 1000)) * 100)}%`;
+  const otherThreads = (r) => `${perCallUs(r, r.serverThreads.busiestOther)}; ${perCallUs(r, r.serverThreads.rest)}`;
+  const pacedFigure = (r, p) => `${f(r[p], 3)} (runs ${r.runs.map((x) => f(x[p], 3)).join(" / ")})`;
   const rows = [
     ["", "bare proxy", "gateway"],
     [`req/s, ${CONNECTIONS} connections`, `${f(bareLoad.rps)} (runs ${bareLoad.runs.map((x) => f(x)).join(" / ")})`, f(gateway.rps)],
     ["CPU ms per call (proxy process)", f(bareLoad.serverCpuMsPerRequest, 3), f(gateway.serverCpuMsPerRequest, 3)],
-    [`p50 at ${RATE} req/s (ms)`, f(barePaced.p50, 3), f(gatewayPaced.p50, 3)],
-    [`p99 at ${RATE} req/s (ms)`, f(barePaced.p99, 3), f(gatewayPaced.p99, 3)],
+    // From /proc per thread during the measured seconds: real CPU, where a profile's samples count wall time (a
+    // socket write's time includes the moments the kernel ran the process it woke).
+    ["  main thread µs a call, user + sys", threadsPerCall(bareLoad), threadsPerCall(gateway)],
+    ["  main thread busy (share of a core)", mainBusy(bareLoad), mainBusy(gateway)],
+    ["  other threads µs a call (busiest; rest)", otherThreads(bareLoad), otherThreads(gateway)],
+    [`p50 at ${RATE} req/s (ms), two runs`, pacedFigure(barePaced, "p50"), pacedFigure(gatewayPaced, "p50")],
+    [`p99 at ${RATE} req/s (ms), two runs`, pacedFigure(barePaced, "p99"), pacedFigure(gatewayPaced, "p99")],
     ["RSS after the run (MB)", f(rss.bare, 1), f(rss.gateway, 1)],
   ];
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));

@@ -4,7 +4,8 @@
 // histogram counts whole milliseconds, too coarse for a goal of 0.3 ms).
 //   runPaced({ url, requests: [{ path, headers }], rate, duration, warmup, cpuPid })
 // runs the generator in a child process (never sharing an event loop with the server or the script) and
-// resolves to { sent, ok, non2xx, errors, p50, p90, p99, max, mean (ms), lagP99Ms, serverCpuMsPerRequest }.
+// resolves to { sent, ok, non2xx, errors, p50, p90, p99, max, mean (ms), lagP99Ms, serverCpuMsPerRequest, times,
+// lags }.
 // A request's time runs from the moment it is due to the end of its body (waiting for a free socket counts);
 // lagP99Ms is how late the generator itself sent them (a busy machine shows here first).
 import { spawn } from "node:child_process";
@@ -118,6 +119,37 @@ async function pacedChild(opts) {
     max: times.at(-1),
     mean: times.reduce((a, b) => a + b, 0) / times.length,
     lagP99Ms: percentile(lags, 99),
+    // Every request's time and lag (sorted), so that runs can be pooled (combinePaced).
+    times,
+    lags,
+  };
+}
+
+/**
+ * Two or more paced runs of one server as one: percentiles over all their requests. The benchmarks run the two
+ * servers A, B, B, A, so that a machine that drifts during the minute (another process's cache, a CPU's clock)
+ * weighs on both alike instead of on whichever ran second. `runs` keeps each run's p50 and p99.
+ */
+export function combinePaced(runs) {
+  const times = runs.flatMap((r) => r.times).sort((a, b) => a - b);
+  const lags = runs.flatMap((r) => r.lags).sort((a, b) => a - b);
+  const sum = (k) => runs.reduce((n, r) => n + r[k], 0);
+  const sent = sum("sent");
+  return {
+    rate: runs[0].rate,
+    durationS: sum("durationS"),
+    sent,
+    ok: sum("ok"),
+    non2xx: sum("non2xx"),
+    errors: sum("errors"),
+    p50: percentile(times, 50),
+    p90: percentile(times, 90),
+    p99: percentile(times, 99),
+    max: times.at(-1),
+    mean: times.reduce((a, b) => a + b, 0) / times.length,
+    lagP99Ms: percentile(lags, 99),
+    serverCpuMsPerRequest: runs.reduce((n, r) => n + (r.serverCpuMsPerRequest ?? NaN) * r.sent, 0) / sent,
+    runs: runs.map((r) => ({ p50: r.p50, p99: r.p99 })),
   };
 }
 

@@ -58,6 +58,7 @@ export function runLoad({
   // `requests`: autocannon's list of requests each connection cycles through (say, one per API key).
   const opts = { url, connections, duration, warmup, headers, method, body, timeout: timeoutS, requests };
   let cpuStart = null;
+  let threadsStart = null;
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [SELF, "--autocannon"], { stdio: ["pipe", "pipe", "pipe"] });
     child.stdin.end(JSON.stringify(opts));
@@ -67,7 +68,10 @@ export function runLoad({
     child.stdout.on("data", (d) => {
       out += d;
       // The child says when the warm-up ends; the server's CPU time is counted from there.
-      if (cpuStart === null && cpuPid && out.includes("MEASURING\n")) cpuStart = cpuTimeMs(cpuPid);
+      if (cpuStart === null && cpuPid && out.includes("MEASURING\n")) {
+        cpuStart = cpuTimeMs(cpuPid);
+        threadsStart = threadCpuMs(cpuPid);
+      }
     });
     child.stderr.on("data", (d) => {
       err += d;
@@ -90,6 +94,7 @@ export function runLoad({
         r.serverCpuMs = cpuTimeMs(cpuPid) - cpuStart;
         r.serverCpuMsPerRequest = r.total ? r.serverCpuMs / r.total : NaN;
         r.serverCpuCores = r.serverCpuMs / (r.durationS * 1000); // average cores busy in the server
+        r.serverThreads = threadCpuSince(threadsStart, threadCpuMs(cpuPid), cpuPid);
       }
       resolve(r);
     });
@@ -149,8 +154,8 @@ export async function timeSequential(url, { n = 50, headers = {} } = {}) {
 // ---------------------------------------------------------------- CPU and memory
 
 let clockTicks;
-/** User + system CPU time (ms) used so far by `rootPid` and its descendants (live ones; reaped children via cutime). */
-export function cpuTimeMs(rootPid) {
+/** The kernel's clock ticks a second, in which /proc counts CPU time. */
+function ticksPerSecond() {
   clockTicks ??= (() => {
     try {
       return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
@@ -158,6 +163,11 @@ export function cpuTimeMs(rootPid) {
       return 100;
     }
   })();
+  return clockTicks;
+}
+
+/** User + system CPU time (ms) used so far by `rootPid` and its descendants (live ones; reaped children via cutime). */
+export function cpuTimeMs(rootPid) {
   let ticks = 0;
   for (const pid of processTree(rootPid)) {
     try {
@@ -168,7 +178,43 @@ export function cpuTimeMs(rootPid) {
       /* exited */
     }
   }
-  return (ticks * 1000) / clockTicks;
+  return (ticks * 1000) / ticksPerSecond();
+}
+
+/** Each thread of `pid` (not its children): { tid: { user, sys } } in ms of CPU so far (Linux /proc). */
+export function threadCpuMs(pid) {
+  const perTick = 1000 / ticksPerSecond();
+  const threads = {};
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+        const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        threads[tid] = { user: Number(f[11]) * perTick, sys: Number(f[12]) * perTick };
+      } catch {
+        /* exited */
+      }
+    }
+  } catch {
+    /* the process is gone */
+  }
+  return threads;
+}
+
+/**
+ * What each thread used between two threadCpuMs() readings, as the main thread's user and system time (the thread
+ * whose id is `pid`: the event loop), the busiest other thread's (a worker: the gateway's SQLite thread)
+ * and all the others' together (V8's GC helpers, libuv's pool), in ms.
+ */
+export function threadCpuSince(before, after, pid) {
+  const used = Object.entries(after).map(([tid, t]) => {
+    const b = before?.[tid] ?? { user: 0, sys: 0 };
+    return { tid: Number(tid), user: t.user - b.user, sys: t.sys - b.sys };
+  });
+  const mainThread = used.find((t) => t.tid === pid) ?? { user: 0, sys: 0 };
+  const others = used.filter((t) => t.tid !== pid).sort((a, b) => b.user + b.sys - (a.user + a.sys));
+  const sum = (list) => list.reduce((n, t) => n + t.user + t.sys, 0);
+  return { mainUser: mainThread.user, mainSys: mainThread.sys, busiestOther: sum(others.slice(0, 1)), rest: sum(others.slice(1)) };
 }
 
 function readStatus(pid) {
