@@ -8,45 +8,17 @@
 // lags }.
 // A request's time runs from the moment it is due to the end of its body (waiting for a free socket counts);
 // lagP99Ms is how late the generator itself sent them (a busy machine shows here first).
-import { spawn } from "node:child_process";
 import http from "node:http";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { cpuTimeMs, percentile } from "./bench-util.mjs";
+import { percentile, runMeasuringChild, serveAsChild } from "./bench-util.mjs";
 
 const SELF = fileURLToPath(import.meta.url);
 
 export function runPaced({ url, requests, rate = 200, duration = 10, warmup = 2, cpuPid, sockets = 32 }) {
   const opts = { url, requests, rate, duration, warmup, sockets };
-  let cpuStart = null;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SELF, "--paced", JSON.stringify(opts)], { stdio: ["ignore", "pipe", "pipe"] });
-    runPaced.children.add(child);
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (d) => {
-      out += d;
-      if (cpuStart === null && cpuPid && out.includes("MEASURING\n")) cpuStart = cpuTimeMs(cpuPid);
-    });
-    child.stderr.on("data", (d) => {
-      err += d;
-      if (err.length > 10_000) err = err.slice(-10_000);
-    });
-    const killer = setTimeout(() => child.kill("SIGKILL"), (warmup + duration + 60) * 1000);
-    child.on("error", reject);
-    child.on("exit", (code) => {
-      clearTimeout(killer);
-      runPaced.children.delete(child);
-      const line = out.trim().split("\n").at(-1);
-      if (code !== 0 || !line) return reject(new Error(`paced child exited with ${code}: ${err.trim()}`));
-      let r;
-      try {
-        r = JSON.parse(line);
-      } catch {
-        return reject(new Error(`paced child printed no result: ${out}${err}`));
-      }
-      if (cpuStart !== null) r.serverCpuMsPerRequest = (cpuTimeMs(cpuPid) - cpuStart) / r.sent;
-      resolve(r);
-    });
+  return runMeasuringChild(SELF, "--paced", opts, { cpuPid, killAfterS: warmup + duration + 60, children: runPaced.children }).then((r) => {
+    if (r.serverCpuMs !== undefined) r.serverCpuMsPerRequest = r.serverCpuMs / r.sent;
+    return r;
   });
 }
 /** Paced children still running (to kill them if the parent is interrupted). */
@@ -153,14 +125,5 @@ export function combinePaced(runs) {
   };
 }
 
-if (process.argv[1] && pathToFileURL(process.argv[1]).href === import.meta.url && process.argv[2] === "--paced") {
-  pacedChild(JSON.parse(process.argv[3]))
-    .then((r) => {
-      process.stdout.write(JSON.stringify(r) + "\n");
-      process.exit(0);
-    })
-    .catch((e) => {
-      console.error(e?.stack ?? e);
-      process.exit(1);
-    });
-}
+if (process.argv[1] && pathToFileURL(process.argv[1]).href === import.meta.url && process.argv[2] === "--paced")
+  void serveAsChild(pacedChild);

@@ -1,6 +1,7 @@
 // Helpers shared by the benchmark scripts (scripts/bench-*.mjs):
 //   runLoad()          autocannon in a SEPARATE node process (so the load generator never shares an event loop
 //                      with the code under test or the script's own bookkeeping), a warm-up then a measured run
+//   runMeasuringChild() the load children's common part (this one's and bench-paced.mjs's): spawn, CPU from MEASURING on
 //   startRssSampler()  peak memory of a process and all its descendants, from /proc
 //   cpuTimeMs()        CPU time of a process tree (runLoad({cpuPid}) turns it into server CPU ms per request,
 //                      a figure far less sensitive than requests/s to other work on a shared machine)
@@ -57,17 +58,33 @@ export function runLoad({
 }) {
   // `requests`: autocannon's list of requests each connection cycles through (say, one per API key).
   const opts = { url, connections, duration, warmup, headers, method, body, timeout: timeoutS, requests };
+  return runMeasuringChild(SELF, "--autocannon", opts, { cpuPid, killAfterS: warmup + duration + 60, children: runLoad.children }).then(
+    (r) => {
+      if (r.serverCpuMs !== undefined) {
+        r.serverCpuMsPerRequest = r.total ? r.serverCpuMs / r.total : NaN;
+        r.serverCpuCores = r.serverCpuMs / (r.durationS * 1000); // average cores busy in the server
+      }
+      return r;
+    },
+  );
+}
+
+/**
+ * Runs a load child (`node script mode`, its options as JSON on stdin: a long list of requests does not fit in one
+ * argument) that prints MEASURING when its warm-up ends and its figures as one JSON line last. With `cpuPid`, the
+ * figures gain that process's CPU time from then on (`serverCpuMs`) and its threads' (`serverThreads`).
+ */
+export function runMeasuringChild(script, mode, opts, { cpuPid, killAfterS, children }) {
   let cpuStart = null;
   let threadsStart = null;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SELF, "--autocannon"], { stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [script, mode], { stdio: ["pipe", "pipe", "pipe"] });
     child.stdin.end(JSON.stringify(opts));
-    runLoad.children.add(child);
+    children.add(child);
     let out = "";
     let err = "";
     child.stdout.on("data", (d) => {
       out += d;
-      // The child says when the warm-up ends; the server's CPU time is counted from there.
       if (cpuStart === null && cpuPid && out.includes("MEASURING\n")) {
         cpuStart = cpuTimeMs(cpuPid);
         threadsStart = threadCpuMs(cpuPid);
@@ -77,28 +94,41 @@ export function runLoad({
       err += d;
       if (err.length > 10_000) err = err.slice(-10_000);
     });
-    const killer = setTimeout(() => child.kill("SIGKILL"), (warmup + duration + 60) * 1000);
+    const killer = setTimeout(() => child.kill("SIGKILL"), killAfterS * 1000);
     child.on("error", reject);
     child.on("exit", (code) => {
       clearTimeout(killer);
-      runLoad.children.delete(child);
+      children.delete(child);
       const line = out.trim().split("\n").at(-1);
-      if (code !== 0 || !line) return reject(new Error(`autocannon child exited with ${code}: ${err.trim()}`));
+      if (code !== 0 || !line) return reject(new Error(`${mode} child exited with ${code}: ${err.trim()}`));
       let r;
       try {
         r = JSON.parse(line);
       } catch {
-        return reject(new Error(`autocannon child printed no result: ${out}${err}`));
+        return reject(new Error(`${mode} child printed no result: ${out}${err}`));
       }
       if (cpuStart !== null) {
         r.serverCpuMs = cpuTimeMs(cpuPid) - cpuStart;
-        r.serverCpuMsPerRequest = r.total ? r.serverCpuMs / r.total : NaN;
-        r.serverCpuCores = r.serverCpuMs / (r.durationS * 1000); // average cores busy in the server
         r.serverThreads = threadCpuSince(threadsStart, threadCpuMs(cpuPid), cpuPid);
       }
       resolve(r);
     });
   });
+}
+
+/** The entry point of a load child: `run` over the options on stdin; its result printed as one JSON line. */
+export async function serveAsChild(run) {
+  const chunks = [];
+  for await (const chunk of process.stdin) chunks.push(chunk);
+  run(JSON.parse(Buffer.concat(chunks).toString("utf8")))
+    .then((r) => {
+      process.stdout.write(JSON.stringify(r) + "\n");
+      process.exit(0);
+    })
+    .catch((e) => {
+      console.error(e?.stack ?? e);
+      process.exit(1);
+    });
 }
 /** Load children still running (to kill them if the parent is interrupted). */
 runLoad.children = new Set();
@@ -316,16 +346,5 @@ export function startRssSampler(rootPid, intervalMs = 200) {
 
 // ---------------------------------------------------------------- child entry point
 
-if (process.argv[1] && pathToFileURL(process.argv[1]).href === import.meta.url && process.argv[2] === "--autocannon") {
-  const chunks = [];
-  for await (const chunk of process.stdin) chunks.push(chunk);
-  autocannonChild(JSON.parse(Buffer.concat(chunks).toString("utf8")))
-    .then((r) => {
-      process.stdout.write(JSON.stringify(r) + "\n");
-      process.exit(0);
-    })
-    .catch((e) => {
-      console.error(e?.stack ?? e);
-      process.exit(1);
-    });
-}
+if (process.argv[1] && pathToFileURL(process.argv[1]).href === import.meta.url && process.argv[2] === "--autocannon")
+  void serveAsChild(autocannonChild);
