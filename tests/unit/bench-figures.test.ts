@@ -1,0 +1,56 @@
+// The benchmarks' own arithmetic (scripts/lib/bench-paced.mjs, scripts/lib/bench-util.mjs): paced runs pooled into
+// one set of percentiles, and a process's CPU split by thread. Their figures go into the README, so a slip here would
+// misreport every run.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+// @ts-expect-error: plain ESM script without types
+import { combinePaced } from "../../scripts/lib/bench-paced.mjs";
+// @ts-expect-error: plain ESM script without types
+import { threadCpuMs, threadCpuSince } from "../../scripts/lib/bench-util.mjs";
+
+const run = (times: number[], extra: Record<string, number> = {}) => ({
+  rate: 200,
+  durationS: 10,
+  sent: times.length,
+  ok: times.length,
+  non2xx: 0,
+  errors: 0,
+  p50: NaN,
+  p99: NaN,
+  times: [...times].sort((a, b) => a - b),
+  lags: times.map(() => 0.1),
+  serverCpuMsPerRequest: 1,
+  ...extra,
+});
+
+test("paced runs are pooled: percentiles over all their requests, not an average of each run's", () => {
+  // One run all fast, one all slow: the pooled median lies between them, where averaging p50s would say the same
+  // here but not for the p99, which must come from the slow run's tail.
+  const fast = run([1, 1, 1, 1], { p50: 1, p99: 1, serverCpuMsPerRequest: 0.2 });
+  const slow = run([3, 3, 3, 9], { p50: 3, p99: 9, serverCpuMsPerRequest: 0.6 });
+  const pooled = combinePaced([fast, slow]);
+  assert.equal(pooled.sent, 8);
+  assert.equal(pooled.durationS, 20);
+  assert.equal(pooled.p50, 2); // between the 4th (1) and 5th (3) of eight sorted times
+  assert.ok(pooled.p99 > 8 && pooled.p99 <= 9, `p99 ${pooled.p99}`);
+  assert.equal(pooled.max, 9);
+  assert.equal(pooled.mean, 22 / 8);
+  assert.equal(pooled.serverCpuMsPerRequest, 0.4); // weighted by requests sent
+  assert.deepEqual(pooled.runs, [
+    { p50: 1, p99: 1 },
+    { p50: 3, p99: 9 },
+  ]);
+});
+
+test("a process's CPU by thread: the main thread by its id, the busiest other thread, the rest together", () => {
+  // The main thread is not the lowest id here, nor the first listed.
+  const before = { 10: { user: 5, sys: 0 }, 11: { user: 1, sys: 1 }, 12: { user: 100, sys: 50 } };
+  const after = { 10: { user: 65, sys: 10 }, 11: { user: 4, sys: 2 }, 12: { user: 400, sys: 90 }, 13: { user: 3, sys: 0 } };
+  assert.deepEqual(threadCpuSince(before, after, 12), { mainUser: 300, mainSys: 40, busiestOther: 70, rest: 4 + 3 });
+});
+
+test("this process's threads are read from /proc, the main one among them", () => {
+  const threads: Record<string, { user: number; sys: number }> = threadCpuMs(process.pid);
+  assert.ok(threads[process.pid], "the main thread's id is the process's");
+  for (const t of Object.values(threads)) assert.ok(t.user >= 0 && t.sys >= 0);
+});
