@@ -81,21 +81,26 @@ async function pacedChild(opts) {
   return {
     rate: opts.rate,
     durationS: opts.duration,
-    sent: times.length,
     ok,
     non2xx,
     errors,
-    p50: percentile(times, 50),
-    p90: percentile(times, 90),
-    p99: percentile(times, 99),
-    max: times.at(-1),
-    mean: times.reduce((a, b) => a + b, 0) / times.length,
-    lagP99Ms: percentile(lags, 99),
+    ...figures(times, lags),
     // Every request's time and lag (sorted), so that runs can be pooled (combinePaced).
     times,
     lags,
   };
 }
+
+/** What a paced run prints, from its requests' sorted times and lags. */
+const figures = (times, lags) => ({
+  sent: times.length,
+  p50: percentile(times, 50),
+  p90: percentile(times, 90),
+  p99: percentile(times, 99),
+  max: times.at(-1),
+  mean: times.reduce((a, b) => a + b, 0) / times.length,
+  lagP99Ms: percentile(lags, 99),
+});
 
 /**
  * Two or more paced runs of one server as one: percentiles over all their requests. The benchmarks run the two
@@ -106,21 +111,14 @@ export function combinePaced(runs) {
   const times = runs.flatMap((r) => r.times).sort((a, b) => a - b);
   const lags = runs.flatMap((r) => r.lags).sort((a, b) => a - b);
   const sum = (k) => runs.reduce((n, r) => n + r[k], 0);
-  const sent = sum("sent");
   return {
     rate: runs[0].rate,
     durationS: sum("durationS"),
-    sent,
     ok: sum("ok"),
     non2xx: sum("non2xx"),
     errors: sum("errors"),
-    p50: percentile(times, 50),
-    p90: percentile(times, 90),
-    p99: percentile(times, 99),
-    max: times.at(-1),
-    mean: times.reduce((a, b) => a + b, 0) / times.length,
-    lagP99Ms: percentile(lags, 99),
-    serverCpuMsPerRequest: runs.reduce((n, r) => n + (r.serverCpuMsPerRequest ?? NaN) * r.sent, 0) / sent,
+    ...figures(times, lags),
+    serverCpuMsPerRequest: runs.reduce((n, r) => n + (r.serverCpuMsPerRequest ?? NaN) * r.sent, 0) / sum("sent"),
     runs: runs.map((r) => ({ p50: r.p50, p99: r.p99 })),
   };
 }
