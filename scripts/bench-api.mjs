@@ -539,6 +539,14 @@ async function main() {
   console.log(
     `  added p99 at ${RATE} req/s        < ${GOALS.addedP99Ms} ms:   ${f(addedP99, 3)} ms  ${met(goals.addedP99Ms.met)}  (generator lag p99 ${f(refPaced.lagP99Ms, 2)} / ${f(platformPaced.lagP99Ms, 2)} ms)`,
   );
+  // Where a paced request's CPU goes, by thread (from /proc): at this rate every request meets cold caches.
+  const threadsLine = (r) => {
+    const t = r.serverThreads;
+    const us = (ms) => f((ms * 1000) / r.sent, 0);
+    return `main ${us(t.mainUser + t.mainSys)} (${us(t.mainUser)} user + ${us(t.mainSys)} sys), busiest other thread ${us(t.busiestOther)}, rest ${us(t.rest)}`;
+  };
+  if (refPaced.serverThreads && platformPaced.serverThreads)
+    console.log(`    CPU µs a request at ${RATE} req/s: reference ${threadsLine(refPaced)}; platform ${threadsLine(platformPaced)}`);
   console.log(
     `  platform RSS after the run     <= ${GOALS.rssMB} MB: ${f(rss.platform.vmRssMB, 0)} MB (peak ${f(rss.platform.peakHwmMB, 0)} MB)  ${met(goals.rssMB.met)}`,
   );

@@ -120,6 +120,10 @@ export function combinePaced(runs) {
     ...figures(times, lags),
     serverCpuMsPerRequest: runs.reduce((n, r) => n + (r.serverCpuMsPerRequest ?? NaN) * r.sent, 0) / sum("sent"),
     runs: runs.map((r) => ({ p50: r.p50, p99: r.p99 })),
+    // The server's threads' CPU over all the runs (bench-util.mjs's threadCpuSince), when it was measured.
+    serverThreads: runs.every((r) => r.serverThreads)
+      ? Object.fromEntries(Object.keys(runs[0].serverThreads).map((k) => [k, runs.reduce((n, r) => n + r.serverThreads[k], 0)]))
+      : undefined,
   };
 }
 

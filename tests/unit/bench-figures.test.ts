@@ -36,6 +36,13 @@ test("paced runs are pooled: percentiles over all their requests, not an average
   assert.equal(pooled.max, 9);
   assert.equal(pooled.mean, 22 / 8);
   assert.equal(pooled.serverCpuMsPerRequest, 0.4); // weighted by requests sent
+  assert.equal(pooled.serverThreads, undefined, "no thread figures when a run has none");
+  const threads = (main: number) => ({ mainUser: main, mainSys: 1, busiestOther: 2, rest: 3 });
+  const withThreads = combinePaced([
+    { ...fast, serverThreads: threads(10) },
+    { ...slow, serverThreads: threads(30) },
+  ]);
+  assert.deepEqual(withThreads.serverThreads, { mainUser: 40, mainSys: 2, busiestOther: 4, rest: 6 });
   assert.deepEqual(pooled.runs, [
     { p50: 1, p99: 1 },
     { p50: 3, p99: 9 },
