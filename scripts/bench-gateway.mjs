@@ -51,7 +51,7 @@ async function main() {
   } else prepare();
   const { makeBench, num, api, writeResults, met } = await import("./lib/bench-setup.mjs");
   const { startServer } = await import("./lib/server.mjs");
-  const { runLoad, waitForIdle, cpuTimeMs, round } = await import("./lib/bench-util.mjs");
+  const { runLoad, waitForIdle, cpuTimeMs, round, sumThreadCpu } = await import("./lib/bench-util.mjs");
   const { runPaced, combinePaced } = await import("./lib/bench-paced.mjs");
   const { monotonicUs, latestProfile, summarize } = await import("./lib/bench-profile.mjs");
   const { default: Database } = await import("better-sqlite3");
@@ -238,7 +238,7 @@ async function main() {
     serverCpuMsPerRequest: (bare1.serverCpuMs + bare2.serverCpuMs) / (bare1.total + bare2.total),
     total: bare1.total + bare2.total,
     durationS: bare1.durationS + bare2.durationS,
-    serverThreads: Object.fromEntries(Object.keys(bare1.serverThreads).map((k) => [k, bare1.serverThreads[k] + bare2.serverThreads[k]])),
+    serverThreads: sumThreadCpu([bare1.serverThreads, bare2.serverThreads]),
   };
   const drift = Math.abs(bare1.rps - bare2.rps) / Math.max(bare1.rps, bare2.rps);
   // A, B, B, A (bench-paced.mjs's combinePaced says why).

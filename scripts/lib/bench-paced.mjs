@@ -10,7 +10,7 @@
 // lagP99Ms is how late the generator itself sent them (a busy machine shows here first).
 import http from "node:http";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { percentile, runMeasuringChild, serveAsChild } from "./bench-util.mjs";
+import { percentile, runMeasuringChild, serveAsChild, sumThreadCpu } from "./bench-util.mjs";
 
 const SELF = fileURLToPath(import.meta.url);
 
@@ -121,9 +121,7 @@ export function combinePaced(runs) {
     serverCpuMsPerRequest: runs.reduce((n, r) => n + (r.serverCpuMsPerRequest ?? NaN) * r.sent, 0) / sum("sent"),
     runs: runs.map((r) => ({ p50: r.p50, p99: r.p99 })),
     // The server's threads' CPU over all the runs (bench-util.mjs's threadCpuSince), when it was measured.
-    serverThreads: runs.every((r) => r.serverThreads)
-      ? Object.fromEntries(Object.keys(runs[0].serverThreads).map((k) => [k, runs.reduce((n, r) => n + r.serverThreads[k], 0)]))
-      : undefined,
+    serverThreads: sumThreadCpu(runs.map((r) => r.serverThreads)),
   };
 }
 

@@ -3,6 +3,7 @@
 //                      with the code under test or the script's own bookkeeping), a warm-up then a measured run
 //   runMeasuringChild() the load children's common part (this one's and bench-paced.mjs's): spawn, CPU from MEASURING on
 //   startRssSampler()  peak memory of a process and all its descendants, from /proc
+//   threadCpuMs(), threadCpuSince(), sumThreadCpu()  a process's CPU by thread (main, busiest other, the rest)
 //   cpuTimeMs()        CPU time of a process tree (runLoad({cpuPid}) turns it into server CPU ms per request,
 //                      a figure far less sensitive than requests/s to other work on a shared machine)
 //   waitForIdle()      until a process tree stops using CPU (say, a server's queued writes are done)
@@ -245,6 +246,12 @@ export function threadCpuSince(before, after, pid) {
   const others = used.filter((t) => t.tid !== pid).sort((a, b) => b.user + b.sys - (a.user + a.sys));
   const sum = (list) => list.reduce((n, t) => n + t.user + t.sys, 0);
   return { mainUser: mainThread.user, mainSys: mainThread.sys, busiestOther: sum(others.slice(0, 1)), rest: sum(others.slice(1)) };
+}
+
+/** Several threadCpuSince() figures as one (runs of one server pooled); undefined when any run has none. */
+export function sumThreadCpu(list) {
+  if (!list.every(Boolean)) return undefined;
+  return Object.fromEntries(Object.keys(list[0]).map((k) => [k, list.reduce((n, t) => n + t[k], 0)]));
 }
 
 function readStatus(pid) {
