@@ -12,6 +12,7 @@ import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { prepare } from "./lib/prepare.mjs";
 import { ensureChromium } from "./lib/chromium.mjs";
+import { failureReport, playwrightFailures, tapFailureCollector } from "./lib/test-failures.mjs";
 // server.mjs and test-database.mjs need installed packages: imported after prepare().
 let startServer, createTestDatabase;
 
@@ -21,6 +22,8 @@ const { values, positionals } = parseArgs({
 });
 const wanted = new Set(values.only ?? ["lint", "unit", "api", "e2e"]);
 const totals = { passed: 0, failed: 0 };
+/** Each run's failure report, repeated after the totals (CI keeps only the tail of the log). */
+const reports = [];
 
 // Positional arguments narrow a run to the test files whose path contains one of them
 // (`node scripts/test.mjs --only api oauth billing`); without them every file runs.
@@ -39,16 +42,19 @@ function runTap(args, env) {
   return new Promise((resolve) => {
     const child = spawn("node_modules/.bin/tsx", args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
+    const collector = tapFailureCollector();
     child.stdout.on("data", (d) => {
       process.stdout.write(d);
+      collector.push(String(d));
       out += d;
       if (out.length > 200_000) out = out.slice(-100_000);
     });
     child.on("exit", (code) => {
+      collector.end();
       const pass = Number(/^# pass (\d+)/m.exec(out)?.[1] ?? 0);
       const fail = Number(/^# fail (\d+)/m.exec(out)?.[1] ?? 0);
       // A crash before the runner's summary still counts as a failure.
-      resolve({ passed: pass, failed: fail + (code !== 0 && fail === 0 ? 1 : 0) });
+      resolve({ passed: pass, failed: fail + (code !== 0 && fail === 0 ? 1 : 0), failures: collector.failures });
     });
   });
 }
@@ -56,6 +62,7 @@ function runTap(args, env) {
 function add(r, label) {
   totals.passed += r.passed;
   totals.failed += r.failed;
+  reports.push(failureReport(label, r.failures ?? []));
   console.log(`\n${label}: ${r.passed} passed, ${r.failed} failed\n`);
 }
 
@@ -73,7 +80,7 @@ function check(label, command, args) {
     child.on("exit", (code) => {
       if (code !== 0) process.stdout.write(out);
       console.log(`${code === 0 ? "ok" : "not ok"} - ${label}`);
-      resolve({ passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1 });
+      resolve({ passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, failures: code === 0 ? [] : [`not ok - ${label}`] });
     });
   });
 }
@@ -96,7 +103,11 @@ async function lint() {
     await check("TypeScript types (tsc --noEmit)", "node_modules/.bin/tsc", ["--noEmit"]),
   ];
   add(
-    results.reduce((a, r) => ({ passed: a.passed + r.passed, failed: a.failed + r.failed }), { passed: 0, failed: 0 }),
+    results.reduce((a, r) => ({ passed: a.passed + r.passed, failed: a.failed + r.failed, failures: [...a.failures, ...r.failures] }), {
+      passed: 0,
+      failed: 0,
+      failures: [],
+    }),
     "lint",
   );
 }
@@ -147,8 +158,13 @@ async function e2e() {
   await database.drop();
   let r = { passed: 0, failed: code === 0 ? 0 : 1 };
   if (existsSync(report)) {
-    const stats = JSON.parse(readFileSync(report, "utf8")).stats ?? {};
-    r = { passed: stats.expected ?? 0, failed: (stats.unexpected ?? 0) + (stats.flaky ?? 0) + (code !== 0 && !stats.unexpected ? 1 : 0) };
+    const json = JSON.parse(readFileSync(report, "utf8"));
+    const stats = json.stats ?? {};
+    r = {
+      passed: stats.expected ?? 0,
+      failed: (stats.unexpected ?? 0) + (stats.flaky ?? 0) + (code !== 0 && !stats.unexpected ? 1 : 0),
+      failures: playwrightFailures(json),
+    };
   }
   add(r, "e2e");
 }
@@ -174,5 +190,6 @@ try {
   console.error(e instanceof Error ? e.message : e);
   totals.failed += 1;
 }
+process.stdout.write(reports.join(""));
 console.log(`${totals.passed} passed, ${totals.failed} failed`);
 process.exit(totals.failed === 0 && totals.passed > 0 ? 0 : 1);
