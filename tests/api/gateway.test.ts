@@ -9,7 +9,7 @@ import { createHmac } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { BASE_URL, seedBusiness, expectError, type ApiClient } from "../helpers/api";
 import { db, poll, sleep } from "../helpers/usage-db";
-import { publishApiProduct, subscribe } from "../helpers/marketplace";
+import { publishApiProduct, subscribe, withinOneWindow } from "../helpers/marketplace";
 import { portalUser } from "../helpers/oauth";
 
 const servers: http.Server[] = [];
@@ -116,6 +116,8 @@ test("B calls A's product: sandbox for test keys, signed consumer headers, secre
   assert.match(secret, /^gws_[A-Za-z0-9+/]{43}=$/, "the gateway secret is shown on first publishing");
   const { b, sub } = await subscribed(price.id);
 
+  // Four calls in one of the plan's one-minute windows: the fourth is refused.
+  await withinOneWindow(60);
   // Headers the client makes up under the names of the provider's secret and the gateway's own are replaced, not
   // sent beside them.
   const res = await gw(product.slug, "/forecast?city=Oslo", b.testKey, {

@@ -6,6 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { seedBusiness, expectError, createProduct, request, type ApiClient } from "../helpers/api";
 import { db, poll } from "../helpers/usage-db";
+import { withinOneWindow } from "../helpers/marketplace";
 
 const CARD = { card: { number: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" } };
 
@@ -111,6 +112,7 @@ test("the walk-through: B finds A's product, subscribes, A verifies B's key and 
   assert.equal((await b.test.get("/v1/events?type=subscription.created")).body.data[0].data.id, sub.id);
 
   // A verifies B's key: valid, with the consumer, plan and limits; each verification is a call of the product.
+  await withinOneWindow(60); // four verifications in one of the plan's one-minute windows: the fourth is refused
   const verified = await a.test.post("/v1/keys/verify", { key: b.testKey, product: product.id });
   assert.equal(verified.status, 200, verified.text);
   const v = verified.body.data;

@@ -6,6 +6,17 @@ import { createProduct, type ApiClient } from "./api";
 /** Stripe's test card that always succeeds. */
 export const TEST_CARD = { card: { number: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" } };
 
+/**
+ * Waits, when needed, until a plan's fixed rate-limit window (aligned to the epoch, as
+ * lib/product-calls/plan-limits.ts counts it) has at least `marginMs` left: calls meant to fill one window, then be
+ * refused, must not straddle two (at a minute's turn the fourth of "three a minute" would pass).
+ */
+export async function withinOneWindow(windowSeconds: number, marginMs = 5_000): Promise<void> {
+  const windowMs = windowSeconds * 1000;
+  const left = windowMs - (Date.now() % windowMs);
+  if (left < marginMs) await new Promise((r) => setTimeout(r, left + 50));
+}
+
 const uniqueName = (stem: string) => `${stem} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
 /**
