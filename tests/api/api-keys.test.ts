@@ -469,7 +469,7 @@ test("lastUsed is set after a request and written at most once a minute", async 
   assert.equal((await api.get("/v1/products")).status, 200);
   const read = () => biz.test.get(`/v1/api-keys/${k.id}`).then((r) => r.body.data.lastUsed as string | null);
   const first = await poll(read);
-  assert.ok(first, "lastUsed was not set within 2 s");
+  assert.ok(first, "lastUsed was not set within 10 s");
   assert.ok(Date.parse(first) >= before - 1000 && Date.parse(first) <= Date.now());
   await new Promise((r) => setTimeout(r, 50));
   assert.equal((await api.get("/v1/products")).status, 200);

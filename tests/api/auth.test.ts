@@ -175,7 +175,7 @@ test("a refused known key is written to the audit log as auth.denied, without th
     const mine = res.body.data.filter((e: { userAgent: string }) => e.userAgent === agent);
     return mine.length >= 2 ? mine : null;
   });
-  assert.ok(entries, "no auth.denied entries within 2 s");
+  assert.ok(entries, "no auth.denied entries within 10 s");
   const byActor = new Map(entries.map((e: any) => [e.actorId, e]));
   const r: any = byActor.get(revoked.id);
   assert.ok(r, "no entry for the revoked key");
@@ -211,7 +211,7 @@ test("unknown and malformed credentials are audited too, from the caller's addre
     const mine = r.filter((e) => e.userAgent === agent);
     return mine.length >= credentials.length ? mine : null;
   });
-  assert.ok(rows, "the refused unknown credentials were not audited within 2 s");
+  assert.ok(rows, "the refused unknown credentials were not audited within 10 s");
   for (const row of rows) {
     assert.equal(row.actorType, "anonymous");
     assert.equal(row.ip, ip);

@@ -28,8 +28,12 @@ export function auditRows(where: { businessId?: string | null; action?: string; 
   return db.auditLog.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }] });
 }
 
-/** Polls `probe` until it returns a truthy value or `timeoutMs` passes; returns the last value. */
-export async function poll<T>(probe: () => Promise<T>, timeoutMs = 2_000, everyMs = 100): Promise<T> {
+/**
+ * Polls `probe` until it returns a truthy value or `timeoutMs` passes; returns the last value. The default is
+ * generous: a passing test returns at its first truthy value, and the suite runs two files at once, some of which
+ * start or kill whole servers, so a flush that takes 300 ms when the machine is quiet can take seconds then.
+ */
+export async function poll<T>(probe: () => Promise<T>, timeoutMs = 10_000, everyMs = 100): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
