@@ -32,10 +32,10 @@ test("a subscription made on one server is rated on the other at once; canceling
     .data;
   const sub = await onA.post("/v1/subscriptions", { priceId: price.id });
   assert.equal(sub.status, 201, sub.text);
-  const rated = await poll(async () => (await callOnB()).cost?.amount ?? null, 3_000, 100);
+  const rated = await poll(async () => (await callOnB()).cost?.amount ?? null, 8_000, 100);
   assert.equal(rated, "0.02", `A: ${A.stderr().slice(-1500)}\nB: ${B.stderr().slice(-1500)}`);
 
   assert.equal((await onA.post(`/v1/subscriptions/${sub.body.data.id}/cancel`, {})).status, 200);
-  const stopped = await poll(async () => (await callOnB()).code === "SUBSCRIPTION_INACTIVE", 3_000, 100);
+  const stopped = await poll(async () => (await callOnB()).code === "SUBSCRIPTION_INACTIVE", 8_000, 100);
   assert.equal(stopped, true, "still rated on B after the cancel");
 });
