@@ -17,12 +17,12 @@ async function createApp(api: ApiClient, body: Record<string, unknown>) {
 }
 
 async function waitFor<T>(what: string, read: () => Promise<T | undefined>): Promise<T> {
-  for (let i = 0; i < 50; i++) {
+  for (let i = 0; i < 100; i++) {
     const v = await read();
     if (v !== undefined) return v;
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error(`${what} did not appear within 5 s`);
+  throw new Error(`${what} did not appear within 10 s`);
 }
 
 test("every app type is created with its spec defaults applied and returned", async () => {

@@ -68,7 +68,7 @@ export async function seedRollups(rows: RollupSeed[]): Promise<void> {
  * Waits until `count()` reaches `expected` (the recorder writes in batches, off the request's path), then a little
  * longer, and returns the final count: so a test can assert "exactly", catching duplicates as well as losses.
  */
-export async function settledCount(count: () => Promise<number>, expected: number, timeoutMs = 5_000): Promise<number> {
+export async function settledCount(count: () => Promise<number>, expected: number, timeoutMs = 10_000): Promise<number> {
   await poll(async () => (await count()) >= expected, timeoutMs, 100);
   await sleep(400);
   return count();
