@@ -54,7 +54,10 @@ function runTap(args, env) {
       const pass = Number(/^# pass (\d+)/m.exec(out)?.[1] ?? 0);
       const fail = Number(/^# fail (\d+)/m.exec(out)?.[1] ?? 0);
       // A crash before the runner's summary still counts as a failure.
-      resolve({ passed: pass, failed: fail + (code !== 0 && fail === 0 ? 1 : 0), failures: collector.failures });
+      const failures = collector.failures;
+      if (code !== 0 && failures.length === 0)
+        failures.push(`not ok - the test runner exited with code ${code} before reporting a failure`);
+      resolve({ passed: pass, failed: fail + (code !== 0 && fail === 0 ? 1 : 0), failures });
     });
   });
 }
@@ -156,7 +159,7 @@ async function e2e() {
     child.on("exit", resolve);
   });
   await database.drop();
-  let r = { passed: 0, failed: code === 0 ? 0 : 1 };
+  let r = { passed: 0, failed: code === 0 ? 0 : 1, failures: [] };
   if (existsSync(report)) {
     const json = JSON.parse(readFileSync(report, "utf8"));
     const stats = json.stats ?? {};
@@ -166,6 +169,7 @@ async function e2e() {
       failures: playwrightFailures(json),
     };
   }
+  if (r.failed && r.failures.length === 0) r.failures.push(`not ok - Playwright exited with code ${code} before reporting a failure`);
   add(r, "e2e");
 }
 
@@ -189,6 +193,7 @@ try {
 } catch (e) {
   console.error(e instanceof Error ? e.message : e);
   totals.failed += 1;
+  reports.push(failureReport("the run itself", [`not ok - ${e instanceof Error ? e.message : e}`]));
 }
 process.stdout.write(reports.join(""));
 console.log(`${totals.passed} passed, ${totals.failed} failed`);
