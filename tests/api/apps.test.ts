@@ -6,6 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { APP_TYPE_NAMES } from "@/lib/apps/app-type-names";
 import { seedBusiness, createProduct, expectError, request, type ApiClient } from "../helpers/api";
+import { poll } from "../helpers/db";
 
 let n = 0;
 const uniqueSlug = (base: string) => `${base}-${process.pid}-${Date.now().toString(36)}-${++n}`;
@@ -14,15 +15,6 @@ async function createApp(api: ApiClient, body: Record<string, unknown>) {
   const res = await api.post("/v1/apps", body);
   assert.equal(res.status, 201, res.text);
   return res.body.data;
-}
-
-async function waitFor<T>(what: string, read: () => Promise<T | undefined>): Promise<T> {
-  for (let i = 0; i < 100; i++) {
-    const v = await read();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${what} did not appear within 10 s`);
 }
 
 test("every app type is created with its spec defaults applied and returned", async () => {
@@ -99,9 +91,9 @@ test("POST, PATCH (config merged, defaults kept), GET and DELETE a Developer app
   assert.deepEqual(types, ["app.created", "app.deleted", "app.updated"]);
   const updated = (await biz.test.get("/v1/events?type=app.updated")).body.data[0];
   assert.equal(updated.previousAttributes.status, "draft");
-  const actions = await waitFor("the audit entries", async () => {
+  const actions = await poll(async () => {
     const rows = (await biz.test.get(`/v1/audit-logs?targetId=${app.id}`)).body.data as { action: string }[];
-    return rows.length === 3 ? rows.map((r) => r.action).sort() : undefined;
+    return rows.length === 3 ? rows.map((r) => r.action).sort() : null;
   });
   assert.deepEqual(actions, ["app.created", "app.deleted", "app.updated"]);
 });

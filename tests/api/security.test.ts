@@ -5,7 +5,7 @@ import { ROUTES } from "@/lib/server/route-table";
 import { rotateKeyRow } from "@/lib/keys/rotate-api-key";
 import { createProduct, seedBusiness, type ApiClient } from "../helpers/api";
 import { runCommonRouteTests, type Params } from "../helpers/security";
-import { apiKeyRow } from "../helpers/db";
+import { apiKeyRow, poll } from "../helpers/db";
 
 async function created(api: ApiClient, path: string, body: Record<string, unknown>) {
   const res = await api.post(path, body);
@@ -27,13 +27,13 @@ const price = async (api: ApiClient): Promise<Params> => {
 /** A request log of tenant A: logs are written off the request's path, so wait for one to appear. */
 const requestLog = async (api: ApiClient): Promise<Params> => {
   await api.get("/v1/products?limit=1");
-  for (let i = 0; i < 100; i++) {
+  const id = await poll(async () => {
     const res = await api.get("/v1/logs?limit=1");
     if (res.status !== 200) throw new Error(`GET /v1/logs: expected 200, got ${res.status} ${res.text.slice(0, 300)}`);
-    if (res.body.data.length) return { id: res.body.data[0].id };
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error("no request log appeared within 10 s");
+    return res.body.data[0]?.id as string | undefined;
+  });
+  if (!id) throw new Error("no request log appeared");
+  return { id };
 };
 // Webhooks point at a closed local port (ALLOW_PRIVATE_URLS=true in tests): every delivery fails fast.
 const WEBHOOK_BODY = { url: "http://127.0.0.1:9/hook", events: ["product.created"] };
@@ -46,12 +46,12 @@ const delivery = async (api: ApiClient): Promise<Params> => {
 /** A delivery that has failed an attempt, so that it may be retried. */
 const failedDelivery = async (api: ApiClient): Promise<Params> => {
   const p = await delivery(api);
-  for (let i = 0; i < 100; i++) {
+  const failed = await poll(async () => {
     const res = await api.get(`/v1/webhooks/${p.id}/deliveries/${p.deliveryId}`);
-    if (res.status === 200 && ["failed", "retrying"].includes(res.body.data.status)) return p;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error("the test delivery did not fail within 10 s");
+    return res.status === 200 && ["failed", "retrying"].includes(res.body.data.status);
+  });
+  if (!failed) throw new Error("the test delivery did not fail");
+  return p;
 };
 const event = async (api: ApiClient): Promise<Params> => ({ id: (await delivery(api)).eventId });
 /** A price and a new subscription of tenant A's project to it; a project has one current subscription, so any is canceled first. */
