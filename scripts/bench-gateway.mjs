@@ -9,8 +9,10 @@
 //   3. both must answer the same body; then, for each proxy, from separate processes on loopback:
 //        - throughput: autocannon at BENCH_CONNECTIONS (32), BENCH_WARMUP s (2) then BENCH_DURATION s (10): req/s and
 //          CPU ms per call of the proxy process (utime+stime from /proc, the gateway's queued usage writes finished
-//          after the run included); the bare proxy is measured before and after the gateway (the mean is the
-//          baseline, the difference says how much outside load moved it)
+//          after the run included), and of the upstream and the load generator, and how many cores the machine was
+//          busy; the bare proxy is measured before and after the gateway (the mean is the baseline, the difference
+//          says how much outside load moved it). From these, the goal's budget: what the gateway's main thread and
+//          process could spend a call at 0.7 of the bare proxy's rate
 //        - latency at a paced BENCH_RATE (200) req/s, open loop, microsecond timing: p50 / p99 over two runs each, in
 //          the order bare proxy, gateway, gateway, bare proxy
 //        - RSS (VmRSS) after the run
@@ -34,6 +36,7 @@
 import http from "node:http";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { cpus } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { prepare, ensureInstalled, ensureGenerated } from "./lib/prepare.mjs";
@@ -182,6 +185,7 @@ async function main() {
       duration: DURATION,
       warmup: WARMUP,
       cpuPid: pid,
+      otherPids: { upstream: upstream.child.pid },
     });
     r.windowUs = [monotonicUs() - DURATION * 1e6, monotonicUs()];
     const cpuAtEnd = cpuTimeMs(pid);
@@ -239,6 +243,9 @@ async function main() {
     total: bare1.total + bare2.total,
     durationS: bare1.durationS + bare2.durationS,
     serverThreads: sumThreadCpu([bare1.serverThreads, bare2.serverThreads]),
+    generatorCpuMs: bare1.generatorCpuMs + bare2.generatorCpuMs,
+    otherCpuMs: { upstream: bare1.otherCpuMs.upstream + bare2.otherCpuMs.upstream },
+    machineBusyCores: (bare1.machineBusyCores + bare2.machineBusyCores) / 2,
   };
   const drift = Math.abs(bare1.rps - bare2.rps) / Math.max(bare1.rps, bare2.rps);
   // A, B, B, A (bench-paced.mjs's combinePaced says why).
@@ -420,6 +427,11 @@ async function main() {
     ["  main thread µs a call, user + sys", threadsPerCall(bareLoad), threadsPerCall(gateway)],
     ["  main thread busy (share of a core)", mainBusy(bareLoad), mainBusy(gateway)],
     ["  other threads µs a call (busiest; rest)", otherThreads(bareLoad), otherThreads(gateway)],
+    // What else the run kept busy on the same machine: when the machine is near its cores, a proxy's throughput is
+    // bounded by all of it, not by the proxy's own main thread.
+    ["upstream's CPU µs a call", perCallUs(bareLoad, bareLoad.otherCpuMs.upstream), perCallUs(gateway, gateway.otherCpuMs.upstream)],
+    ["load generator's CPU µs a call", perCallUs(bareLoad, bareLoad.generatorCpuMs), perCallUs(gateway, gateway.generatorCpuMs)],
+    [`machine busy (cores of ${cpus().length})`, f(bareLoad.machineBusyCores, 2), f(gateway.machineBusyCores, 2)],
     [`p50 at ${RATE} req/s (ms), two runs`, pacedFigure(barePaced, "p50"), pacedFigure(gatewayPaced, "p50")],
     [`p99 at ${RATE} req/s (ms), two runs`, pacedFigure(barePaced, "p99"), pacedFigure(gatewayPaced, "p99")],
     ["RSS after the run (MB)", f(rss.bare, 1), f(rss.gateway, 1)],
@@ -440,6 +452,18 @@ async function main() {
   console.log(`  gateway / bare throughput: ${ratio.toFixed(2)} (goal >= ${GOALS.throughputRatio}): ${met(goals.throughputRatio.met)}`);
   console.log(
     `  CPU per call: gateway ${(gateway.serverCpuMsPerRequest / bareLoad.serverCpuMsPerRequest).toFixed(2)} x the bare proxy's (+${(gateway.serverCpuMsPerRequest - bareLoad.serverCpuMsPerRequest).toFixed(3)} ms)`,
+  );
+  // The goal's budget on this machine: at 0.7 of the bare proxy's rate, what the upstream and the load generator take
+  // (at their cost a call in the gateway's run) leaves the gateway's process the rest of the cores, and its main
+  // thread at most one core.
+  const goalRps = GOALS.throughputRatio * bareLoad.rps;
+  const neighboursUs = ((gateway.otherCpuMs.upstream + gateway.generatorCpuMs) * 1000) / gateway.total;
+  const processBudgetUs = (cpus().length * 1e6) / goalRps - neighboursUs;
+  const mainUs = ((gateway.serverThreads.mainUser + gateway.serverThreads.mainSys) * 1000) / gateway.total;
+  console.log(
+    `  at ${GOALS.throughputRatio} (${f(goalRps)} req/s) the gateway's main thread could take at most ${f(1e6 / goalRps)} µs a call (now ${f(mainUs)}), ` +
+      `and its process, beside the upstream and the load generator (${f(neighboursUs)} µs a call), at most ${f(processBudgetUs)} µs a call ` +
+      `with every core busy (now ${f(gateway.serverCpuMsPerRequest * 1000)})`,
   );
   console.log(
     `  added p50: ${addedP50 >= 0 ? "+" : ""}${addedP50.toFixed(3)} ms (goal < ${GOALS.addedP50Ms} ms): ${met(goals.addedP50Ms.met)}`,

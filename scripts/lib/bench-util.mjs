@@ -15,6 +15,7 @@
 // figures on stdout.
 import { execFileSync, spawn } from "node:child_process";
 import { readFileSync, readdirSync } from "node:fs";
+import { cpus } from "node:os";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const SELF = fileURLToPath(import.meta.url);
@@ -55,19 +56,23 @@ export function runLoad({
   body,
   timeoutS = 10,
   cpuPid,
+  otherPids,
   requests,
 }) {
   // `requests`: autocannon's list of requests each connection cycles through (say, one per API key).
   const opts = { url, connections, duration, warmup, headers, method, body, timeout: timeoutS, requests };
-  return runMeasuringChild(SELF, "--autocannon", opts, { cpuPid, killAfterS: warmup + duration + 60, children: runLoad.children }).then(
-    (r) => {
-      if (r.serverCpuMs !== undefined) {
-        r.serverCpuMsPerRequest = r.total ? r.serverCpuMs / r.total : NaN;
-        r.serverCpuCores = r.serverCpuMs / (r.durationS * 1000); // average cores busy in the server
-      }
-      return r;
-    },
-  );
+  return runMeasuringChild(SELF, "--autocannon", opts, {
+    cpuPid,
+    otherPids,
+    killAfterS: warmup + duration + 60,
+    children: runLoad.children,
+  }).then((r) => {
+    if (r.serverCpuMs !== undefined) {
+      r.serverCpuMsPerRequest = r.total ? r.serverCpuMs / r.total : NaN;
+      r.serverCpuCores = r.serverCpuMs / (r.durationS * 1000); // average cores busy in the server
+    }
+    return r;
+  });
 }
 
 /**
@@ -75,9 +80,10 @@ export function runLoad({
  * argument) that prints MEASURING when its warm-up ends and its figures as one JSON line last. With `cpuPid`, the
  * figures gain that process's CPU time from then on (`serverCpuMs`) and its threads' (`serverThreads`).
  */
-export function runMeasuringChild(script, mode, opts, { cpuPid, killAfterS, children }) {
+export function runMeasuringChild(script, mode, opts, { cpuPid, otherPids = {}, killAfterS, children }) {
   let cpuStart = null;
   let threadsStart = null;
+  let othersStart = null;
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [script, mode], { stdio: ["pipe", "pipe", "pipe"] });
     child.stdin.end(JSON.stringify(opts));
@@ -89,6 +95,7 @@ export function runMeasuringChild(script, mode, opts, { cpuPid, killAfterS, chil
       if (cpuStart === null && cpuPid && out.includes("MEASURING\n")) {
         cpuStart = cpuTimeMs(cpuPid);
         threadsStart = threadCpuMs(cpuPid);
+        othersStart = Object.fromEntries(Object.entries(otherPids).map(([name, pid]) => [name, cpuTimeMs(pid)]));
       }
     });
     child.stderr.on("data", (d) => {
@@ -111,6 +118,9 @@ export function runMeasuringChild(script, mode, opts, { cpuPid, killAfterS, chil
       if (cpuStart !== null) {
         r.serverCpuMs = cpuTimeMs(cpuPid) - cpuStart;
         r.serverThreads = threadCpuSince(threadsStart, threadCpuMs(cpuPid), cpuPid);
+        // The other processes the run kept busy (say, the upstream behind a proxy), from MEASURING until the load
+        // child exited (a moment after its measured seconds).
+        r.otherCpuMs = Object.fromEntries(Object.entries(othersStart).map(([name, ms]) => [name, cpuTimeMs(otherPids[name]) - ms]));
       }
       resolve(r);
     });
@@ -147,7 +157,11 @@ async function autocannonChild(opts) {
   };
   if (opts.warmup > 0) await autocannon({ ...base, duration: opts.warmup });
   process.stdout.write("MEASURING\n");
+  const machineBefore = machineCpuTicks();
+  const ownBefore = process.cpuUsage();
   const r = await autocannon({ ...base, duration: opts.duration });
+  const own = process.cpuUsage(ownBefore);
+  const machineAfter = machineCpuTicks();
   const durationS = r.duration ?? opts.duration;
   return {
     rps: r.requests.average,
@@ -164,7 +178,29 @@ async function autocannonChild(opts) {
     durationS,
     connections: opts.connections,
     statusCodes: r.statusCodeStats ?? null,
+    // The load generator's own CPU (it shares the machine with what it measures), and how busy the whole machine
+    // was: together they say whether a run was bounded by the server or by the machine.
+    generatorCpuMs: (own.user + own.system) / 1000,
+    machineBusyCores: machineAfter && machineBefore ? busyCores(machineBefore, machineAfter) : null,
   };
+}
+
+/** The machine's CPU time so far from /proc/stat's first line, in clock ticks: all of it, and the idle part. */
+function machineCpuTicks() {
+  try {
+    const fields = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
+    // user nice system idle iowait irq softirq steal (guest time is counted in user already)
+    const total = fields.slice(0, 8).reduce((a, b) => a + b, 0);
+    return { total, idle: fields[3] + fields[4] };
+  } catch {
+    return null;
+  }
+}
+
+/** Cores busy on average between two machineCpuTicks() readings. */
+function busyCores(before, after) {
+  const total = after.total - before.total;
+  return total > 0 ? ((total - (after.idle - before.idle)) / total) * cpus().length : null;
 }
 
 // ---------------------------------------------------------------- sequential timing
