@@ -245,7 +245,9 @@ async function main() {
     serverThreads: sumThreadCpu([bare1.serverThreads, bare2.serverThreads]),
     generatorCpuMs: bare1.generatorCpuMs + bare2.generatorCpuMs,
     otherCpuMs: { upstream: bare1.otherCpuMs.upstream + bare2.otherCpuMs.upstream },
-    machineBusyCores: (bare1.machineBusyCores + bare2.machineBusyCores) / 2,
+    // null where /proc/stat could not be read
+    machineBusyCores:
+      bare1.machineBusyCores === null || bare2.machineBusyCores === null ? null : (bare1.machineBusyCores + bare2.machineBusyCores) / 2,
   };
   const drift = Math.abs(bare1.rps - bare2.rps) / Math.max(bare1.rps, bare2.rps);
   // A, B, B, A (bench-paced.mjs's combinePaced says why).
@@ -412,6 +414,7 @@ async function main() {
   const addedP99 = gatewayPaced.p99 - barePaced.p99;
   const loadAfter = bench.loadInfo();
   const f = (n, d = 0) => n.toLocaleString("en-US", { minimumFractionDigits: d, maximumFractionDigits: d });
+  const orNa = (n, d) => (n === null ? "n/a" : f(n, d));
   const perCallUs = (r, ms) => ((ms * 1000) / r.total).toFixed(1);
   const threadsPerCall = (r) =>
     `${perCallUs(r, r.serverThreads.mainUser + r.serverThreads.mainSys)} (${perCallUs(r, r.serverThreads.mainUser)} + ${perCallUs(r, r.serverThreads.mainSys)})`;
@@ -431,7 +434,7 @@ async function main() {
     // bounded by all of it, not by the proxy's own main thread.
     ["upstream's CPU µs a call", perCallUs(bareLoad, bareLoad.otherCpuMs.upstream), perCallUs(gateway, gateway.otherCpuMs.upstream)],
     ["load generator's CPU µs a call", perCallUs(bareLoad, bareLoad.generatorCpuMs), perCallUs(gateway, gateway.generatorCpuMs)],
-    [`machine busy (cores of ${cpus().length})`, f(bareLoad.machineBusyCores, 2), f(gateway.machineBusyCores, 2)],
+    [`machine busy (cores of ${cpus().length})`, orNa(bareLoad.machineBusyCores, 2), orNa(gateway.machineBusyCores, 2)],
     [`p50 at ${RATE} req/s (ms), two runs`, pacedFigure(barePaced, "p50"), pacedFigure(gatewayPaced, "p50")],
     [`p99 at ${RATE} req/s (ms), two runs`, pacedFigure(barePaced, "p99"), pacedFigure(gatewayPaced, "p99")],
     ["RSS after the run (MB)", f(rss.bare, 1), f(rss.gateway, 1)],
