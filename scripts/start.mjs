@@ -2,10 +2,12 @@
 // build if the sources changed, and serve portal and API on PORT (default 3000).
 import { spawn } from "node:child_process";
 import { prepare } from "./lib/prepare.mjs";
-import { migrate } from "./db-migrate.mjs";
 import { serverNodeFlags } from "./lib/server-flags.mjs";
 
+// Only node's own modules and scripts that need nothing installed are imported above: on a fresh clone there is no
+// node_modules until prepare() has run, and a static import of db-migrate.mjs (better-sqlite3) would fail first.
 prepare();
+const { migrate } = await import("./db-migrate.mjs");
 migrate();
 const port = process.env.PORT ?? "3000";
 const host = process.env.HOST ?? "0.0.0.0";
