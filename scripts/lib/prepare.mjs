@@ -5,15 +5,24 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
 
-const log = (msg) => console.log(`[prepare] ${msg}`);
+// Where the steps print: stdout, or stderr for a command whose stdout a script reads (`npm run cli -- … --json`).
+let toStderr = false;
+export const printToStderr = () => {
+  toStderr = true;
+};
+const log = (msg) => (toStderr ? console.error : console.log)(`[prepare] ${msg}`);
+const stdio = () => (toStderr ? ["inherit", 2, 2] : "inherit");
 
 export function ensureInstalled() {
   const lock = existsSync("package-lock.json") ? readFileSync("package-lock.json") : Buffer.from("");
   const stamp = "node_modules/.install-stamp";
-  const want = createHash("sha256").update(lock).update(readFileSync("package.json")).digest("hex");
+  // What an install depends on: the lock and package.json's dependency fields (a new script is no reason to reinstall).
+  const pkg = JSON.parse(readFileSync("package.json", "utf8"));
+  const deps = JSON.stringify([pkg.dependencies, pkg.devDependencies, pkg.overrides, pkg.allowScripts]);
+  const want = createHash("sha256").update(lock).update(deps).digest("hex");
   if (existsSync(stamp) && readFileSync(stamp, "utf8") === want && existsSync("node_modules/.bin/next")) return;
   log("installing dependencies (npm ci)");
-  const r = spawnSync("npm", ["ci", "--no-audit", "--no-fund"], { stdio: "inherit" });
+  const r = spawnSync("npm", ["ci", "--no-audit", "--no-fund"], { stdio: stdio() });
   if (r.status !== 0) throw new Error("npm ci failed");
   writeFileSync(stamp, want);
 }
@@ -24,7 +33,7 @@ export function ensureGenerated() {
   const want = createHash("sha256").update(schema).digest("hex");
   if (existsSync(stamp) && readFileSync(stamp, "utf8") === want && existsSync("generated/prisma-pg/index.js")) return;
   log("generating Prisma clients");
-  execFileSync("node", ["scripts/prisma-generate.mjs"], { stdio: "inherit" });
+  execFileSync("node", ["scripts/prisma-generate.mjs"], { stdio: stdio() });
   mkdirSync("generated", { recursive: true });
   writeFileSync(stamp, want);
 }
@@ -54,7 +63,7 @@ export function ensureBuilt() {
   const want = sourceHash();
   if (existsSync(stamp) && readFileSync(stamp, "utf8") === want && existsSync(`${dist}/BUILD_ID`)) return;
   log("building the app (next build)");
-  const r = spawnSync("node_modules/.bin/next", ["build"], { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+  const r = spawnSync("node_modules/.bin/next", ["build"], { stdio: stdio(), env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
   if (r.status !== 0) throw new Error("next build failed");
   writeFileSync(stamp, want);
 }

@@ -1,0 +1,20 @@
+// `npm run cli` and `npm run jobs` on a fresh clone: install what is missing, generate the Prisma clients and apply
+// the migrations to DATABASE_URL, then run the TypeScript entry with tsx. Like start.mjs, nothing here imports a
+// package before ensureInstalled() has run.
+import { spawn } from "node:child_process";
+import { ensureGenerated, ensureInstalled, printToStderr } from "./lib/prepare.mjs";
+
+const [entry, ...args] = process.argv.slice(2);
+if (!entry) {
+  console.error("usage: node scripts/run-ts.mjs <file.ts> [args…]");
+  process.exit(2);
+}
+// The CLI's --json output is read by scripts: what the install step prints goes to stderr.
+printToStderr();
+ensureInstalled();
+ensureGenerated();
+const { migrate } = await import("./db-migrate.mjs");
+migrate(undefined, { quiet: true });
+const child = spawn("node_modules/.bin/tsx", ["--conditions=react-server", entry, ...args], { stdio: "inherit" });
+for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
+child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
