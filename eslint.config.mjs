@@ -16,6 +16,7 @@ const config = [
       "test-results/**",
       "bench-results/**",
       "playwright-report/**",
+      "dist/**",
     ],
   },
   ...nextVitals,

@@ -1,28 +1,27 @@
-// Runs once when the server starts:
-//  - registers the API's node:http front door (lib/server/node-front-door.ts) for server.mjs, which answers /v1,
-//    /oauth/token, /oauth/revoke and the well-known document with it before Next's request handler. Next builds
-//    this file to JavaScript with the rest of the app, so the front door shares the app's build and its
-//    process-wide services (database client, key cache, limiter, recorder queue, event bus);
+// Runs once when Next's server starts (next-server.mjs runs it before the first request; `next dev` at its first):
 //  - turns on the list-total cache (lib/db/count-cache.ts) for this process;
-//  - on SQLite, moves WAL checkpoints and the usage recorder's inserts to their own thread (lib/db/sqlite-thread.ts);
-//  - replays the usage journals of server processes that died (lib/usage/usage-journal.ts), now and periodically;
-//  - starts the periodic jobs (log retention, rollup compaction) and the webhook delivery worker unless
-//    JOBS_IN_SERVER=false / WEBHOOK_WORKER=false (then run `npm run jobs -- --loop` on its own).
+//  - listens to the invalidation bus (lib/redis/bus.ts): keys, subscriptions, prices, counts and the test clock
+//    changed by the data plane reach the pages this process renders; next-server.mjs polls the local bus before
+//    each request through globalThis.__platformBusPoll.
+// The API, the gateway, the jobs and the webhook worker run in the data plane (data-plane.mjs). Under `next dev`
+// there is no data plane: /v1 is answered by the catch-all route app/v1/[[...path]], and with DEV_BACKGROUND=true
+// this process runs the jobs and the webhook worker too.
 export async function register() {
   if (process.env.NEXT_RUNTIME === "nodejs") {
     const { enableCountCache } = await import("@/lib/db/count-cache");
     enableCountCache();
-    const { startSqliteThreadForDb } = await import("@/lib/db/sqlite-direct");
-    startSqliteThreadForDb();
-    const { handleNodeRequest } = await import("@/lib/server/node-front-door");
-    (globalThis as { __platformFrontDoor?: typeof handleNodeRequest }).__platformFrontDoor = handleNodeRequest;
-    const { handleGatewayUpgrade } = await import("@/lib/server/gateway-front-door");
-    (globalThis as { __platformUpgrade?: typeof handleGatewayUpgrade }).__platformUpgrade = handleGatewayUpgrade;
-    const { startJournalRecovery } = await import("@/lib/usage/recorder");
-    startJournalRecovery();
-    const { startScheduler } = await import("@/lib/jobs/scheduler");
-    const { startWorker } = await import("@/lib/webhooks/worker");
-    startScheduler();
-    startWorker();
+    const { listenToLocalBus, pollLocalBus } = await import("@/lib/bus/local-bus");
+    listenToLocalBus(() => {});
+    (globalThis as { __platformBusPoll?: () => void }).__platformBusPoll = pollLocalBus;
+    const { listenForKeyChanges } = await import("@/lib/auth/key-invalidation");
+    listenForKeyChanges();
+    const { listenForTestClock } = await import("@/lib/server/test-clock-endpoint");
+    listenForTestClock();
+    if (process.env.DEV_BACKGROUND === "true") {
+      const { startScheduler } = await import("@/lib/jobs/scheduler");
+      const { startWorker } = await import("@/lib/webhooks/worker");
+      startScheduler();
+      startWorker();
+    }
   }
 }

@@ -40,7 +40,7 @@ export default defineConfig({
       env: { E2E_SMTP_PORT: String(smtpPort), E2E_SMTP_HTTP_PORT: String(smtpHttpPort) },
     },
     {
-      command: "node server.mjs",
+      command: "node scripts/serve.mjs",
       url: `http://127.0.0.1:${port}/api/health`,
       reuseExistingServer: false,
       timeout: 60_000,

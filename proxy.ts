@@ -6,7 +6,7 @@ import { consentFormTargets, contentSecurityPolicy, newNonce, securityHeaders } 
 //  - security headers on every answer, with a fresh CSP nonce that Next.js puts on the page's scripts
 //    (lib/portal/security-headers.ts);
 //  - portal pages and the consent page need a signed-in user; anyone else goes to the sign-in page and comes back.
-// X-Forwarded-Proto is trustworthy here: server.mjs writes it (scripts/lib/request-origin.mjs).
+// X-Forwarded-Proto is trustworthy here: the data plane writes it (scripts/lib/request-origin.mjs).
 
 const needsSignIn = (path: string) => path === "/portal" || path.startsWith("/portal/") || path.startsWith("/oauth/consent");
 

@@ -1,4 +1,4 @@
-// Work to finish before the process exits (flushing batched writes). server.mjs calls
+// Work to finish before the process exits (flushing batched writes). data-plane.mjs and next-server.mjs call
 // globalThis.__platformShutdown on SIGTERM/SIGINT after the HTTP server stops accepting requests.
 
 type Hook = () => Promise<void>;

@@ -37,7 +37,7 @@ const act = runAction;
 
 export async function setEnvironmentAction(environment: "test" | "production") {
   await requirePortalContext();
-  // Secure when served over https (X-Forwarded-Proto is written by server.mjs, never taken from the client).
+  // Secure when served over https (X-Forwarded-Proto is written by the data plane, never taken from the client).
   const secure = (await headers()).get("x-forwarded-proto") === "https";
   (await cookies()).set(PORTAL_ENV_COOKIE, environment === "production" ? "production" : "test", {
     path: "/",

@@ -2,7 +2,7 @@ import { BlockList, isIP } from "node:net";
 import type { HeaderReader } from "@/lib/http/header-reader";
 import { parseAddressList } from "./ip-match";
 
-// The caller's address. server.mjs writes the socket's address into x-platform-client-ip (overwriting
+// The caller's address. The data plane (scripts/lib/front-request.mjs) writes the socket's address into x-platform-client-ip (overwriting
 // whatever a client sent). X-Forwarded-For is believed only when the socket belongs to a proxy listed in
 // TRUSTED_PROXIES (addresses or CIDRs), and then only up to the first address that is not such a proxy.
 

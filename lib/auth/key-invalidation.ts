@@ -3,10 +3,10 @@ import { processSingleton } from "@/lib/process-state";
 import { invalidateKey } from "./verify-api-key";
 import { invalidateAccessTokens } from "./verify-access-token";
 
-// A revoked or changed key must stop working on the very next request: in this process at once, and in
-// every other process within a second through Redis pub/sub when REDIS_URL is set. Without Redis, other
-// processes notice when their cache entry expires (KEY_CACHE_TTL_MS, default 30 s). OAuth grants and access
-// tokens (lib/auth/verify-access-token.ts) travel on the same channel by their ids.
+// A revoked or changed key must stop working on the very next request: in this process at once, in every other
+// process of this machine (Next, the data plane's workers) before the changing call returns (the local bus), and on
+// other machines within a Redis round trip when REDIS_URL is set (lib/redis/bus.ts). OAuth grants and access tokens
+// (lib/auth/verify-access-token.ts) travel on the same channel by their ids.
 
 const TOPIC = "api-key-changed";
 const subscription = processSingleton("key-invalidation", () => ({ listening: false }));

@@ -12,8 +12,8 @@ import { nanosToDecimal } from "./money";
 // A project's current subscriptions, their compiled prices and the period's running totals, in memory: what a
 // product call (gateway, key verification, meter event) is entitled to and what it costs, without a database
 // query on the call's path. A subscription write invalidates its project's entry at once in this process and,
-// through Redis pub/sub when REDIS_URL is set, in the others; without Redis they notice within
-// BILLING_CACHE_TTL_MS (default 30 s), refreshing in the background while they go on with what they have.
+// through the bus (lib/redis/bus.ts), in the others; an entry no change announced is refreshed after
+// BILLING_CACHE_TTL_MS (default 30 s), in the background while the process goes on with what it has.
 //
 // The running totals start from the period's usage events when a process first rates a subscription and then
 // count this process's calls. With several processes each counts its own, so the cost a response shows can

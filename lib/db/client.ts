@@ -6,23 +6,13 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient as SqliteClient, Prisma as SqlitePrisma } from "@/generated/prisma-sqlite";
 import { PrismaClient as PgClient, Prisma as PgPrisma } from "@/generated/prisma-pg";
 import { countCacheExtension, markWritten } from "./count-cache";
+import { databaseProvider, databaseUrl } from "./database-url";
 
 // One type for the rest of the code: both clients are generated from one schema, so the SQLite client's
 // type describes the PostgreSQL one as well.
 export type Db = SqliteClient;
 
-export const DEFAULT_SQLITE_URL = "file:./data/platform.db";
-
-export function databaseUrl(env: NodeJS.ProcessEnv = process.env): string {
-  const url = env.DATABASE_URL?.trim();
-  return url ? url : DEFAULT_SQLITE_URL;
-}
-
-export function databaseProvider(url = databaseUrl()): "sqlite" | "postgresql" {
-  if (url.startsWith("file:")) return "sqlite";
-  if (url.startsWith("postgres://") || url.startsWith("postgresql://")) return "postgresql";
-  throw new Error("DATABASE_URL must start with file: or postgres://");
-}
+export { DEFAULT_SQLITE_URL, databaseProvider, databaseUrl } from "./database-url";
 
 type DbNullValue = typeof SqlitePrisma.DbNull;
 

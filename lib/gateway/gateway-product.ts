@@ -8,8 +8,8 @@ import { NativeDate } from "@/lib/native-date";
 import { openGatewaySecret } from "./gateway-secret";
 
 // What the gateway needs of a product, by slug, from memory: its upstreams, timeout, secret headers (opened once)
-// and signing secrets. A product write announces the slug, so this process and (with Redis) the others read it
-// again at once; without Redis other processes notice within GATEWAY_CACHE_TTL_MS (default 30 s).
+// and signing secrets. A product write announces the slug on the bus (lib/redis/bus.ts), so this process and every
+// other one read it again at once; entries not announced are read again after GATEWAY_CACHE_TTL_MS (default 30 s).
 
 export interface GatewayProduct {
   id: string;

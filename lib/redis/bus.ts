@@ -1,11 +1,16 @@
+import { listenToLocalBus, writeLocalBus } from "@/lib/bus/local-bus";
 import { processSingleton } from "@/lib/process-state";
 import { redis } from "./client";
 
 // The one invalidation bus: a process that changes something other processes cache (a key, a subscription's
 // prices, a table's row count) publishes the changed thing's name on a topic; every process that subscribed
-// drops its copy. Topics live under REDIS_PREFIX (default `platform:`), so two deployments sharing a Redis do
-// not hear each other. Without REDIS_URL there are no other processes to tell: publish and subscribe do nothing
-// (each caller has already changed its own process's cache).
+// drops its copy. Two carriers, each message on both (handlers are idempotent):
+//  - the local bus (lib/bus/local-bus.ts), always: the processes of this machine (the data plane's workers, Next,
+//    jobs, the CLI) hear a change before the call that made it returns;
+//  - Redis pub/sub when REDIS_URL is set: servers on other machines hear it within a round trip to Redis (about a
+//    millisecond; messages published while Redis is unreachable are lost, and the caches' TTLs bound the damage).
+// Redis topics live under REDIS_PREFIX (default `platform:`), so two deployments sharing a Redis do not hear each
+// other.
 
 type Handler = (message: string) => void;
 
@@ -15,6 +20,7 @@ export const channelOf = (topic: string) => `${process.env.REDIS_PREFIX ?? "plat
 
 /** Sends `message` on `topic` to every other process; never throws and never waits on the caller's path. */
 export function publish(topic: string, message: string): void {
+  writeLocalBus(topic, message);
   const client = redis();
   if (!client) return;
   const send = () => {
@@ -36,6 +42,20 @@ export function publish(topic: string, message: string): void {
 
 /** Calls `handler` with every message other processes publish on `topic` (and this one's: handlers are idempotent). */
 export function subscribe(topic: string, handler: Handler): void {
+  const handlers = localHandlers.get(topic) ?? [];
+  if (!handlers.includes(handler)) handlers.push(handler);
+  localHandlers.set(topic, handlers);
+  listenToLocalBus(fromLocalBus);
+  subscribeOnRedis(topic, handler);
+}
+
+// What other processes of this machine wrote on the local bus, by topic.
+const localHandlers = processSingleton("bus-local-handlers", () => new Map<string, Handler[]>());
+function fromLocalBus(topic: string, message: string): void {
+  for (const h of localHandlers.get(topic) ?? []) h(message);
+}
+
+function subscribeOnRedis(topic: string, handler: Handler): void {
   const sub = redis("subscriber");
   if (!sub) return;
   const channel = channelOf(topic);

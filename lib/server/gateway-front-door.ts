@@ -266,7 +266,7 @@ async function tunnelUpgrade(ctx: RequestContext): Promise<void> {
 
 const UPGRADE_PIPELINE: Pipeline = { inbound: [...CHECKS, tunnelUpgrade], onError: mapError, outbound: [recordGatewayCall] };
 
-/** server.mjs's `upgrade` event: true when this is a gateway call (being answered); false to refuse it. */
+/** The data plane's `upgrade` event: true when this is a gateway call (being answered); false to refuse it. */
 export function handleGatewayUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean {
   if (!GATEWAY_PATH.test(req.url ?? "")) return false;
   const { ctx, call } = contextFor(req, undefined);

@@ -8,17 +8,21 @@ import { corsPreflight } from "@/lib/oauth/oauth-error";
 import { API_PATH, dispatchApi } from "./dispatch";
 import { writeAnswer as write } from "./write-answer";
 import { GATEWAY_PATH, serveGateway } from "./gateway-front-door";
+import { getTestClock, moveTestClock } from "./test-clock-endpoint";
 
-// server.mjs hands every request here first: the API and the OAuth endpoints are answered on node:http directly,
-// without Next's request handler; anything else (the portal, docs, NextAuth) returns false and goes to Next.
-// Both sides share one instance of every stateful service (lib/process-state.ts keeps them on globalThis).
+// The data plane (data-plane.mjs) hands every request here first: the API and the OAuth endpoints are answered on node:http,
+// in a process without Next; anything else (the portal, docs, NextAuth) returns false and is streamed to Next.
+// What another process changed reaches this one through the bus (lib/redis/bus.ts), polled before each request.
 
 type WebHandler = (req: Request) => Promise<Response> | Response;
 
-const OAUTH: Record<string, Partial<Record<string, WebHandler>>> = {
+// The endpoints written against the Web `Request`: OAuth's, and the operator's test clock (it moves the clock of the
+// process that runs the jobs, and every other one through the bus).
+const WEB_HANDLERS: Record<string, Partial<Record<string, WebHandler>>> = {
   "/oauth/token": { POST: handleTokenRequest, OPTIONS: corsPreflight },
   "/oauth/revoke": { POST: handleRevokeRequest, OPTIONS: corsPreflight },
   "/.well-known/oauth-authorization-server": { GET: handleMetadataRequest, HEAD: handleMetadataRequest, OPTIONS: corsPreflight },
+  "/api/test-clock": { GET: getTestClock, POST: moveTestClock },
 };
 
 function origin(req: IncomingMessage): { protocol: string; fallback: string } {
@@ -91,7 +95,7 @@ export function handleNodeRequest(req: IncomingMessage, res: ServerResponse): bo
     return true;
   }
   const q = target.indexOf("?");
-  const handlers = OAUTH[q === -1 ? target : target.slice(0, q)];
+  const handlers = WEB_HANDLERS[q === -1 ? target : target.slice(0, q)];
   if (!handlers) return false;
   const handler = handlers[req.method ?? "GET"];
   if (!handler) return false; // Next answers other methods (405) as before

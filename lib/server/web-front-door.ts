@@ -3,8 +3,8 @@ import { readRequestText } from "@/lib/http/read-body";
 import { dispatchApi } from "./dispatch";
 
 /**
- * The API behind Next's catch-all route (app/v1/[[...path]]/route.ts), for `next dev`; in production server.mjs
- * answers /v1 on node:http before Next sees it (node-front-door.ts). Same dispatcher, same pipeline.
+ * The API behind Next's catch-all route (app/v1/[[...path]]/route.ts), for `next dev`; in production the data plane (data-plane.mjs)
+ * answers /v1 on node:http and Next never sees it (node-front-door.ts). Same dispatcher, same pipeline.
  */
 export async function serveWebRequest(req: Request): Promise<Response> {
   const answer = await dispatchApi({

@@ -2,7 +2,7 @@
 //  - GATEWAY_HOST_SUFFIX=gw.example.com: a call to {slug}.gw.example.com/{path} is the gateway's /gw/{slug}/{path};
 //  - APP_HOST_SUFFIX=apps.example.com: {slug}.apps.example.com/{path} is the product portal /p/{slug}/{path} (or
 //    any stored app: /apps/{slug} is reachable there as it is, and so are Next's assets and the sign-in pages).
-// server.mjs rewrites the request's path before anything else reads it; the Host is kept (see request-origin.mjs),
+// The data plane (scripts/lib/front-request.mjs) rewrites the request's path before anything else reads it; the Host is kept (see request-origin.mjs),
 // so sign-in and links stay on the host the visitor used.
 import { parseHost } from "./request-origin.mjs";
 

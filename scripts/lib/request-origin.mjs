@@ -4,7 +4,7 @@
 // http://127.0.0.1:3000 comes back to 127.0.0.1 after signing in (where their cookie is) rather than to localhost.
 // The Host header is followed only when it names this server: one of the machine's own names or addresses, on
 // the port the server listens on. Anything else (a forged Host, a stranger's domain) gets the server's own
-// address. server.mjs writes the result over Host, X-Forwarded-Host and X-Forwarded-Proto before Next sees the
+// address. The data plane (scripts/lib/front-request.mjs) writes the result over Host, X-Forwarded-Host and X-Forwarded-Proto before Next sees the
 // request, so nothing inside the app (next-auth, the portal's redirects, error links) can read a forged value.
 import os from "node:os";
 

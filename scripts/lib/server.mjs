@@ -2,7 +2,6 @@
 // free port and waits until it answers.
 import { spawn } from "node:child_process";
 import net from "node:net";
-import { serverNodeFlags } from "./server-flags.mjs";
 
 export function freePort() {
   return new Promise((resolve, reject) => {
@@ -16,9 +15,11 @@ export function freePort() {
   });
 }
 
-export async function startServer({ env = {}, port, quiet = true, script = "server.mjs", nodeArgs = [] } = {}) {
+/** Starts `script` (default: the platform, i.e. the supervisor with its data plane and Next) and waits until it
+ * answers /healthz's liveness and Next's /api/health through it. */
+export async function startServer({ env = {}, port, quiet = true, script = "scripts/serve.mjs", nodeArgs = [] } = {}) {
   port ??= await freePort();
-  const child = spawn("node", [...(script === "server.mjs" ? serverNodeFlags() : []), ...nodeArgs, script], {
+  const child = spawn("node", [...nodeArgs, script], {
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", ...env },
     // BENCH_SERVER_STDOUT=1 lets a quiet server's stdout through (a benchmark's `--trace-gc-nvp` lines, say).
     stdio: quiet ? ["ignore", process.env.BENCH_SERVER_STDOUT === "1" ? "inherit" : "ignore", "pipe"] : "inherit",

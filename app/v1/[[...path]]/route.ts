@@ -1,4 +1,4 @@
-// Every /v1 path, for `next dev`: the same dispatcher and pipeline that server.mjs runs on node:http in production.
+// Every /v1 path, for `next dev`: the same dispatcher and pipeline the data plane (data-plane.mjs) runs on node:http in production.
 import { serveWebRequest } from "@/lib/server/web-front-door";
 
 export const dynamic = "force-dynamic";

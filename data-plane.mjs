@@ -1,0 +1,133 @@
+// The data plane: one node:http process (or several, as node:cluster workers sharing the port; scripts/serve.mjs
+// starts them) that owns the public port and answers the API (/v1), OAuth's token, revocation and metadata
+// endpoints, the gateway (/gw/{slug}/…, WebSockets included), /healthz and /readyz itself, from the bundle
+// dist/data-plane/entry.mjs (lib/ only: Next and React are never loaded here). Every other path (the portal, docs,
+// catalogue, sign-in) is streamed to Next on its private address, both ways, so a page render never holds up an API
+// call: they run on different event loops.
+//
+// A SIGTERM stops accepting, lets requests in flight finish, then flushes the queued usage events, logs and audit
+// entries before exiting. When the supervisor is gone (its IPC channel closes), the process exits at once, as a crash.
+import "./scripts/lib/native-date.mjs"; // first, as in the Next process: the engine's own Date
+import http from "node:http";
+import cluster from "node:cluster";
+import { frontRequestPreparer } from "./scripts/lib/front-request.mjs";
+
+const startedAt = performance.now();
+const port = Number(process.env.PORT ?? 3000);
+const hostname = process.env.HOST ?? "0.0.0.0";
+const next = { host: "127.0.0.1", port: Number(process.env.NEXT_PRIVATE_PORT ?? 0) };
+const internalToken = process.env.PLATFORM_INTERNAL_TOKEN ?? "";
+const worker = cluster.isWorker ? cluster.worker.id : 1;
+const plane = await import("./dist/data-plane/entry.mjs");
+plane.startDataPlaneServices({ background: process.env.DATA_PLANE_BACKGROUND !== "false" });
+
+const prepare = frontRequestPreparer({ port, hostname });
+// Keep-alive connections to Next: a page's request does not pay a TCP handshake.
+const nextAgent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+
+// Headers that belong to one hop (RFC 9110 §7.6.1), not passed on to Next.
+const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "te", "trailer"]);
+
+function json(res, status, body) {
+  res.writeHead(status, { "content-type": "application/json", "cache-control": "no-store" });
+  res.end(JSON.stringify(body));
+}
+
+/** Next's answer to a page request, streamed both ways; a Next that is down or restarting is a 502 in the envelope. */
+function toNext(req, res) {
+  const headers = {};
+  for (const [name, value] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(name)) headers[name] = value;
+  headers["x-platform-internal"] = internalToken;
+  const upstream = http.request({ host: next.host, port: next.port, method: req.method, path: req.url, headers, agent: nextAgent }, (answer) => {
+    const out = [];
+    for (let i = 0; i < answer.rawHeaders.length; i += 2) {
+      if (!HOP_BY_HOP.has(answer.rawHeaders[i].toLowerCase())) out.push(answer.rawHeaders[i], answer.rawHeaders[i + 1]);
+    }
+    res.writeHead(answer.statusCode ?? 502, answer.statusMessage, out);
+    answer.pipe(res);
+    answer.on("error", () => res.destroy());
+  });
+  upstream.on("error", (e) => {
+    if (res.headersSent) return res.destroy();
+    json(res, 502, {
+      error: {
+        type: "server_error",
+        code: "PORTAL_UNAVAILABLE",
+        message: "The portal is not answering right now (it may be restarting); the API and the gateway are unaffected.",
+        detail: e.message,
+      },
+    });
+  });
+  req.pipe(upstream);
+  res.on("close", () => {
+    if (!res.writableFinished) upstream.destroy();
+  });
+}
+
+/** /readyz's extra check: Next answers its health route on its private address. */
+function nextReachable() {
+  return new Promise((resolve) => {
+    const probe = http.get({ host: next.host, port: next.port, path: "/api/health", agent: nextAgent, timeout: 1000 }, (r) => {
+      r.resume();
+      resolve([{ name: "next", ok: r.statusCode === 200, ...(r.statusCode === 200 ? {} : { detail: `answered ${r.statusCode}` }) }]);
+    });
+    probe.on("timeout", () => probe.destroy(new Error("no answer within 1 s")));
+    probe.on("error", (e) => resolve([{ name: "next", ok: false, detail: e.message }]));
+  });
+}
+
+const server = http.createServer((req, res) => {
+  // A change another process made (a key revoked in the portal, say) is applied before this request is looked at.
+  plane.pollLocalBus();
+  prepare(req);
+  const url = req.url ?? "/";
+  if (url === "/healthz") return json(res, 200, { status: "ok", process: "data-plane", worker, pid: process.pid });
+  if (url === "/readyz") {
+    plane
+      .readiness(nextReachable)
+      .then((r) => json(res, r.ok ? 200 : 503, { status: r.ok ? "ready" : "not_ready", checks: r.checks }))
+      .catch((e) => json(res, 503, { status: "not_ready", checks: [{ name: "readiness", ok: false, detail: e.message }] }));
+    return;
+  }
+  if (!plane.handleNodeRequest(req, res)) toNext(req, res);
+});
+// WebSocket (and other Upgrade) requests: the gateway's /gw/{slug}/… tunnels them to the product's upstream; others
+// (none in production) are refused.
+server.on("upgrade", (req, socket, head) => {
+  plane.pollLocalBus();
+  prepare(req);
+  if (!plane.handleGatewayUpgrade(req, socket, head)) socket.destroy();
+});
+server.keepAliveTimeout = 65_000;
+server.listen(port, hostname, () => {
+  const ms = Math.round(performance.now() - startedAt);
+  console.log(`data plane ${worker} ready on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port} in ${ms} ms (pid ${process.pid})`);
+  process.send?.({ type: "data-plane-ready", worker, ms });
+});
+
+let stopping = false;
+async function shutdown(signal) {
+  if (stopping) return;
+  stopping = true;
+  console.log(`${signal}: finishing requests in flight`);
+  const force = setTimeout(() => process.exit(1), 10_000);
+  force.unref();
+  // close() stops accepting and resolves once every request in flight has been answered (idle keep-alive
+  // connections are closed at once); only then are the queued usage events, logs and audit entries flushed.
+  const closed = new Promise((resolve) => server.close(resolve));
+  const sweep = setInterval(() => server.closeIdleConnections?.(), 100);
+  server.closeIdleConnections?.();
+  await closed;
+  clearInterval(sweep);
+  nextAgent.destroy();
+  try {
+    await plane.shutdownDataPlane();
+  } catch (e) {
+    console.error("shutdown hook failed", e);
+  }
+  process.exit(0);
+}
+process.on("SIGTERM", () => shutdown("SIGTERM"));
+process.on("SIGINT", () => shutdown("SIGINT"));
+// A plain child (not a cluster worker, which node ends itself) exits when its supervisor is gone.
+if (!cluster.isWorker) process.on("disconnect", () => process.exit(1));

@@ -1,0 +1,124 @@
+import { createHash, randomBytes } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { databaseProvider, databaseUrl } from "@/lib/db/database-url";
+import { processSingleton } from "@/lib/process-state";
+
+// The invalidation bus between the processes of one machine (the data plane's workers, Next, the jobs and the CLI),
+// with or without Redis: a small SQLite file of its own beside the database. A process that changes something other
+// processes cache appends one row *synchronously*, so the row is committed before the call that made the change
+// returns; every reader asks SQLite's data_version (about a microsecond: it moves only when another connection has
+// committed to this file) before each request it serves, and reads the new rows only when it moved. That is the
+// promise "a change is honoured by the very next call, in every process", kept without a broker or an ack.
+//
+// Its own file, not a table of the database: the bus's rare writes never wait behind the database's writers (the
+// usage recorder's batches), and on PostgreSQL it needs no polling. Rows older than a minute are pruned; a process
+// reads only rows written after it opened the file (its caches were empty before).
+
+export type LocalBusHandler = (topic: string, message: string) => void;
+
+interface LocalBus {
+  conn: Database.Database;
+  origin: string;
+  lastId: number;
+  version: number;
+  written: number;
+  dataVersion: Database.Statement;
+  readSince: Database.Statement;
+  insert: Database.Statement;
+  prune: Database.Statement;
+}
+
+const PRUNE_EVERY = 200;
+const KEEP_MS = 60_000;
+
+const state = processSingleton("local-bus", () => ({
+  bus: null as LocalBus | null,
+  failed: false,
+  handlers: [] as LocalBusHandler[],
+  timer: null as NodeJS.Timeout | null,
+}));
+
+/** The bus file for this process's database: `<file>-bus` beside a SQLite file, else under data/ by the URL's hash. */
+export function localBusFile(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.LOCAL_BUS_FILE) return path.resolve(env.LOCAL_BUS_FILE);
+  const url = databaseUrl(env);
+  if (databaseProvider(url) === "sqlite") return `${path.resolve(url.slice("file:".length))}-bus`;
+  return path.resolve("data", `bus-${createHash("sha256").update(url).digest("hex").slice(0, 16)}.db`);
+}
+
+function open(): LocalBus | null {
+  if (state.bus || state.failed) return state.bus;
+  try {
+    const file = localBusFile();
+    mkdirSync(path.dirname(file), { recursive: true });
+    // A writer waits for another writer's row (rare, and short): the busy timeout is a synchronous wait.
+    const conn = new Database(file, { timeout: 2000 });
+    conn.pragma("journal_mode = WAL");
+    conn.pragma("synchronous = NORMAL");
+    conn.exec(
+      "CREATE TABLE IF NOT EXISTS message (id INTEGER PRIMARY KEY AUTOINCREMENT, at INTEGER NOT NULL, origin TEXT NOT NULL, topic TEXT NOT NULL, body TEXT NOT NULL)",
+    );
+    const dataVersion = conn.prepare("PRAGMA data_version").pluck();
+    state.bus = {
+      conn,
+      origin: `${process.pid}.${randomBytes(4).toString("hex")}`,
+      lastId: Number(conn.prepare("SELECT coalesce(max(id), 0) FROM message").pluck().get()),
+      version: Number(dataVersion.get()),
+      written: 0,
+      dataVersion,
+      readSince: conn.prepare("SELECT id, origin, topic, body FROM message WHERE id > ? ORDER BY id"),
+      insert: conn.prepare("INSERT INTO message (at, origin, topic, body) VALUES (?, ?, ?, ?)"),
+      prune: conn.prepare("DELETE FROM message WHERE at < ?"),
+    };
+  } catch (e) {
+    state.failed = true;
+    console.warn(`[bus] the local bus is off: ${(e as Error).message}`);
+  }
+  return state.bus;
+}
+
+/** Appends a message for every other process on this machine; committed when this returns. */
+export function writeLocalBus(topic: string, message: string): void {
+  const bus = open();
+  if (!bus) return;
+  try {
+    bus.insert.run(Date.now(), bus.origin, topic, message);
+    if (++bus.written % PRUNE_EVERY === 0) bus.prune.run(Date.now() - KEEP_MS);
+  } catch (e) {
+    console.warn(`[bus] ${topic} not written to the local bus: ${(e as Error).message}`);
+  }
+}
+
+/** Hands every row other processes appended since the last call to the handlers. Cheap when nothing changed. */
+export function pollLocalBus(): void {
+  const bus = state.bus;
+  if (!bus) return;
+  const version = Number(bus.dataVersion.get());
+  if (version === bus.version) return;
+  bus.version = version;
+  const rows = bus.readSince.all(bus.lastId) as { id: number; origin: string; topic: string; body: string }[];
+  for (const row of rows) {
+    bus.lastId = row.id;
+    if (row.origin === bus.origin) continue;
+    for (const handler of state.handlers) {
+      try {
+        handler(row.topic, row.body);
+      } catch (e) {
+        console.warn(`[bus] a handler of ${row.topic} failed: ${(e as Error).message}`);
+      }
+    }
+  }
+}
+
+/** Starts reading the bus in this process: `handler` gets every other process's message; polled every 50 ms too. */
+export function listenToLocalBus(handler: LocalBusHandler): void {
+  if (!state.handlers.includes(handler)) state.handlers.push(handler);
+  open();
+  if (!state.timer && state.bus) {
+    // Between requests (or in a process that serves none) changes still arrive within 50 ms.
+    state.timer = setInterval(pollLocalBus, 50);
+    state.timer.unref();
+  }
+}

@@ -1,0 +1,92 @@
+// Next's process: the portal, docs, catalogue, /p/{slug}, /apps and sign-in, on a private address (NEXT_PRIVATE_PORT
+// on 127.0.0.1, chosen by scripts/serve.mjs). The data plane (data-plane.mjs) owns the public port and streams every
+// path it does not answer itself to here; the API and the gateway never reach this process.
+//  - Requests from the data plane carry `x-platform-internal: PLATFORM_INTERNAL_TOKEN`: their client address, Host
+//    and X-Forwarded-* were set there and are kept. Any other request (someone on this machine calling the private
+//    port) gets them worked out here as the data plane would, never as the client wrote them.
+//  - A SIGTERM/SIGINT stops accepting and lets requests in flight finish. When the supervisor is gone (the IPC
+//    channel closes), the process exits.
+import "./scripts/lib/native-date.mjs"; // first: the engine's Date, before Next wraps it
+import { createServer } from "node:http";
+import { randomBytes, timingSafeEqual } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import next from "next";
+import { frontRequestPreparer } from "./scripts/lib/front-request.mjs";
+
+const port = Number(process.env.NEXT_PRIVATE_PORT ?? 3001);
+const hostname = "127.0.0.1";
+const publicPort = Number(process.env.PORT ?? 3000);
+const publicHost = process.env.HOST ?? "0.0.0.0";
+const internalToken = Buffer.from(process.env.PLATFORM_INTERNAL_TOKEN ?? "");
+
+// Portal sessions need a signing secret and the public address. Defaults suit one machine: a secret made once
+// into data/ (git-ignored), and the address each request came to (one of this server's own, see
+// scripts/lib/request-origin.mjs). Behind a proxy or on several machines, set NEXTAUTH_SECRET and PUBLIC_BASE_URL.
+if (!process.env.NEXTAUTH_SECRET) {
+  const file = "data/nextauth.secret";
+  if (!existsSync(file)) {
+    mkdirSync("data", { recursive: true });
+    writeFileSync(file, randomBytes(32).toString("base64url"), { mode: 0o600 });
+  }
+  process.env.NEXTAUTH_SECRET = readFileSync(file, "utf8").trim();
+}
+if (process.env.PUBLIC_BASE_URL) process.env.NEXTAUTH_URL ??= process.env.PUBLIC_BASE_URL;
+// No fixed address: next-auth takes the request's host, which the data plane has already checked.
+else if (!process.env.NEXTAUTH_URL) process.env.AUTH_TRUST_HOST = "true";
+
+const app = next({ dev: false, hostname, port, dir: process.cwd(), conf: undefined });
+const handle = app.getRequestHandler();
+await app.prepare();
+// instrumentation.ts's register() listens to the bus and keeps the count cache. Next runs it once per process, but
+// only when its own server first starts (lazily, at the first request), so it is run here, through the same
+// once-only entry point Next uses: Next's later call finds it done.
+const require = createRequire(import.meta.url);
+const { ensureInstrumentationRegistered } = require("next/dist/server/lib/router-utils/instrumentation-globals.external.js");
+await ensureInstrumentationRegistered(process.cwd(), process.env.NEXT_DIST_DIR ?? ".next");
+const pollBus = globalThis.__platformBusPoll ?? (() => {});
+
+const prepareDirect = frontRequestPreparer({ port: publicPort, hostname: publicHost });
+function fromDataPlane(req) {
+  const given = req.headers["x-platform-internal"];
+  delete req.headers["x-platform-internal"];
+  if (typeof given !== "string" || internalToken.length === 0) return false;
+  const buf = Buffer.from(given);
+  return buf.length === internalToken.length && timingSafeEqual(buf, internalToken);
+}
+
+const server = createServer((req, res) => {
+  if (!fromDataPlane(req)) prepareDirect(req);
+  // A change the data plane made (a key revoked through /v1, say) is seen by the page this request renders.
+  pollBus();
+  handle(req, res);
+});
+server.on("upgrade", (req, socket) => socket.destroy());
+server.keepAliveTimeout = 65_000;
+server.listen(port, hostname, () => {
+  console.log(`next ready on http://${hostname}:${port} (pid ${process.pid})`);
+  process.send?.({ type: "next-ready" });
+});
+
+let stopping = false;
+async function shutdown(signal) {
+  if (stopping) return;
+  stopping = true;
+  console.log(`${signal}: finishing requests in flight`);
+  const force = setTimeout(() => process.exit(1), 10_000);
+  force.unref();
+  const closed = new Promise((resolve) => server.close(resolve));
+  const sweep = setInterval(() => server.closeIdleConnections?.(), 100);
+  server.closeIdleConnections?.();
+  await closed;
+  clearInterval(sweep);
+  try {
+    await globalThis.__platformShutdown?.();
+  } catch (e) {
+    console.error("shutdown hook failed", e);
+  }
+  process.exit(0);
+}
+process.on("SIGTERM", () => shutdown("SIGTERM"));
+process.on("SIGINT", () => shutdown("SIGINT"));
+process.on("disconnect", () => process.exit(1));

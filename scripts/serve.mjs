@@ -1,0 +1,132 @@
+// The supervisor `npm start` ends in (after installing, migrating and building): two kinds of process, as Kong's and
+// APISIX's data and control planes are separate.
+//   data plane   data-plane.mjs, DATA_PLANE_WORKERS node:cluster workers sharing PORT on HOST: /v1, OAuth's
+//                endpoints, /gw, /healthz, /readyz; every other path streamed to Next. The first worker also runs
+//                the jobs and the webhook worker.
+//   next         next-server.mjs on 127.0.0.1:NEXT_PRIVATE_PORT (a free port unless set): the portal and the pages.
+// A process that dies is started again after a back-off (0.5 s, doubling to 15 s); more than CRASH_LOOP_LIMIT
+// deaths of one kind in a minute is a crash loop: the supervisor says so and stops everything (exit 1). SIGTERM or
+// SIGINT drains both (each finishes its requests in flight and flushes its queues) before the supervisor exits.
+// Each line a child prints is prefixed with its name. Needs installed packages and a build: scripts/start.mjs.
+import cluster from "node:cluster";
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { availableParallelism } from "node:os";
+import { createInterface } from "node:readline";
+import { serverNodeFlags } from "./lib/server-flags.mjs";
+import { freePort } from "./lib/server.mjs";
+
+const CRASH_LOOP_LIMIT = Number(process.env.CRASH_LOOP_LIMIT ?? 5);
+const CRASH_WINDOW_MS = 60_000;
+
+/** How many data-plane workers to run, or the sentence that says why the setting cannot be honoured. */
+export function dataPlaneWorkers(env = process.env, cores = availableParallelism()) {
+  const redis = Boolean(env.REDIS_URL?.trim());
+  const raw = env.DATA_PLANE_WORKERS?.trim();
+  if (!raw) return { workers: redis ? cores : 1 };
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) return { error: `DATA_PLANE_WORKERS must be a whole number of at least 1, not "${raw}".` };
+  if (n > 1 && !redis)
+    return {
+      error: `DATA_PLANE_WORKERS=${n} needs REDIS_URL: without Redis each worker would keep its own rate-limit windows and quotas, so plan limits would be ${n} times too generous.`,
+    };
+  return { workers: n };
+}
+
+function prefixLines(stream, name, out) {
+  if (!stream) return;
+  createInterface({ input: stream, crlfDelay: Infinity }).on("line", (line) => out.write(`[${name}] ${line}\n`));
+}
+
+export async function serve() {
+  const plan = dataPlaneWorkers();
+  if (plan.error) {
+    console.error(`[supervisor] ${plan.error}`);
+    process.exit(1);
+  }
+  const nextPort = Number(process.env.NEXT_PRIVATE_PORT) || (await freePort());
+  const env = {
+    ...process.env,
+    NEXT_TELEMETRY_DISABLED: "1",
+    NODE_ENV: process.env.NODE_ENV ?? "production",
+    NEXT_PRIVATE_PORT: String(nextPort),
+    PLATFORM_INTERNAL_TOKEN: randomBytes(24).toString("base64url"),
+  };
+  let stopping = false;
+  const deaths = { "data-plane": [], next: [] };
+
+  /** Counts a death of `kind`; true when it is a crash loop. */
+  function crashLoop(kind) {
+    const now = Date.now();
+    deaths[kind] = deaths[kind].filter((t) => now - t < CRASH_WINDOW_MS);
+    deaths[kind].push(now);
+    return deaths[kind].length > CRASH_LOOP_LIMIT;
+  }
+  const backoff = (kind) => Math.min(15_000, 500 * 2 ** Math.max(0, deaths[kind].length - 1));
+
+  function died(kind, name, code, signal, restart) {
+    if (stopping) return;
+    const how = signal ? `signal ${signal}` : `code ${code}`;
+    if (crashLoop(kind)) {
+      console.error(`[supervisor] ${name} died (${how}) ${deaths[kind].length} times within a minute: a crash loop. Giving up; stopping everything.`);
+      void stop("crash loop", 1);
+      return;
+    }
+    const wait = backoff(kind);
+    console.error(`[supervisor] ${name} died (${how}); starting it again in ${wait} ms`);
+    setTimeout(() => stopping || restart(), wait).unref();
+  }
+
+  // Next: a plain child with an IPC channel (it exits when the channel closes, i.e. when this process is gone).
+  let nextChild = null;
+  function startNext() {
+    nextChild = spawn(process.execPath, [...serverNodeFlags(), "next-server.mjs"], { env, stdio: ["ignore", "pipe", "pipe", "ipc"] });
+    prefixLines(nextChild.stdout, "next", process.stdout);
+    prefixLines(nextChild.stderr, "next", process.stderr);
+    const child = nextChild;
+    child.on("exit", (code, signal) => died("next", "next", code, signal, startNext));
+  }
+
+  // The data plane: node:cluster workers; the primary (this process) holds the port and hands connections to them.
+  cluster.setupPrimary({ exec: "data-plane.mjs", execArgv: serverNodeFlags(), silent: true });
+  const slots = new Map(); // slot number → worker
+  function startWorker(slot) {
+    const worker = cluster.fork({ ...env, DATA_PLANE_SLOT: String(slot), DATA_PLANE_BACKGROUND: slot === 1 ? "true" : "false" });
+    slots.set(slot, worker);
+    const name = plan.workers > 1 ? `data-plane:${slot}` : "data-plane";
+    prefixLines(worker.process.stdout, name, process.stdout);
+    prefixLines(worker.process.stderr, name, process.stderr);
+    worker.on("exit", (code, signal) => {
+      if (slots.get(slot) === worker) slots.delete(slot);
+      died("data-plane", name, code, signal, () => startWorker(slot));
+    });
+  }
+
+  async function stop(why, exitCode = 0) {
+    if (stopping) return;
+    stopping = true;
+    console.log(`[supervisor] ${why}: draining the data plane and Next`);
+    const children = [...[...slots.values()].map((w) => w.process), nextChild].filter((c) => c && c.exitCode === null && c.signalCode === null);
+    await Promise.all(
+      children.map(
+        (c) =>
+          new Promise((resolve) => {
+            c.once("exit", resolve);
+            c.kill("SIGTERM");
+            setTimeout(() => c.kill("SIGKILL"), 15_000).unref();
+          }),
+      ),
+    );
+    process.exit(exitCode);
+  }
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+
+  console.log(
+    `[supervisor] data plane: ${plan.workers} worker${plan.workers > 1 ? "s" : ""} on ${env.HOST ?? "0.0.0.0"}:${env.PORT ?? 3000}; next on 127.0.0.1:${nextPort}`,
+  );
+  startNext();
+  for (let slot = 1; slot <= plan.workers; slot++) startWorker(slot);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await serve();

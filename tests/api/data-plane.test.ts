@@ -1,0 +1,191 @@
+// Issue 37: the data plane and Next in processes of their own under one supervisor (scripts/serve.mjs). Each test
+// starts its own platform on the suite's database, finds its processes (the supervisor's children), and kills one:
+//  - Next killed with SIGKILL: /v1 and /gw keep answering at once; the supervisor starts Next again;
+//  - a data-plane worker killed with SIGKILL under load: it is started again, the calls it held fail cleanly (a
+//    reset connection, never a wrong answer), and every call answered 200 has its usage event, once (the journal);
+//  - DATA_PLANE_WORKERS=2 with Redis: a plan's limit is exact over 1,000 calls spread over both workers;
+//  - /healthz and /readyz answer for a load balancer.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { db } from "@/lib/db/client";
+import { client, seedBusiness } from "../helpers/api";
+import { publishApiProduct, subscribe, withinOneWindow } from "../helpers/marketplace";
+import { deleteRedisPrefix, poll, startSecondServer, uniquePrefix, type ServerWithLogs } from "../helpers/usage-db";
+import { sleep } from "../helpers/receiver";
+
+let upstream: http.Server;
+let upstreamUrl = "";
+const servers: ServerWithLogs[] = [];
+
+before(async () => {
+  upstream = http.createServer((req, res) => {
+    req.resume();
+    res.setHeader("content-type", "application/json");
+    res.end(JSON.stringify({ path: req.url }));
+  });
+  await new Promise<void>((r) => upstream.listen(0, "127.0.0.1", r));
+  upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+});
+after(async () => {
+  await Promise.all(servers.map((s) => s.stop()));
+  upstream?.close();
+});
+
+async function platform(env: Record<string, string> = {}) {
+  const s = await startSecondServer({ ALLOW_PRIVATE_URLS: "true", ...env });
+  servers.push(s);
+  return s;
+}
+
+/** The supervisor's children: Next's process and the data plane's workers, by their command line. */
+function children(s: ServerWithLogs): { next: number[]; dataPlane: number[] } {
+  const out = execFileSync("ps", ["-o", "pid=,args=", "--ppid", String(s.child.pid)], { encoding: "utf8" });
+  const rows = out
+    .trim()
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => l.trim().split(/\s+(.*)/));
+  return {
+    next: rows.filter(([, args]) => args.includes("next-server.mjs")).map(([pid]) => Number(pid)),
+    dataPlane: rows.filter(([, args]) => args.includes("data-plane.mjs")).map(([pid]) => Number(pid)),
+  };
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+async function subscribedProduct(base: string, price: Record<string, unknown> = { amount: 0.001 }) {
+  const provider = await seedBusiness();
+  const { product, slug, price: p } = await publishApiProduct(client(provider.testKey, base), { upstreamUrl, price });
+  const consumer = await seedBusiness();
+  await subscribe(client(consumer.testKey, base), p.id);
+  return { productId: product.id as string, slug, consumer };
+}
+
+async function gw(base: string, slug: string, key: string, path = "/x") {
+  const res = await fetch(`${base}/gw/${slug}${path}`, { headers: { authorization: `Bearer ${key}` } });
+  await res.arrayBuffer();
+  return res.status;
+}
+
+test("/healthz says the data plane is up; /readyz checks the database, its migrations and Next", async () => {
+  const s = await platform();
+  const health = await fetch(`${s.url}/healthz`);
+  assert.equal(health.status, 200);
+  const h = await health.json();
+  assert.equal(h.process, "data-plane");
+  assert.ok(children(s).dataPlane.includes(h.pid), "answered by a data-plane process, not by Next");
+  const ready = await fetch(`${s.url}/readyz`);
+  const r = await ready.json();
+  assert.equal(ready.status, 200, JSON.stringify(r));
+  assert.deepEqual(
+    r.checks.map((c: { name: string; ok: boolean }) => [c.name, c.ok]),
+    [
+      ["database", true],
+      ["migrations", true],
+      ["next", true],
+    ],
+  );
+});
+
+test("kill -9 of Next: /v1 and /gw keep answering at once, /readyz says Next is down until it is back", async () => {
+  const s = await platform();
+  const { slug, consumer } = await subscribedProduct(s.url);
+  const [nextPid] = children(s).next;
+  assert.ok(nextPid, "Next runs as a process of its own");
+  process.kill(nextPid, "SIGKILL");
+  await poll(async () => !alive(nextPid), 5000);
+  // The very next calls, while Next is gone or starting again.
+  assert.equal((await client(consumer.testKey, s.url).get("/v1/products")).status, 200);
+  assert.equal(await gw(s.url, slug, consumer.testKey), 200);
+  const page = await fetch(`${s.url}/catalog`);
+  await page.arrayBuffer();
+  if (page.status !== 200) {
+    assert.equal(page.status, 502, "a page asked while Next is down is a 502 from the data plane");
+    const ready = await fetch(`${s.url}/readyz`);
+    assert.equal(ready.status, 503);
+  }
+  // The supervisor starts Next again: pages come back.
+  const back = await poll(
+    async () => {
+      const r = await fetch(`${s.url}/catalog`);
+      await r.arrayBuffer();
+      return r.status === 200;
+    },
+    60_000,
+  );
+  assert.ok(back, "Next was started again");
+  const [again] = children(s).next;
+  assert.ok(again && again !== nextPid);
+});
+
+test("kill -9 of a data-plane worker under load: restarted, its calls fail cleanly, no usage event lost or doubled", async () => {
+  // Long flushes: what the killed worker answered is only in its journal when it dies.
+  const s = await platform({ USAGE_FLUSH_MS: "2000" });
+  const { productId, slug, consumer } = await subscribedProduct(s.url);
+  const [worker] = children(s).dataPlane;
+  let answered200 = 0;
+  let failedCleanly = 0;
+  let stop = false;
+  const loops = Array.from({ length: 4 }, async () => {
+    while (!stop) {
+      try {
+        const status = await gw(s.url, slug, consumer.testKey);
+        if (status === 200) answered200++;
+        else assert.fail(`a call answered ${status}`);
+      } catch {
+        failedCleanly++; // the connection the killed worker held, or a refused one while none listens
+        await sleep(20);
+      }
+    }
+  });
+  await sleep(800);
+  process.kill(worker, "SIGKILL");
+  // Calls go on while it is down and after it is back.
+  const restarted = await poll(async () => children(s).dataPlane.some((pid) => pid !== worker), 20_000);
+  assert.ok(restarted, "the supervisor started a new data-plane worker");
+  await poll(async () => (await fetch(`${s.url}/healthz`).then((r) => r.status).catch(() => 0)) === 200, 20_000);
+  await sleep(500);
+  stop = true;
+  await Promise.all(loops);
+  assert.ok(answered200 > 20, `calls were answered (${answered200}; ${failedCleanly} failed at the connection)`);
+  // The new worker replays the dead one's journal; the events of every answered call arrive, each once.
+  const count = () => db.usageEvent.count({ where: { productId, statusCode: 200 } });
+  await poll(async () => (await count()) >= answered200, 30_000);
+  await sleep(2500); // a double would come with the next flush
+  assert.equal(await count(), answered200, "one usage event per answered call");
+});
+
+test("DATA_PLANE_WORKERS=2 with Redis: a plan's limit is exact over 1,000 calls shared by both workers", async () => {
+  const prefix = uniquePrefix("data-plane-workers");
+  const redisUrl = "redis://127.0.0.1:6379";
+  const s = await platform({ REDIS_URL: redisUrl, REDIS_PREFIX: prefix, DATA_PLANE_WORKERS: "2" });
+  try {
+    await poll(async () => children(s).dataPlane.length === 2, 20_000);
+    const { slug, consumer } = await subscribedProduct(s.url, { amount: 0.001, rateLimit: { limit: 400, windowSeconds: 3600 } });
+    const pids = new Set<number>();
+    for (let i = 0; i < 10; i++) pids.add((await (await fetch(`${s.url}/healthz`)).json()).pid);
+    assert.equal(pids.size, 2, "both workers answer calls");
+    await withinOneWindow(3600, 60_000);
+    const statuses: number[] = [];
+    const queue = Array.from({ length: 1000 }, (_, i) => i);
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (queue.shift() !== undefined) statuses.push(await gw(s.url, slug, consumer.testKey));
+      }),
+    );
+    assert.equal(statuses.filter((x) => x === 200).length, 400, "exactly the plan's 400 were served");
+    assert.equal(statuses.filter((x) => x === 429).length, 600);
+  } finally {
+    await deleteRedisPrefix(redisUrl, prefix);
+  }
+});

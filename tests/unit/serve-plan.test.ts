@@ -1,0 +1,23 @@
+// How many data-plane workers `npm start` runs (scripts/serve.mjs): one on the embedded default, every core with
+// Redis, and a setting it cannot honour refused with the reason.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+// @ts-expect-error: plain ESM script without types
+import { dataPlaneWorkers } from "../../scripts/serve.mjs";
+
+test("defaults: one worker without Redis, one per core with it", () => {
+  assert.deepEqual(dataPlaneWorkers({}, 8), { workers: 1 });
+  assert.deepEqual(dataPlaneWorkers({ REDIS_URL: "redis://127.0.0.1:6379" }, 8), { workers: 8 });
+});
+
+test("DATA_PLANE_WORKERS is honoured when it can be", () => {
+  assert.deepEqual(dataPlaneWorkers({ DATA_PLANE_WORKERS: "1" }, 8), { workers: 1 });
+  assert.deepEqual(dataPlaneWorkers({ DATA_PLANE_WORKERS: "3", REDIS_URL: "redis://127.0.0.1:6379" }, 2), { workers: 3 });
+});
+
+test("more than one worker without Redis, or a value that is not a count, stops startup with one sentence", () => {
+  const noRedis = dataPlaneWorkers({ DATA_PLANE_WORKERS: "2" }, 8);
+  assert.match(noRedis.error, /^DATA_PLANE_WORKERS=2 needs REDIS_URL: .+\.$/);
+  assert.match(dataPlaneWorkers({ DATA_PLANE_WORKERS: "two" }, 8).error, /whole number/);
+  assert.match(dataPlaneWorkers({ DATA_PLANE_WORKERS: "0" }, 8).error, /whole number/);
+});
