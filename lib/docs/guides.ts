@@ -18,7 +18,11 @@ export const GUIDES: readonly Guide[] = [
   { slug: "automation", title: "Automation resources", summary: "Agents, workflows, functions, triggers, tools, tasks and executions." },
   { slug: "api-conventions", title: "API conventions", summary: "Envelopes, pagination, errors, test and live data." },
   { slug: "typed-clients", title: "Typed clients", summary: "Generate a typed client from the OpenAPI document." },
-  { slug: "security", title: "Security and reliability", summary: "Secrets at rest, redaction, idempotency, hostile input, outbound URLs." },
+  {
+    slug: "security",
+    title: "Security and reliability",
+    summary: "Secrets at rest, redaction, idempotency, hostile input, outbound URLs.",
+  },
   { slug: "architecture", title: "Architecture", summary: "How a request flows and what is where in the code." },
   { slug: "configuration", title: "Configuration", summary: "Every setting, the database and its migrations." },
   { slug: "benchmarks", title: "Benchmarks", summary: "Each benchmark's command, machine and latest figures." },

@@ -17,7 +17,13 @@ function headingIds(source: string): Set<string> {
   let inCode = false;
   for (const line of source.split("\n")) {
     if (line.startsWith("```")) inCode = !inCode;
-    else if (!inCode && /^#{1,4} /.test(line)) ids.add(line.slice(line.indexOf(" ") + 1).toLowerCase().replace(/[^a-z0-9]+/g, "-"));
+    else if (!inCode && /^#{1,4} /.test(line))
+      ids.add(
+        line
+          .slice(line.indexOf(" ") + 1)
+          .toLowerCase()
+          .replace(/[^a-z0-9]+/g, "-"),
+      );
   }
   return ids;
 }
