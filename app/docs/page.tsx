@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { GuideList } from "@/components/docs/guide-list";
 import { ROUTES } from "@/lib/server/route-table";
 
 export const metadata = { title: "Docs · Developer Platform" };
@@ -14,6 +15,12 @@ export default function DocsPage() {
         Third-party applications act for a user&apos;s business with OAuth 2.0 access tokens instead: see{" "}
         <Link href="/docs/oauth">OAuth</Link>.
       </p>
+      <section className="mt-10" aria-labelledby="guides">
+        <h2 id="guides" className="text-xl font-semibold">
+          <Link href="/docs/guides">Guides</Link>
+        </h2>
+        <GuideList />
+      </section>
       {tags.map((tag) => (
         <section key={tag} className="mt-10">
           <h2 className="text-xl font-semibold">{tag}</h2>

@@ -1,7 +1,27 @@
 import type { ReactNode } from "react";
+import { guideLinkTarget } from "@/lib/docs/guides";
 
-// Enough Markdown for our own docs: headings, fenced code, lists, tables-as-text, paragraphs, inline `code`,
-// **bold** and [links](…). Our files only; nothing user-supplied is rendered here.
+// Enough Markdown for our own docs: headings, fenced code, lists (an item may run on over indented lines),
+// numbered lists, tables-as-text, paragraphs, inline `code`, **bold** and [links](…). Links to another guide's
+// file (`billing.md`, `docs/billing.md`) point at its served page, so the same files read well on GitHub and here.
+// Our files only; nothing user-supplied is rendered here.
+
+const LIST_ITEM = /^\s*[-*] /;
+const NUMBERED_ITEM = /^\d+\. /;
+// A line indented under a list item that starts nothing of its own continues that item.
+const continuesItem = (line: string) => /^\s{2,}\S/.test(line) && !/^\s*(\||```)/.test(line) && !LIST_ITEM.test(line);
+
+function listItems(lines: string[], start: number, marker: RegExp): { items: string[]; next: number } {
+  const items: string[] = [];
+  let i = start;
+  while (i < lines.length && marker.test(lines[i])) {
+    let item = lines[i].replace(marker, "");
+    while (i + 1 < lines.length && continuesItem(lines[i + 1])) item += " " + lines[++i].trim();
+    items.push(item);
+    i++;
+  }
+  return { items, next: i };
+}
 
 function inline(text: string): ReactNode[] {
   const out: ReactNode[] = [];
@@ -20,7 +40,7 @@ function inline(text: string): ReactNode[] {
     else {
       const [, label, href] = /^\[([^\]]+)\]\(([^)]+)\)$/.exec(t)!;
       out.push(
-        <a key={m.index} href={href}>
+        <a key={m.index} href={guideLinkTarget(href)}>
           {label}
         </a>,
       );
@@ -54,20 +74,22 @@ export function Markdown({ source }: { source: string }) {
           {inline(text)}
         </Tag>,
       );
-    } else if (/^\s*[-*] /.test(line)) {
-      const items: string[] = [];
-      for (; i < lines.length && /^\s*[-*] /.test(lines[i]); i++) items.push(lines[i].replace(/^\s*[-*] /, ""));
-      i--;
+    } else if (LIST_ITEM.test(line) || NUMBERED_ITEM.test(line)) {
+      const numbered = !LIST_ITEM.test(line);
+      const { items, next } = listItems(lines, i, numbered ? NUMBERED_ITEM : LIST_ITEM);
+      i = next - 1;
+      const List = numbered ? "ol" : "ul";
       blocks.push(
-        <ul key={i} className="my-2 list-disc space-y-1 pl-6">
+        <List key={i} className={`my-2 space-y-1 pl-6 ${numbered ? "list-decimal" : "list-disc"}`}>
           {items.map((t, j) => (
             <li key={j}>{inline(t)}</li>
           ))}
-        </ul>,
+        </List>,
       );
-    } else if (line.startsWith("|")) {
+    } else if (line.trimStart().startsWith("|")) {
+      // A table may be indented under a list item; its rows are read the same way.
       const rows: string[] = [];
-      for (; i < lines.length && lines[i].startsWith("|"); i++) rows.push(lines[i]);
+      for (; i < lines.length && lines[i].trimStart().startsWith("|"); i++) rows.push(lines[i].trim());
       i--;
       const cells = rows
         .filter((r) => !/^\|[\s|:-]+\|$/.test(r))
@@ -100,7 +122,7 @@ export function Markdown({ source }: { source: string }) {
       );
     } else if (line.trim()) {
       const para: string[] = [line];
-      while (i + 1 < lines.length && lines[i + 1].trim() && !/^(#|```|\s*[-*] |\|)/.test(lines[i + 1])) para.push(lines[++i]);
+      while (i + 1 < lines.length && lines[i + 1].trim() && !/^(#|```|\s*[-*] |\d+\. |\s*\|)/.test(lines[i + 1])) para.push(lines[++i]);
       blocks.push(
         <p key={i} className="my-2">
           {inline(para.join(" "))}

@@ -1,5 +1,5 @@
 // A client generated from the served OpenAPI document (openapi-typescript types + openapi-fetch) compiles against
-// the README's own examples and runs them against the started server: create, list with filters and a cursor,
+// the examples of docs/typed-clients.md and runs them against the started server: create, list with filters and a cursor,
 // update, delete, rotate a key, and the automation resources. If the document lies (a default marked required,
 // a comma list or range filter not declared, a body the server does not need), the script fails to type-check;
 // if a response does not match, openapi-fetch's typed result and the assertions in the script disagree.
