@@ -38,15 +38,18 @@ function toNext(req, res) {
   const headers = {};
   for (const [name, value] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(name)) headers[name] = value;
   headers["x-platform-internal"] = internalToken;
-  const upstream = http.request({ host: next.host, port: next.port, method: req.method, path: req.url, headers, agent: nextAgent }, (answer) => {
-    const out = [];
-    for (let i = 0; i < answer.rawHeaders.length; i += 2) {
-      if (!HOP_BY_HOP.has(answer.rawHeaders[i].toLowerCase())) out.push(answer.rawHeaders[i], answer.rawHeaders[i + 1]);
-    }
-    res.writeHead(answer.statusCode ?? 502, answer.statusMessage, out);
-    answer.pipe(res);
-    answer.on("error", () => res.destroy());
-  });
+  const upstream = http.request(
+    { host: next.host, port: next.port, method: req.method, path: req.url, headers, agent: nextAgent },
+    (answer) => {
+      const out = [];
+      for (let i = 0; i < answer.rawHeaders.length; i += 2) {
+        if (!HOP_BY_HOP.has(answer.rawHeaders[i].toLowerCase())) out.push(answer.rawHeaders[i], answer.rawHeaders[i + 1]);
+      }
+      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, out);
+      answer.pipe(res);
+      answer.on("error", () => res.destroy());
+    },
+  );
   upstream.on("error", (e) => {
     if (res.headersSent) return res.destroy();
     json(res, 502, {
@@ -101,7 +104,9 @@ server.on("upgrade", (req, socket, head) => {
 server.keepAliveTimeout = 65_000;
 server.listen(port, hostname, () => {
   const ms = Math.round(performance.now() - startedAt);
-  console.log(`data plane ${worker} ready on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port} in ${ms} ms (pid ${process.pid})`);
+  console.log(
+    `data plane ${worker} ready on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port} in ${ms} ms (pid ${process.pid})`,
+  );
   process.send?.({ type: "data-plane-ready", worker, ms });
 });
 

@@ -62,7 +62,10 @@ test("a subscription cancelled and a key revoked in the portal are refused by th
   await signUp(page, newAccount("dp-consumer"));
   const kept = await createKey(page, "Kept key");
   const revoked = await createKey(page, "Revoked key");
-  const sub = await post(request, kept, "/v1/subscriptions", { priceId: price.id, paymentMethod: { card: { number: "4242424242424242" } } });
+  const sub = await post(request, kept, "/v1/subscriptions", {
+    priceId: price.id,
+    paymentMethod: { card: { number: "4242424242424242" } },
+  });
   for (const key of [kept, revoked]) {
     expect(await callGateway(request, slug, key)).toEqual({ status: 200, code: null });
     expect((await request.get("/v1/products", { headers: bearer(key) })).status()).toBe(200);

@@ -68,13 +68,16 @@ export async function serve() {
     if (stopping) return;
     const how = signal ? `signal ${signal}` : `code ${code}`;
     if (crashLoop(kind)) {
-      console.error(`[supervisor] ${name} died (${how}) ${deaths[kind].length} times within a minute: a crash loop. Giving up; stopping everything.`);
+      console.error(
+        `[supervisor] ${name} died (${how}) ${deaths[kind].length} times within a minute: a crash loop. Giving up; stopping everything.`,
+      );
       void stop("crash loop", 1);
       return;
     }
     const wait = backoff(kind);
     console.error(`[supervisor] ${name} died (${how}); starting it again in ${wait} ms`);
-    setTimeout(() => stopping || restart(), wait).unref();
+    // Not unref'd: while every child is down, this timer is what keeps the supervisor alive.
+    setTimeout(() => stopping || restart(), wait);
   }
 
   // Next: a plain child with an IPC channel (it exits when the channel closes, i.e. when this process is gone).
@@ -106,7 +109,9 @@ export async function serve() {
     if (stopping) return;
     stopping = true;
     console.log(`[supervisor] ${why}: draining the data plane and Next`);
-    const children = [...[...slots.values()].map((w) => w.process), nextChild].filter((c) => c && c.exitCode === null && c.signalCode === null);
+    const children = [...[...slots.values()].map((w) => w.process), nextChild].filter(
+      (c) => c && c.exitCode === null && c.signalCode === null,
+    );
     await Promise.all(
       children.map(
         (c) =>

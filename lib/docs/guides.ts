@@ -24,6 +24,7 @@ export const GUIDES: readonly Guide[] = [
     summary: "Secrets at rest, redaction, idempotency, hostile input, outbound URLs.",
   },
   { slug: "architecture", title: "Architecture", summary: "How a request flows and what is where in the code." },
+  { slug: "operations", title: "Operations", summary: "The data plane and Next processes, the bus, health checks and settings." },
   { slug: "configuration", title: "Configuration", summary: "Every setting, the database and its migrations." },
   { slug: "benchmarks", title: "Benchmarks", summary: "Each benchmark's command, machine and latest figures." },
 ];

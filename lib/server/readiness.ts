@@ -60,7 +60,9 @@ async function redisCheck(): Promise<ReadinessCheck[]> {
 }
 
 /** Every check, database and migrations, Redis when configured, and what the caller adds (Next's reachability). */
-export async function readiness(extra: () => Promise<ReadinessCheck[]> = async () => []): Promise<{ ok: boolean; checks: ReadinessCheck[] }> {
+export async function readiness(
+  extra: () => Promise<ReadinessCheck[]> = async () => [],
+): Promise<{ ok: boolean; checks: ReadinessCheck[] }> {
   const checks = (await Promise.all([databaseCheck(), redisCheck(), extra()])).flat();
   return { ok: checks.every((c) => c.ok), checks };
 }

@@ -23,8 +23,22 @@ export async function startServer({ env = {}, port, quiet = true, script = "scri
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", ...env },
     // BENCH_SERVER_STDOUT=1 lets a quiet server's stdout through (a benchmark's `--trace-gc-nvp` lines, say).
     stdio: quiet ? ["ignore", process.env.BENCH_SERVER_STDOUT === "1" ? "inherit" : "ignore", "pipe"] : "inherit",
-    detached: false,
+    // A process group of its own: the supervisor, its data-plane workers and Next.
+    detached: true,
   });
+  // SIGKILL is a crash of the whole platform, as a machine's power cut or an OOM kill of its group would be: every
+  // process of the group dies at once, even a worker stuck in a synchronous call that would never see its
+  // supervisor go. Other signals go to the supervisor, which drains its children.
+  const killOne = child.kill.bind(child);
+  child.kill = (signal = "SIGTERM") => {
+    if (signal !== "SIGKILL" || !child.pid) return killOne(signal);
+    try {
+      process.kill(-child.pid, "SIGKILL");
+      return true;
+    } catch {
+      return killOne(signal);
+    }
+  };
   let stderr = "";
   child.stderr?.on("data", (d) => {
     stderr += d;

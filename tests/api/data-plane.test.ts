@@ -71,6 +71,18 @@ async function subscribedProduct(base: string, price: Record<string, unknown> = 
   return { productId: product.id as string, slug, consumer };
 }
 
+function healthOnNewConnection(base: string): Promise<{ pid: number }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(`${base}/healthz`, { agent: false }, (res) => {
+        let body = "";
+        res.on("data", (d) => (body += d));
+        res.on("end", () => resolve(JSON.parse(body)));
+      })
+      .on("error", reject);
+  });
+}
+
 async function gw(base: string, slug: string, key: string, path = "/x") {
   const res = await fetch(`${base}/gw/${slug}${path}`, { headers: { authorization: `Bearer ${key}` } });
   await res.arrayBuffer();
@@ -115,14 +127,11 @@ test("kill -9 of Next: /v1 and /gw keep answering at once, /readyz says Next is 
     assert.equal(ready.status, 503);
   }
   // The supervisor starts Next again: pages come back.
-  const back = await poll(
-    async () => {
-      const r = await fetch(`${s.url}/catalog`);
-      await r.arrayBuffer();
-      return r.status === 200;
-    },
-    60_000,
-  );
+  const back = await poll(async () => {
+    const r = await fetch(`${s.url}/catalog`);
+    await r.arrayBuffer();
+    return r.status === 200;
+  }, 60_000);
   assert.ok(back, "Next was started again");
   const [again] = children(s).next;
   assert.ok(again && again !== nextPid);
@@ -153,7 +162,13 @@ test("kill -9 of a data-plane worker under load: restarted, its calls fail clean
   // Calls go on while it is down and after it is back.
   const restarted = await poll(async () => children(s).dataPlane.some((pid) => pid !== worker), 20_000);
   assert.ok(restarted, "the supervisor started a new data-plane worker");
-  await poll(async () => (await fetch(`${s.url}/healthz`).then((r) => r.status).catch(() => 0)) === 200, 20_000);
+  await poll(
+    async () =>
+      (await fetch(`${s.url}/healthz`)
+        .then((r) => r.status)
+        .catch(() => 0)) === 200,
+    20_000,
+  );
   await sleep(500);
   stop = true;
   await Promise.all(loops);
@@ -173,7 +188,8 @@ test("DATA_PLANE_WORKERS=2 with Redis: a plan's limit is exact over 1,000 calls 
     await poll(async () => children(s).dataPlane.length === 2, 20_000);
     const { slug, consumer } = await subscribedProduct(s.url, { amount: 0.001, rateLimit: { limit: 400, windowSeconds: 3600 } });
     const pids = new Set<number>();
-    for (let i = 0; i < 10; i++) pids.add((await (await fetch(`${s.url}/healthz`)).json()).pid);
+    // Each on a connection of its own: node:cluster hands connections to the workers in turn.
+    for (let i = 0; i < 10; i++) pids.add((await healthOnNewConnection(s.url)).pid);
     assert.equal(pids.size, 2, "both workers answer calls");
     await withinOneWindow(3600, 60_000);
     const statuses: number[] = [];
@@ -188,4 +204,33 @@ test("DATA_PLANE_WORKERS=2 with Redis: a plan's limit is exact over 1,000 calls 
   } finally {
     await deleteRedisPrefix(redisUrl, prefix);
   }
+});
+
+test("a data plane that cannot start is started again with back-off, then the supervisor gives up loudly", async () => {
+  // A database URL no process can use: every data-plane worker dies at start.
+  const started = Date.now();
+  const { spawn } = await import("node:child_process");
+  const child = spawn(process.execPath, ["scripts/serve.mjs"], {
+    env: { ...process.env, DATABASE_URL: "mysql://127.0.0.1/none", CRASH_LOOP_LIMIT: "2", PORT: "0", HOST: "127.0.0.1" },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  let stderr = "";
+  child.stderr.on("data", (d) => (stderr += d));
+  child.stdout.resume();
+  const code = await new Promise<number | null>((resolve) => {
+    const timer = setTimeout(() => {
+      process.kill(-child.pid!, "SIGKILL");
+      resolve(null);
+    }, 60_000);
+    child.on("exit", (c) => {
+      clearTimeout(timer);
+      resolve(c);
+    });
+  });
+  assert.equal(code, 1, `the supervisor ends with 1 (${stderr.slice(-1500)})`);
+  assert.match(stderr, /data-plane died \(code \d+\); starting it again in 500 ms/);
+  assert.match(stderr, /data-plane died \(code \d+\); starting it again in 1000 ms/);
+  assert.match(stderr, /times within a minute: a crash loop\. Giving up; stopping everything\./);
+  assert.ok(Date.now() - started >= 1500, "it waited between the attempts");
 });
