@@ -68,7 +68,9 @@ export async function serve() {
     if (stopping) return;
     const how = signal ? `signal ${signal}` : `code ${code}`;
     if (crashLoop(kind)) {
-      console.error(`[supervisor] ${name} died (${how}) ${deaths[kind].length} times within a minute: a crash loop. Giving up; stopping everything.`);
+      console.error(
+        `[supervisor] ${name} died (${how}) ${deaths[kind].length} times within a minute: a crash loop. Giving up; stopping everything.`,
+      );
       void stop("crash loop", 1);
       return;
     }
@@ -88,7 +90,9 @@ export async function serve() {
   }
 
   // The data plane: node:cluster workers; the primary (this process) holds the port and hands connections to them.
-  cluster.setupPrimary({ exec: "data-plane.mjs", execArgv: serverNodeFlags(), silent: true });
+  // DATA_PLANE_NODE_FLAGS: more node flags for the data-plane workers only (a benchmark's --cpu-prof, say).
+  const dataPlaneFlags = (process.env.DATA_PLANE_NODE_FLAGS ?? "").split(/\s+/).filter(Boolean);
+  cluster.setupPrimary({ exec: "data-plane.mjs", execArgv: [...serverNodeFlags(), ...dataPlaneFlags], silent: true });
   const slots = new Map(); // slot number → worker
   function startWorker(slot) {
     const worker = cluster.fork({ ...env, DATA_PLANE_SLOT: String(slot), DATA_PLANE_BACKGROUND: slot === 1 ? "true" : "false" });
@@ -106,7 +110,9 @@ export async function serve() {
     if (stopping) return;
     stopping = true;
     console.log(`[supervisor] ${why}: draining the data plane and Next`);
-    const children = [...[...slots.values()].map((w) => w.process), nextChild].filter((c) => c && c.exitCode === null && c.signalCode === null);
+    const children = [...[...slots.values()].map((w) => w.process), nextChild].filter(
+      (c) => c && c.exitCode === null && c.signalCode === null,
+    );
     await Promise.all(
       children.map(
         (c) =>
