@@ -68,9 +68,7 @@ export async function serve() {
     if (stopping) return;
     const how = signal ? `signal ${signal}` : `code ${code}`;
     if (crashLoop(kind)) {
-      console.error(
-        `[supervisor] ${name} died (${how}) ${deaths[kind].length} times within a minute: a crash loop. Giving up; stopping everything.`,
-      );
+      console.error(`[supervisor] ${name} died (${how}) ${deaths[kind].length} times within a minute: a crash loop. Giving up; stopping everything.`);
       void stop("crash loop", 1);
       return;
     }
@@ -110,9 +108,7 @@ export async function serve() {
     if (stopping) return;
     stopping = true;
     console.log(`[supervisor] ${why}: draining the data plane and Next`);
-    const children = [...[...slots.values()].map((w) => w.process), nextChild].filter(
-      (c) => c && c.exitCode === null && c.signalCode === null,
-    );
+    const children = [...[...slots.values()].map((w) => w.process), nextChild].filter((c) => c && c.exitCode === null && c.signalCode === null);
     await Promise.all(
       children.map(
         (c) =>
