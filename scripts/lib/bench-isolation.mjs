@@ -89,9 +89,7 @@ export async function runIsolation({ url, requests, pages, loops = 4, rate = 200
   for (const r of [b1, b2]) for (const [p, n] of Object.entries(r.pageLoops.byPath)) byPath[p] = (byPath[p] ?? 0) + n;
   const pagesDone = { pages: sum("pages"), ms: sum("ms"), non2xx: sum("non2xx"), errors: sum("errors"), byPath };
   pagesDone.perSecond = perSecond(pagesDone.pages, pagesDone.ms);
-  // The requests' own times are in the pooled runs; not kept in the results file.
-  const slim = ({ times, lags, ...rest }) => rest;
-  return { alone: slim(aloneRuns), loaded: slim(loadedRuns), pages: pagesDone, ...isolationFigures(aloneRuns, loadedRuns) };
+  return { alone: aloneRuns, loaded: loadedRuns, pages: pagesDone, ...isolationFigures(aloneRuns, loadedRuns) };
 }
 
 // ---------------------------------------------------------------- the page-loop child
