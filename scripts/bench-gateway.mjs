@@ -528,6 +528,7 @@ async function main() {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   console.log("");
   console.log(`bench:gateway — upstream answers ${bareBody.length} bytes of JSON; gateway with key check, plan limit, metering and rating`);
+  console.log(`machine: ${cpus().length} × ${cpus()[0]?.model?.trim() ?? "?"}, node ${process.version}`);
   console.log(
     `load average before ${loadBefore.map((x) => x.toFixed(2)).join(" ")}, after ${loadAfter.map((x) => x.toFixed(2)).join(" ")}`,
   );
