@@ -217,15 +217,17 @@ async function main() {
   const platformRss = startRssSampler(platform.pid);
   const apiProducts = await createProducts(platform.url, boot.testKey);
   const productId = apiProducts[Math.floor(API_PRODUCTS / 2)];
-  // One product public (a price first), for the isolation run's /p/{slug} pages; not the one the loads read.
+  // One product public (a price first), for the isolation run's /p/{slug} pages: the newest, neither the one the
+  // loads read nor the oldest, whose row the seeder copies (slug included).
+  const pageProduct = apiProducts.at(-1);
   let pageSlug = null;
   try {
-    await api(`${platform.url}/v1/products/${apiProducts[0]}/prices`, {
+    await api(`${platform.url}/v1/products/${pageProduct}/prices`, {
       method: "POST",
       key: boot.testKey,
       body: { name: "Per call", type: "usage", currency: "USD", amount: 0.001 },
     });
-    const published = await api(`${platform.url}/v1/products/${apiProducts[0]}`, {
+    const published = await api(`${platform.url}/v1/products/${pageProduct}`, {
       method: "PATCH",
       key: boot.testKey,
       body: { visibility: "public" },
