@@ -15,13 +15,17 @@
 //          (utime+stime from /proc, including the queued writes it finishes after the run)
 //        - latency at a paced BENCH_RATE (200) req/s, open loop, microsecond timing: p50/p99 of each server over two
 //          runs each, in the order reference, platform, platform, reference
+//        - isolation (scripts/lib/bench-isolation.mjs): GET /v1/products/{id} at BENCH_RATE alone and while 4 loops
+//          fetch pages Next renders (/catalog, /p/{slug} and /p/{slug}/docs of a product published for it, /docs),
+//          A B B A: p50 / p99 both ways, their ratios (goals <= 1.5 and <= 2) and the pages a second the loops got
 //   4. a cursor page at depth 100,000 against the first page (medians of sequential requests)
 //   5. each server's RSS (VmRSS) after the run
 //   6. PostgreSQL (when it answers at 127.0.0.1:5432, or BENCH_PG=1; BENCH_PG=0 skips): the platform's server on a
 //      fresh PostgreSQL database, CPU per request of the single read, over its 50 API-made products in turn (plus the
 //      PostgreSQL backends' CPU)
 // Prints a table with the goals and writes bench-results/api.json. Always stops the servers and drops the databases.
-// The platform runs without its periodic jobs (JOBS_IN_SERVER=false); the webhook worker stays.
+// The platform runs without its periodic jobs (JOBS_IN_SERVER=false); the webhook worker stays. Its CPU, thread and
+// memory figures are its data-plane worker's (the pid its /healthz names), not the supervisor's or Next's.
 // Environment: BENCH_DURATION (s, default 10), BENCH_WARMUP (s, 2), BENCH_CONNECTIONS (32), BENCH_KEYS (64),
 //   BENCH_RATE (200), BENCH_PACED_DURATION (s, BENCH_DURATION), BENCH_DEPTH (100000), BENCH_SAMPLES (50), BENCH_PG,
 //   BENCH_PROFILE=1 (the platform servers run under `node --cpu-prof`, which slows them: a run for the profile, not
@@ -65,6 +69,7 @@ async function main() {
     await import("./lib/bench-util.mjs");
   const { runPaced, combinePaced } = await import("./lib/bench-paced.mjs");
   const { monotonicUs, latestProfile, summarize } = await import("./lib/bench-profile.mjs");
+  const { runIsolation, startPageLoops, ISOLATION_GOALS } = await import("./lib/bench-isolation.mjs");
   const { default: Database } = await import("better-sqlite3");
   const { default: pg } = await import("pg");
 
@@ -83,12 +88,17 @@ async function main() {
   const { log } = bench;
   bench.onCleanup(() => {
     for (const c of runPaced.children) c.kill("SIGKILL");
+    for (const c of startPageLoops.children) c.kill("SIGKILL");
   });
   const loadBefore = bench.loadInfo();
   const profileDir = (name) => path.resolve("bench-results/profiles", `${new Date().toISOString().replace(/[:.]/g, "-")}-${name}`);
   const profileArgs = (dir) => (PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${dir}`] : []);
+  // The platform's figures are its data-plane worker's (s.pid, from /healthz; s.child.pid is the supervisor's), and
+  // the profiling flags reach that worker through the supervisor's DATA_PLANE_NODE_FLAGS.
   const startPlatform = async (env, profiles) => {
-    const s = await startServer({ env: { JOBS_IN_SERVER: "false", ...env }, nodeArgs: profileArgs(profiles) });
+    const s = await startServer({
+      env: { JOBS_IN_SERVER: "false", DATA_PLANE_NODE_FLAGS: profileArgs(profiles).join(" "), ...env },
+    });
     bench.onCleanup(() => s.stop());
     return s;
   };
@@ -140,7 +150,7 @@ async function main() {
 
   /** A load at CONNECTIONS on an idle server; CPU it spends after the run on work the run queued is counted too. */
   async function measure(label, server, pathname, keys) {
-    const waited = await waitForIdle(server.child.pid);
+    const waited = await waitForIdle(server.pid);
     if (waited > 1000) log(`server busy for ${(waited / 1000).toFixed(1)} s before ${label} (queued writes of the previous load)`);
     log(`${label}: ${CONNECTIONS} connections, ${WARMUP} s warm-up + ${DURATION} s`);
     const r = await runLoad({
@@ -149,12 +159,12 @@ async function main() {
       connections: CONNECTIONS,
       duration: DURATION,
       warmup: WARMUP,
-      cpuPid: server.child.pid,
+      cpuPid: server.pid,
     });
     windows[label] = [monotonicUs() - DURATION * 1e6, monotonicUs()];
-    const cpuAtEnd = cpuTimeMs(server.child.pid);
-    r.drainMs = await waitForIdle(server.child.pid);
-    r.deferredCpuMs = cpuTimeMs(server.child.pid) - cpuAtEnd;
+    const cpuAtEnd = cpuTimeMs(server.pid);
+    r.drainMs = await waitForIdle(server.pid);
+    r.deferredCpuMs = cpuTimeMs(server.pid) - cpuAtEnd;
     r.serverCpuMs += r.deferredCpuMs;
     r.serverCpuMsPerRequest = r.serverCpuMs / r.total;
     if (r.non2xx || r.errors || r.timeouts) {
@@ -166,7 +176,7 @@ async function main() {
     return r;
   }
   async function paced(label, server, pathname, keys) {
-    await waitForIdle(server.child.pid);
+    await waitForIdle(server.pid);
     log(`${label}: ${RATE} req/s paced, ${WARMUP} s warm-up + ${PACED_DURATION} s`);
     const r = await runPaced({
       url: server.url,
@@ -174,7 +184,7 @@ async function main() {
       rate: RATE,
       duration: PACED_DURATION,
       warmup: WARMUP,
-      cpuPid: server.child.pid,
+      cpuPid: server.pid,
     });
     windows[`${label} paced`] = [monotonicUs() - PACED_DURATION * 1e6, monotonicUs()];
     if (r.non2xx || r.errors) log(`WARNING: ${label}: ${r.non2xx} non-2xx, ${r.errors} errors of ${r.sent}`);
@@ -203,9 +213,29 @@ async function main() {
   log(`database ${sqliteDb.file}, business ${boot.businessId} (enterprise)`);
   const sqliteProfiles = profileDir("sqlite");
   const platform = (run.platform = await startPlatform(sqliteDb.env, sqliteProfiles));
-  log(`platform server on ${platform.url}, pid ${platform.child.pid}`);
-  const platformRss = startRssSampler(platform.child.pid);
-  const productId = (await createProducts(platform.url, boot.testKey))[Math.floor(API_PRODUCTS / 2)];
+  log(`platform on ${platform.url}: supervisor pid ${platform.child.pid}, data plane pid ${platform.pid}`);
+  const platformRss = startRssSampler(platform.pid);
+  const apiProducts = await createProducts(platform.url, boot.testKey);
+  const productId = apiProducts[Math.floor(API_PRODUCTS / 2)];
+  // One product public (a price first), for the isolation run's /p/{slug} pages: the newest, neither the one the
+  // loads read nor the oldest, whose row the seeder copies (slug included).
+  const pageProduct = apiProducts.at(-1);
+  let pageSlug = null;
+  try {
+    await api(`${platform.url}/v1/products/${pageProduct}/prices`, {
+      method: "POST",
+      key: boot.testKey,
+      body: { name: "Per call", type: "usage", currency: "USD", amount: 0.001 },
+    });
+    const published = await api(`${platform.url}/v1/products/${pageProduct}`, {
+      method: "PATCH",
+      key: boot.testKey,
+      body: { visibility: "public" },
+    });
+    pageSlug = published.data.slug;
+  } catch (e) {
+    log(`WARNING: could not publish a product for the /p/{slug} pages (${e.message}); the page loops fetch /catalog and /docs`);
+  }
   const keys = await makeKeys(platform.url, boot.testKey);
   const environment = (await api(`${platform.url}/v1/products/${productId}`, { key: boot.testKey })).data.environment;
   log(`${API_PRODUCTS} products and ${keys.length} keys through the API`);
@@ -292,6 +322,20 @@ async function main() {
   const refPaced = combinePaced([refPaced1, refPaced2]);
   const platformPaced = combinePaced([platformPaced1, platformPaced2]);
 
+  // Isolation: the single read at RATE alone, and while 4 loops fetch pages Next renders (A B B A).
+  const isolationPages = ["/catalog", ...(pageSlug ? [`/p/${pageSlug}`, `/p/${pageSlug}/docs`] : []), "/docs"];
+  const isolation = await runIsolation({
+    url: platform.url,
+    requests: requestsFor(byId, keys),
+    pages: isolationPages,
+    loops: 4,
+    rate: RATE,
+    duration: PACED_DURATION,
+    warmup: WARMUP,
+    cpuPid: platform.pid,
+    log,
+  });
+
   // ---------------------------------------------------------------- SQLite: cursor depth
 
   const boundary = await api(`${platform.url}/v1/products?limit=100&offset=${DEPTH - 100}`, { key: boot.testKey });
@@ -304,7 +348,7 @@ async function main() {
   const expectedId = idAtDepth(Database, sqliteDb.file, { businessId: boot.businessId, environment, index: DEPTH });
   if (deepPage.data?.[0]?.id !== expectedId)
     throw new Error(`the deep page starts at ${deepPage.data?.[0]?.id}, expected row ${DEPTH} (${expectedId})`);
-  await waitForIdle(platform.child.pid);
+  await waitForIdle(platform.pid);
   await timeSequential(firstUrl, { n: 5, headers: auth });
   await timeSequential(deepUrl, { n: 5, headers: auth });
   const firstTimes = [];
@@ -333,9 +377,9 @@ async function main() {
 
   // ---------------------------------------------------------------- SQLite: memory after the run
 
-  await waitForIdle(platform.child.pid);
+  await waitForIdle(platform.pid);
   const rss = {
-    platform: { vmRssMB: vmRssMB(platform.child.pid), ...platformRss.stop() },
+    platform: { vmRssMB: vmRssMB(platform.pid), ...platformRss.stop() },
     reference: { vmRssMB: vmRssMB(reference.child.pid), ...referenceRss.stop() },
   };
   // Last, after the figures above (so that its garbage is not collected in the paced runs, nor counted in the RSS
@@ -363,7 +407,7 @@ async function main() {
     const pgBoot = bench.bootstrap(env);
     const pgProfiles = profileDir("postgresql");
     const server = await startPlatform(env, pgProfiles);
-    log(`PostgreSQL: database ${new URL(database.url).pathname.slice(1)}, platform server pid ${server.child.pid}`);
+    log(`PostgreSQL: database ${new URL(database.url).pathname.slice(1)}, data plane pid ${server.pid}`);
     // Every product made, in turn: the server reads the ids asked for in one turn of its event loop with one query
     // (lib/db/pg-direct.ts), and one product for every request would let each such query read a single row.
     const pgProducts = await createProducts(server.url, pgBoot.testKey);
@@ -391,7 +435,7 @@ async function main() {
       total: r.total,
       non2xx: r.non2xx,
       errors: r.errors,
-      vmRssMB: vmRssMB(server.child.pid),
+      vmRssMB: vmRssMB(server.pid),
     };
     await server.stop();
     if (PROFILE) pgResult.profileDir = pgProfiles;
@@ -470,6 +514,8 @@ async function main() {
     addedP50Ms: { goal: `< ${GOALS.addedP50Ms}`, value: addedP50, met: addedP50 < GOALS.addedP50Ms },
     addedP99Ms: { goal: `< ${GOALS.addedP99Ms}`, value: addedP99, met: addedP99 < GOALS.addedP99Ms },
     rssMB: { goal: `<= ${GOALS.rssMB}`, value: rss.platform.vmRssMB, met: rss.platform.vmRssMB <= GOALS.rssMB },
+    isolationP50Ratio: { goal: `<= ${ISOLATION_GOALS.p50Ratio}`, value: round(isolation.p50Ratio, 2), met: isolation.p50Met },
+    isolationP99Ratio: { goal: `<= ${ISOLATION_GOALS.p99Ratio}`, value: round(isolation.p99Ratio, 2), met: isolation.p99Met },
     ...(pgResult
       ? {
           pgCpuMs: {
@@ -547,6 +593,20 @@ async function main() {
   };
   if (refPaced.serverThreads && platformPaced.serverThreads)
     console.log(`    CPU µs a request at ${RATE} req/s: reference ${threadsLine(refPaced)}; platform ${threadsLine(platformPaced)}`);
+  const iso = isolation;
+  console.log(
+    `  isolation, GET /v1/products/{id} at ${RATE} req/s, two runs each (A B B A): alone p50 ${f(iso.alone.p50, 3)} / p99 ${f(iso.alone.p99, 3)} ms; while 4 loops fetch pages p50 ${f(iso.loaded.p50, 3)} / p99 ${f(iso.loaded.p99, 3)} ms`,
+  );
+  console.log(
+    `    p50 ratio ${f(iso.p50Ratio, 2)} (goal <= ${ISOLATION_GOALS.p50Ratio}): ${met(iso.p50Met)}; p99 ratio ${f(iso.p99Ratio, 2)} (goal <= ${ISOLATION_GOALS.p99Ratio}): ${met(iso.p99Met)}`,
+  );
+  console.log(
+    `    the page loops: ${f(iso.pages.perSecond, 1)} pages/s (${iso.pages.pages} pages: ${Object.entries(iso.pages.byPath)
+      .map(([p, n]) => `${p} ${n}`)
+      .join(
+        ", ",
+      )}; ${iso.pages.non2xx} non-2xx, ${iso.pages.errors} errors); generator lag p99 alone ${f(iso.alone.lagP99Ms, 2)}, loaded ${f(iso.loaded.lagP99Ms, 2)} ms`,
+  );
   console.log(
     `  platform RSS after the run     <= ${GOALS.rssMB} MB: ${f(rss.platform.vmRssMB, 0)} MB (peak ${f(rss.platform.peakHwmMB, 0)} MB)  ${met(goals.rssMB.met)}`,
   );
@@ -592,6 +652,7 @@ async function main() {
     referenceDrift: round(refDrift, 2),
     logRows: logCheck,
     cursor: cursorResult,
+    isolation,
     postgres: pgResult,
     goals,
     ...(PROFILE ? { profiles } : {}),

@@ -15,7 +15,16 @@
 //          process could spend a call at 0.7 of the bare proxy's rate
 //        - latency at a paced BENCH_RATE (200) req/s, open loop, microsecond timing: p50 / p99 over two runs each, in
 //          the order bare proxy, gateway, gateway, bare proxy
-//        - RSS (VmRSS) after the run
+//        - the same-work reference (scripts/bench-gateway-reference.mjs: the gateway's work per call in the least
+//          node:http code, SQLite writes on a worker thread) measured like the bare proxy, in the order bare,
+//          reference, gateway, reference, bare: its ratio to the bare proxy and the gateway's to it (goal >= 0.9)
+//        - isolation (scripts/lib/bench-isolation.mjs): the gateway's calls at BENCH_RATE alone and while 4 loops
+//          fetch pages Next renders (/catalog, /p/{slug}, /p/{slug}/docs, /docs), A B B A: p50 / p99 both ways and
+//          their ratios (goals <= 1.5 and <= 2), and the pages a second the loops got
+//        - RSS (VmRSS) after all of it (the data plane's: goal <= 120 MB), and the data plane's start time from its
+//          "data plane 1 ready … in N ms" line (goal <= 3 s)
+//      Every CPU, thread and memory figure of the platform is its data-plane worker's (the pid its /healthz names),
+//      not the supervisor's; BENCH_PROFILE and BENCH_NODE_ARGS reach that worker through DATA_PLANE_NODE_FLAGS.
 //      and checks that the gateway recorded a usage event for every call it answered
 //   4. optional (on unless BENCH_REDIS=0; skipped when Redis does not answer): limits exact over 2 processes: two
 //      more project servers on the same database sharing REDIS_URL (redis://127.0.0.1:6379) and a unique
@@ -35,15 +44,16 @@
 //   (the servers' stdout is let through instead of dropped: with `SERVER_NODE_FLAGS="… --trace-gc-nvp"`, a line a GC).
 import http from "node:http";
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { cpus } from "node:os";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { prepare, ensureInstalled, ensureGenerated } from "./lib/prepare.mjs";
 
 process.chdir(path.resolve(path.dirname(fileURLToPath(import.meta.url)), ".."));
 
-const GOALS = { throughputRatio: 0.7, addedP50Ms: 0.5, addedP99Ms: 2 };
+const GOALS = { throughputRatio: 0.7, referenceRatio: 0.9, addedP50Ms: 0.5, addedP99Ms: 2, rssMB: 120, startMs: 3000 };
+const PAGE_LOOPS = 4;
 const CARD = { card: { number: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" } };
 const CALL_PATH = "/forecast?city=Oslo";
 
@@ -57,6 +67,7 @@ async function main() {
   const { runLoad, waitForIdle, cpuTimeMs, round, sumThreadCpu } = await import("./lib/bench-util.mjs");
   const { runPaced, combinePaced } = await import("./lib/bench-paced.mjs");
   const { monotonicUs, latestProfile, summarize } = await import("./lib/bench-profile.mjs");
+  const { runIsolation, startPageLoops, ISOLATION_GOALS } = await import("./lib/bench-isolation.mjs");
   const { default: Database } = await import("better-sqlite3");
 
   const DURATION = num("BENCH_DURATION", 10);
@@ -73,6 +84,7 @@ async function main() {
   const { log } = bench;
   bench.onCleanup(() => {
     for (const c of runPaced.children) c.kill("SIGKILL");
+    for (const c of startPageLoops.children) c.kill("SIGKILL");
   });
   const loadBefore = bench.loadInfo();
   const started = async (opts) => {
@@ -105,11 +117,19 @@ async function main() {
   const consumer = bench.bootstrap(db.env, "Bench consumer");
   const platformEnv = { ...db.env, ALLOW_PRIVATE_URLS: "true", JOBS_IN_SERVER: "false" };
   const extraNodeArgs = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  // The supervisor (scripts/serve.mjs) passes DATA_PLANE_NODE_FLAGS to the data-plane worker, the process measured
+  // here (platform.pid, from its /healthz; platform.child.pid is the supervisor's).
   const platform = await started({
-    env: platformEnv,
-    nodeArgs: [...extraNodeArgs, ...(PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [])],
+    env: {
+      ...platformEnv,
+      DATA_PLANE_NODE_FLAGS: [...extraNodeArgs, ...(PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [])].join(" "),
+    },
   });
-  log(`database ${db.file}; platform server on ${platform.url}, pid ${platform.child.pid}`);
+  const readyLine = /data plane \d+ ready .* in (\d+) ms/.exec(platform.stdout());
+  const dataPlaneStartMs = readyLine ? Number(readyLine[1]) : null;
+  log(
+    `database ${db.file}; platform on ${platform.url}: supervisor pid ${platform.child.pid}, data plane pid ${platform.pid}, ready in ${dataPlaneStartMs ?? "?"} ms`,
+  );
 
   /** Provider publishes an API product on the upstream with a usage price; consumer subscribes. */
   async function publishAndSubscribe(url, rateLimit) {
@@ -143,16 +163,31 @@ async function main() {
   const offer = await publishAndSubscribe(platform.url, { limit: 1_000_000_000, windowSeconds: 60 });
   const gwPath = `/gw/${offer.slug}${CALL_PATH}`;
   log(`product ${offer.productId} (/gw/${offer.slug}), subscription ${offer.subscriptionId}`);
+  // The same-work reference: the same upstream, key and slug; its journal and SQLite file in a directory of its own.
+  const reference = await started({
+    script: "scripts/bench-gateway-reference.mjs",
+    env: {
+      UPSTREAM_URL: `${upstream.url}/v1`,
+      KEY_HASH_SECRET: bench.KEY_HASH_SECRET,
+      REFERENCE_KEY: consumer.testKey,
+      REFERENCE_SLUG: offer.slug,
+      REFERENCE_DIR: mkdtempSync(path.join(tmpdir(), "bench-gateway-reference-")),
+    },
+  });
+  log(`same-work reference on ${reference.url}, pid ${reference.pid}`);
 
   // Same upstream, same answer; the gateway's carries the call's cost and the plan's limit.
   const auth = { authorization: `Bearer ${consumer.testKey}` };
-  const [viaBare, viaGateway] = await Promise.all([
+  const [viaBare, viaGateway, viaReference] = await Promise.all([
     fetch(`${bare.url}${CALL_PATH}`, { headers: auth }),
     fetch(`${platform.url}${gwPath}`, { headers: auth }),
+    fetch(`${reference.url}${gwPath}`, { headers: auth }),
   ]);
-  const [bareBody, gwBody] = await Promise.all([viaBare.text(), viaGateway.text()]);
-  if (viaBare.status !== 200 || viaGateway.status !== 200 || bareBody !== gwBody)
-    throw new Error(`the proxies answer differently:\nbare    ${viaBare.status} ${bareBody}\ngateway ${viaGateway.status} ${gwBody}`);
+  const [bareBody, gwBody, refBody] = await Promise.all([viaBare.text(), viaGateway.text(), viaReference.text()]);
+  if (viaBare.status !== 200 || viaGateway.status !== 200 || viaReference.status !== 200 || bareBody !== gwBody || refBody !== gwBody)
+    throw new Error(
+      `the proxies answer differently:\nbare      ${viaBare.status} ${bareBody}\ngateway   ${viaGateway.status} ${gwBody}\nreference ${viaReference.status} ${refBody}`,
+    );
   const cost = viaGateway.headers.get("x-request-cost");
   const policy = viaGateway.headers.get("ratelimit-policy");
   if (!cost || !policy) throw new Error(`the gateway's answer has no X-Request-Cost (${cost}) or RateLimit-Policy (${policy})`);
@@ -162,6 +197,7 @@ async function main() {
 
   const targets = {
     bare: { server: bare, path: CALL_PATH },
+    reference: { server: reference, path: gwPath },
     gateway: { server: platform, path: gwPath },
   };
   const requestsFor = (t) => [{ method: "GET", path: t.path, headers: auth }];
@@ -175,7 +211,7 @@ async function main() {
     log(`  a call now: ${probe.status} ${(await probe.text()).slice(0, 300)}`);
   }
   async function measure(label, t) {
-    const pid = t.server.child.pid;
+    const pid = t.server.pid;
     await waitForIdle(pid);
     log(`${label}: ${CONNECTIONS} connections, ${WARMUP} s warm-up + ${DURATION} s`);
     const r = await runLoad({
@@ -202,7 +238,7 @@ async function main() {
     return r;
   }
   async function paced(label, t) {
-    await waitForIdle(t.server.child.pid);
+    await waitForIdle(t.server.pid);
     log(`${label}: ${RATE} req/s paced, ${WARMUP} s warm-up + ${PACED_DURATION} s`);
     const r = await runPaced({
       url: t.server.url,
@@ -210,7 +246,7 @@ async function main() {
       rate: RATE,
       duration: PACED_DURATION,
       warmup: WARMUP,
-      cpuPid: t.server.child.pid,
+      cpuPid: t.server.pid,
     });
     if (r.non2xx || r.errors) {
       log(`WARNING: ${label}: ${r.non2xx} non-2xx, ${r.errors} errors of ${r.sent}`);
@@ -228,28 +264,34 @@ async function main() {
     }
   };
 
+  // Bare, reference, gateway, reference, bare: each pair's mean is centred on the gateway's run.
   const bare1 = await measure("bare proxy", targets.bare);
+  const ref1 = await measure("same-work reference", targets.reference);
   const eventsBefore = usageEvents();
   const gateway = await measure("gateway", targets.gateway);
   const eventsAfter = usageEvents();
+  const ref2 = await measure("same-work reference (again)", targets.reference);
   const bare2 = await measure("bare proxy (again)", targets.bare);
   const metered = eventsAfter - eventsBefore; // the measured run's calls and its warm-up's
   if (metered < gateway.total - gateway.non2xx)
     log(`WARNING: ${metered} usage events for ${gateway.total - gateway.non2xx} answered calls: metering lost some`);
-  const bareLoad = {
-    rps: (bare1.rps + bare2.rps) / 2,
-    runs: [bare1.rps, bare2.rps],
-    serverCpuMsPerRequest: (bare1.serverCpuMs + bare2.serverCpuMs) / (bare1.total + bare2.total),
-    total: bare1.total + bare2.total,
-    durationS: bare1.durationS + bare2.durationS,
-    serverThreads: sumThreadCpu([bare1.serverThreads, bare2.serverThreads]),
-    generatorCpuMs: bare1.generatorCpuMs + bare2.generatorCpuMs,
-    otherCpuMs: { upstream: bare1.otherCpuMs.upstream + bare2.otherCpuMs.upstream },
+  /** Two throughput runs of one proxy as one. */
+  const bothRuns = (a, b) => ({
+    rps: (a.rps + b.rps) / 2,
+    runs: [a.rps, b.rps],
+    serverCpuMsPerRequest: (a.serverCpuMs + b.serverCpuMs) / (a.total + b.total),
+    total: a.total + b.total,
+    durationS: a.durationS + b.durationS,
+    serverThreads: sumThreadCpu([a.serverThreads, b.serverThreads]),
+    generatorCpuMs: a.generatorCpuMs + b.generatorCpuMs,
+    otherCpuMs: { upstream: a.otherCpuMs.upstream + b.otherCpuMs.upstream },
     // null where /proc/stat could not be read
-    machineBusyCores:
-      bare1.machineBusyCores === null || bare2.machineBusyCores === null ? null : (bare1.machineBusyCores + bare2.machineBusyCores) / 2,
-  };
+    machineBusyCores: a.machineBusyCores === null || b.machineBusyCores === null ? null : (a.machineBusyCores + b.machineBusyCores) / 2,
+  });
+  const bareLoad = bothRuns(bare1, bare2);
+  const refLoad = bothRuns(ref1, ref2);
   const drift = Math.abs(bare1.rps - bare2.rps) / Math.max(bare1.rps, bare2.rps);
+  const refDrift = Math.abs(ref1.rps - ref2.rps) / Math.max(ref1.rps, ref2.rps);
   // A, B, B, A (bench-paced.mjs's combinePaced says why).
   const barePaced1 = await paced("bare proxy", targets.bare);
   const gatewayPaced1 = await paced("gateway", targets.gateway);
@@ -257,7 +299,27 @@ async function main() {
   const barePaced2 = await paced("bare proxy", targets.bare);
   const barePaced = combinePaced([barePaced1, barePaced2]);
   const gatewayPaced = combinePaced([gatewayPaced1, gatewayPaced2]);
-  const rss = { bare: vmRssMB(bare.child.pid), gateway: vmRssMB(platform.child.pid), upstream: vmRssMB(upstream.child.pid) };
+
+  // Isolation: the gateway's calls at RATE alone, and while PAGE_LOOPS loops fetch pages Next renders, A B B A.
+  const pages = ["/catalog", `/p/${offer.slug}`, `/p/${offer.slug}/docs`, "/docs"];
+  const isolation = await runIsolation({
+    url: platform.url,
+    requests: requestsFor(targets.gateway),
+    pages,
+    loops: PAGE_LOOPS,
+    rate: RATE,
+    duration: PACED_DURATION,
+    warmup: WARMUP,
+    cpuPid: platform.pid,
+    log,
+  });
+  await waitForIdle(platform.pid);
+  const rss = {
+    bare: vmRssMB(bare.pid),
+    reference: vmRssMB(reference.pid),
+    gateway: vmRssMB(platform.pid),
+    upstream: vmRssMB(upstream.pid),
+  };
   await platform.stop();
   let profile = null;
   let bareProfile = null;
@@ -346,6 +408,7 @@ async function main() {
   async function killNineUnderLoad() {
     const env = { ...platformEnv, USAGE_JOURNAL_SWEEP_MS: "1000" };
     const [victim, survivor] = await Promise.all([started({ env }), started({ env })]);
+    // The data-plane worker is the process holding the journal: it is the one killed (its supervisor starts another).
     const target = await publishAndSubscribe(survivor.url, { limit: 1_000_000_000, windowSeconds: 60 });
     log(`kill -9: servers ${victim.url} (to be killed) and ${survivor.url}, product /gw/${target.slug}`);
     const answered = { victim: 0, survivor: 0 };
@@ -381,7 +444,7 @@ async function main() {
     };
     setTimeout(() => {
       killed = true;
-      victim.child.kill("SIGKILL");
+      process.kill(victim.pid, "SIGKILL");
     }, 2000);
     await Promise.all([..."abcdefgh"].map(() => loop("victim")).concat([..."abcdefgh"].map(() => loop("survivor"))));
     for (const a of agents) a.destroy();
@@ -410,6 +473,8 @@ async function main() {
   // ---------------------------------------------------------------- report
 
   const ratio = gateway.rps / bareLoad.rps;
+  const refRatio = refLoad.rps / bareLoad.rps;
+  const gatewayToRef = gateway.rps / refLoad.rps;
   const addedP50 = gatewayPaced.p50 - barePaced.p50;
   const addedP99 = gatewayPaced.p99 - barePaced.p99;
   const loadAfter = bench.loadInfo();
@@ -421,27 +486,49 @@ async function main() {
   const mainBusy = (r) => `${Math.round(((r.serverThreads.mainUser + r.serverThreads.mainSys) / (r.durationS * 1000)) * 100)}%`;
   const otherThreads = (r) => `${perCallUs(r, r.serverThreads.busiestOther)}; ${perCallUs(r, r.serverThreads.rest)}`;
   const pacedFigure = (r, p) => `${f(r[p], 3)} (runs ${r.runs.map((x) => f(x[p], 3)).join(" / ")})`;
+  const runsOf = (r) => `${f(r.rps)} (runs ${r.runs.map((x) => f(x)).join(" / ")})`;
   const rows = [
-    ["", "bare proxy", "gateway"],
-    [`req/s, ${CONNECTIONS} connections`, `${f(bareLoad.rps)} (runs ${bareLoad.runs.map((x) => f(x)).join(" / ")})`, f(gateway.rps)],
-    ["CPU ms per call (proxy process)", f(bareLoad.serverCpuMsPerRequest, 3), f(gateway.serverCpuMsPerRequest, 3)],
+    ["", "bare proxy", "same-work reference", "gateway (data plane)"],
+    [`req/s, ${CONNECTIONS} connections`, runsOf(bareLoad), runsOf(refLoad), f(gateway.rps)],
+    [
+      "CPU ms per call (proxy process)",
+      f(bareLoad.serverCpuMsPerRequest, 3),
+      f(refLoad.serverCpuMsPerRequest, 3),
+      f(gateway.serverCpuMsPerRequest, 3),
+    ],
     // From /proc per thread during the measured seconds: real CPU, where a profile's samples count wall time (a
     // socket write's time includes the moments the kernel ran the process it woke).
-    ["  main thread µs a call, user + sys", threadsPerCall(bareLoad), threadsPerCall(gateway)],
-    ["  main thread busy (share of a core)", mainBusy(bareLoad), mainBusy(gateway)],
-    ["  other threads µs a call (busiest; rest)", otherThreads(bareLoad), otherThreads(gateway)],
+    ["  main thread µs a call, user + sys", threadsPerCall(bareLoad), threadsPerCall(refLoad), threadsPerCall(gateway)],
+    ["  main thread busy (share of a core)", mainBusy(bareLoad), mainBusy(refLoad), mainBusy(gateway)],
+    ["  other threads µs a call (busiest; rest)", otherThreads(bareLoad), otherThreads(refLoad), otherThreads(gateway)],
     // What else the run kept busy on the same machine: when the machine is near its cores, a proxy's throughput is
     // bounded by all of it, not by the proxy's own main thread.
-    ["upstream's CPU µs a call", perCallUs(bareLoad, bareLoad.otherCpuMs.upstream), perCallUs(gateway, gateway.otherCpuMs.upstream)],
-    ["load generator's CPU µs a call", perCallUs(bareLoad, bareLoad.generatorCpuMs), perCallUs(gateway, gateway.generatorCpuMs)],
-    [`machine busy (cores of ${cpus().length})`, orNa(bareLoad.machineBusyCores, 2), orNa(gateway.machineBusyCores, 2)],
-    [`p50 at ${RATE} req/s (ms), two runs`, pacedFigure(barePaced, "p50"), pacedFigure(gatewayPaced, "p50")],
-    [`p99 at ${RATE} req/s (ms), two runs`, pacedFigure(barePaced, "p99"), pacedFigure(gatewayPaced, "p99")],
-    ["RSS after the run (MB)", f(rss.bare, 1), f(rss.gateway, 1)],
+    [
+      "upstream's CPU µs a call",
+      perCallUs(bareLoad, bareLoad.otherCpuMs.upstream),
+      perCallUs(refLoad, refLoad.otherCpuMs.upstream),
+      perCallUs(gateway, gateway.otherCpuMs.upstream),
+    ],
+    [
+      "load generator's CPU µs a call",
+      perCallUs(bareLoad, bareLoad.generatorCpuMs),
+      perCallUs(refLoad, refLoad.generatorCpuMs),
+      perCallUs(gateway, gateway.generatorCpuMs),
+    ],
+    [
+      `machine busy (cores of ${cpus().length})`,
+      orNa(bareLoad.machineBusyCores, 2),
+      orNa(refLoad.machineBusyCores, 2),
+      orNa(gateway.machineBusyCores, 2),
+    ],
+    [`p50 at ${RATE} req/s (ms), two runs`, pacedFigure(barePaced, "p50"), "-", pacedFigure(gatewayPaced, "p50")],
+    [`p99 at ${RATE} req/s (ms), two runs`, pacedFigure(barePaced, "p99"), "-", pacedFigure(gatewayPaced, "p99")],
+    ["RSS after all the load (MB)", f(rss.bare, 1), f(rss.reference, 1), f(rss.gateway, 1)],
   ];
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   console.log("");
   console.log(`bench:gateway — upstream answers ${bareBody.length} bytes of JSON; gateway with key check, plan limit, metering and rating`);
+  console.log(`machine: ${cpus().length} × ${cpus()[0]?.model?.trim() ?? "?"}, node ${process.version}`);
   console.log(
     `load average before ${loadBefore.map((x) => x.toFixed(2)).join(" ")}, after ${loadAfter.map((x) => x.toFixed(2)).join(" ")}`,
   );
@@ -451,8 +538,30 @@ async function main() {
     throughputRatio: { goal: `>= ${GOALS.throughputRatio}`, value: round(ratio, 2), met: ratio >= GOALS.throughputRatio },
     addedP50Ms: { goal: `< ${GOALS.addedP50Ms}`, value: round(addedP50, 3), met: addedP50 < GOALS.addedP50Ms },
     addedP99Ms: { goal: `< ${GOALS.addedP99Ms}`, value: round(addedP99, 3), met: addedP99 < GOALS.addedP99Ms },
+    referenceRatio: { goal: `>= ${GOALS.referenceRatio}`, value: round(gatewayToRef, 2), met: gatewayToRef >= GOALS.referenceRatio },
+    isolationP50Ratio: {
+      goal: `<= ${ISOLATION_GOALS.p50Ratio}`,
+      value: round(isolation.p50Ratio, 2),
+      met: isolation.p50Met,
+    },
+    isolationP99Ratio: {
+      goal: `<= ${ISOLATION_GOALS.p99Ratio}`,
+      value: round(isolation.p99Ratio, 2),
+      met: isolation.p99Met,
+    },
+    dataPlaneRssMB: { goal: `<= ${GOALS.rssMB}`, value: rss.gateway, met: rss.gateway !== null && rss.gateway <= GOALS.rssMB },
+    dataPlaneStartMs: {
+      goal: `<= ${GOALS.startMs}`,
+      value: dataPlaneStartMs,
+      met: dataPlaneStartMs !== null && dataPlaneStartMs <= GOALS.startMs,
+    },
   };
   console.log(`  gateway / bare throughput: ${ratio.toFixed(2)} (goal >= ${GOALS.throughputRatio}): ${met(goals.throughputRatio.met)}`);
+  console.log(`  same-work reference / bare throughput: ${refRatio.toFixed(2)} (what the work itself costs; not a goal)`);
+  console.log(
+    `  gateway / same-work reference throughput: ${gatewayToRef.toFixed(2)} (goal >= ${GOALS.referenceRatio}): ${met(goals.referenceRatio.met)}` +
+      `; CPU per call ${(gateway.serverCpuMsPerRequest / refLoad.serverCpuMsPerRequest).toFixed(2)} x the reference's`,
+  );
   console.log(
     `  CPU per call: gateway ${(gateway.serverCpuMsPerRequest / bareLoad.serverCpuMsPerRequest).toFixed(2)} x the bare proxy's (+${(gateway.serverCpuMsPerRequest - bareLoad.serverCpuMsPerRequest).toFixed(3)} ms)`,
   );
@@ -482,6 +591,28 @@ async function main() {
   console.log(
     `  bare proxy drift between its two runs: ${(drift * 100).toFixed(0)}%; metered ${f(metered)} usage events for the gateway's run`,
   );
+  const iso = isolation;
+  console.log(
+    `  isolation, gateway calls at ${RATE} req/s, two runs each (A B B A): alone p50 ${f(iso.alone.p50, 3)} / p99 ${f(iso.alone.p99, 3)} ms; ` +
+      `while ${PAGE_LOOPS} loops fetch pages p50 ${f(iso.loaded.p50, 3)} / p99 ${f(iso.loaded.p99, 3)} ms`,
+  );
+  console.log(
+    `    p50 ratio ${iso.p50Ratio.toFixed(2)} (goal <= ${ISOLATION_GOALS.p50Ratio}): ${met(iso.p50Met)}; p99 ratio ${iso.p99Ratio.toFixed(2)} (goal <= ${ISOLATION_GOALS.p99Ratio}): ${met(iso.p99Met)}`,
+  );
+  console.log(
+    `    the page loops: ${f(iso.pages.perSecond, 1)} pages/s (${iso.pages.pages} pages: ${Object.entries(iso.pages.byPath)
+      .map(([p, n]) => `${p} ${n}`)
+      .join(
+        ", ",
+      )}; ${iso.pages.non2xx} non-2xx, ${iso.pages.errors} errors); generator lag p99 alone ${f(iso.alone.lagP99Ms, 2)}, loaded ${f(iso.loaded.lagP99Ms, 2)} ms`,
+  );
+  console.log(
+    `  data-plane RSS after all the load: ${orNa(rss.gateway, 1)} MB (goal <= ${GOALS.rssMB} MB): ${met(goals.dataPlaneRssMB.met)}`,
+  );
+  console.log(
+    `  data-plane start: ${dataPlaneStartMs ?? "n/a"} ms from its first line to listening (goal <= ${GOALS.startMs} ms): ${met(goals.dataPlaneStartMs.met)}`,
+  );
+  console.log(`  same-work reference drift between its two runs: ${(refDrift * 100).toFixed(0)}%`);
   if (redisPart.skipped) console.log(`  limits exact over 2 processes: skipped (${redisPart.skipped})`);
   else
     console.log(
@@ -516,6 +647,9 @@ async function main() {
     loadBefore,
     loadAfter,
     bare: { load: bareLoad, runs: [bare1, bare2], paced: barePaced, rssMB: rss.bare },
+    reference: { load: refLoad, runs: [ref1, ref2], rssMB: rss.reference, drift: refDrift },
+    isolation,
+    dataPlaneStartMs,
     gateway: { load: gateway, paced: gatewayPaced, rssMB: rss.gateway, usageEvents: metered },
     upstreamRssMB: rss.upstream,
     drift,

@@ -91,7 +91,9 @@ export async function serve() {
   }
 
   // The data plane: node:cluster workers; the primary (this process) holds the port and hands connections to them.
-  cluster.setupPrimary({ exec: "data-plane.mjs", execArgv: serverNodeFlags(), silent: true });
+  // DATA_PLANE_NODE_FLAGS: more node flags for the data-plane workers only (a benchmark's --cpu-prof, say).
+  const dataPlaneFlags = (process.env.DATA_PLANE_NODE_FLAGS ?? "").split(/\s+/).filter(Boolean);
+  cluster.setupPrimary({ exec: "data-plane.mjs", execArgv: [...serverNodeFlags(), ...dataPlaneFlags], silent: true });
   const slots = new Map(); // slot number → worker
   function startWorker(slot) {
     const worker = cluster.fork({ ...env, DATA_PLANE_SLOT: String(slot), DATA_PLANE_BACKGROUND: slot === 1 ? "true" : "false" });

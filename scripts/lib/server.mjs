@@ -15,14 +15,26 @@ export function freePort() {
   });
 }
 
+/** The pid of the data-plane worker answering `url`'s /healthz (with one worker, the only one): the process whose
+ * CPU, threads and memory a benchmark measures, where the started child is the supervisor (scripts/serve.mjs). */
+export async function dataPlanePid(url) {
+  const r = await fetch(`${url}/healthz`);
+  const body = await r.json().catch(() => null);
+  if (!r.ok || body?.process !== "data-plane" || !Number.isInteger(body.pid))
+    throw new Error(`${url}/healthz did not name a data-plane pid (${r.status} ${JSON.stringify(body)})`);
+  return body.pid;
+}
+
 /** Starts `script` (default: the platform, i.e. the supervisor with its data plane and Next) and waits until it
- * answers /healthz's liveness and Next's /api/health through it. */
+ * answers /healthz's liveness and Next's /api/health through it. The answer's `pid` is the process that serves
+ * the public port: the data-plane worker for the platform (`child.pid` is then the supervisor's), the child itself
+ * for any other script. `stdout()` is what the server printed (its first 64 KB and last 20 KB) when `quiet`. */
 export async function startServer({ env = {}, port, quiet = true, script = "scripts/serve.mjs", nodeArgs = [] } = {}) {
   port ??= await freePort();
   const child = spawn("node", [...nodeArgs, script], {
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", ...env },
     // BENCH_SERVER_STDOUT=1 lets a quiet server's stdout through (a benchmark's `--trace-gc-nvp` lines, say).
-    stdio: quiet ? ["ignore", process.env.BENCH_SERVER_STDOUT === "1" ? "inherit" : "ignore", "pipe"] : "inherit",
+    stdio: quiet ? ["ignore", "pipe", "pipe"] : "inherit",
     // A process group of its own: the supervisor, its data-plane workers and Next.
     detached: true,
   });
@@ -39,6 +51,16 @@ export async function startServer({ env = {}, port, quiet = true, script = "scri
       return killOne(signal);
     }
   };
+  let stdoutHead = "";
+  let stdoutTail = "";
+  child.stdout?.on("data", (d) => {
+    if (process.env.BENCH_SERVER_STDOUT === "1") process.stdout.write(d);
+    if (stdoutHead.length < 65536) stdoutHead += d;
+    else {
+      stdoutTail += d;
+      if (stdoutTail.length > 20000) stdoutTail = stdoutTail.slice(-20000);
+    }
+  });
   let stderr = "";
   child.stderr?.on("data", (d) => {
     stderr += d;
@@ -60,11 +82,14 @@ export async function startServer({ env = {}, port, quiet = true, script = "scri
     }
     await new Promise((r) => setTimeout(r, 150));
   }
+  const pid = script === "scripts/serve.mjs" ? await dataPlanePid(url) : child.pid;
   return {
     url,
     port,
     child,
+    pid,
     stderr: () => stderr,
+    stdout: () => stdoutHead + stdoutTail,
     stop: () =>
       new Promise((resolve) => {
         // A process ended by a signal has exitCode null and signalCode set: it is gone all the same.

@@ -7,6 +7,8 @@ import assert from "node:assert/strict";
 import { combinePaced } from "../../scripts/lib/bench-paced.mjs";
 // @ts-expect-error: plain ESM script without types
 import { threadCpuMs, threadCpuSince } from "../../scripts/lib/bench-util.mjs";
+// @ts-expect-error: plain ESM script without types
+import { isolationFigures, perSecond, ISOLATION_GOALS } from "../../scripts/lib/bench-isolation.mjs";
 
 const run = (times: number[], extra: Record<string, number> = {}) => ({
   rate: 200,
@@ -60,4 +62,25 @@ test("this process's threads are read from /proc, the main one among them", () =
   const threads: Record<string, { user: number; sys: number }> = threadCpuMs(process.pid);
   assert.ok(threads[process.pid], "the main thread's id is the process's");
   for (const t of Object.values(threads)) assert.ok(t.user >= 0 && t.sys >= 0);
+});
+
+test("isolation: p50 and p99 under page load over those alone, each against its goal", () => {
+  assert.deepEqual(ISOLATION_GOALS, { p50Ratio: 1.5, p99Ratio: 2 });
+  const within = isolationFigures({ p50: 0.5, p99: 1 }, { p50: 0.75, p99: 2 });
+  assert.equal(within.p50Ratio, 1.5);
+  assert.equal(within.p99Ratio, 2);
+  assert.equal(within.p50Met, true, "a ratio equal to the goal meets it");
+  assert.equal(within.p99Met, true);
+  const beyond = isolationFigures({ p50: 0.5, p99: 1 }, { p50: 0.76, p99: 2.5 });
+  assert.equal(beyond.p50Met, false);
+  assert.equal(beyond.p99Met, false);
+  // Loaded faster than alone is a ratio below 1, met; a run with no requests (NaN) is not.
+  assert.equal(isolationFigures({ p50: 1, p99: 4 }, { p50: 0.9, p99: 3 }).p50Met, true);
+  assert.equal(isolationFigures({ p50: NaN, p99: NaN }, { p50: 1, p99: 1 }).p50Met, false);
+});
+
+test("pages a second: a count over milliseconds; nothing measured is NaN, not Infinity", () => {
+  assert.equal(perSecond(150, 10_000), 15);
+  assert.equal(perSecond(1, 250), 4);
+  assert.ok(Number.isNaN(perSecond(5, 0)));
 });
