@@ -1,9 +1,9 @@
 // Bundles the data plane (lib/server/data-plane-entry.ts and what it imports from lib/ and generated/) to
 // dist/data-plane/entry.mjs with esbuild: no TypeScript is compiled when a request comes, and packages stay in
 // node_modules. The build fails when the bundle would load Next or React: the data plane must never wait on them.
-import { build } from "esbuild";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
 
 export const DATA_PLANE_BUNDLE = "dist/data-plane/entry.mjs";
 const FORBIDDEN = /^(next|react|react-dom|next-auth)(\/|$)/;
