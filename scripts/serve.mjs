@@ -83,7 +83,13 @@ export async function serve() {
   // Next: a plain child with an IPC channel (it exits when the channel closes, i.e. when this process is gone).
   let nextChild = null;
   function startNext() {
-    nextChild = spawn(process.execPath, [...serverNodeFlags(), "next-server.mjs"], { env, stdio: ["ignore", "pipe", "pipe", "ipc"] });
+    const command = [process.execPath, ...serverNodeFlags(), "next-server.mjs"];
+    // Next runs at a lower CPU priority (NEXT_NICE, default 10; 0 turns it off): when both kinds of process want
+    // the same core, the kernel gives it to the data plane first, so a page render cannot stretch an API call's
+    // latency; an idle data plane leaves Next every cycle. `nice` from the start, so Next's threads all inherit it.
+    const niceness = Number(process.env.NEXT_NICE ?? 10);
+    const [file, ...args] = niceness > 0 ? ["nice", "-n", String(niceness), ...command] : command;
+    nextChild = spawn(file, args, { env, stdio: ["ignore", "pipe", "pipe", "ipc"] });
     prefixLines(nextChild.stdout, "next", process.stdout);
     prefixLines(nextChild.stderr, "next", process.stderr);
     const child = nextChild;
