@@ -12,6 +12,9 @@ import http from "node:http";
 import cluster from "node:cluster";
 import { frontRequestPreparer } from "./scripts/lib/front-request.mjs";
 
+// Gone with the supervisor (its IPC channel closes), even while still starting; node:cluster ends a worker whose
+// primary is gone by itself, a plain child needs this.
+if (!cluster.isWorker) process.on("disconnect", () => process.exit(1));
 const startedAt = performance.now();
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? "0.0.0.0";
@@ -134,5 +137,3 @@ async function shutdown(signal) {
 }
 process.on("SIGTERM", () => shutdown("SIGTERM"));
 process.on("SIGINT", () => shutdown("SIGINT"));
-// A plain child (not a cluster worker, which node ends itself) exits when its supervisor is gone.
-if (!cluster.isWorker) process.on("disconnect", () => process.exit(1));

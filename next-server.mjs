@@ -14,6 +14,8 @@ import { createRequire } from "node:module";
 import next from "next";
 import { frontRequestPreparer } from "./scripts/lib/front-request.mjs";
 
+// Gone with the supervisor (its IPC channel closes), even while still starting.
+process.on("disconnect", () => process.exit(1));
 const port = Number(process.env.NEXT_PRIVATE_PORT ?? 3001);
 const hostname = "127.0.0.1";
 const publicPort = Number(process.env.PORT ?? 3000);
@@ -89,4 +91,3 @@ async function shutdown(signal) {
 }
 process.on("SIGTERM", () => shutdown("SIGTERM"));
 process.on("SIGINT", () => shutdown("SIGINT"));
-process.on("disconnect", () => process.exit(1));
