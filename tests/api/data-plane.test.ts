@@ -89,7 +89,7 @@ async function gw(base: string, slug: string, key: string, path = "/x") {
   return res.status;
 }
 
-test("/healthz says the data plane is up; /readyz checks the database, its migrations and Next", async () => {
+test("/healthz says the data plane is up; /readyz checks the database, its migrations, Redis when set, and Next", async () => {
   const s = await platform();
   const health = await fetch(`${s.url}/healthz`);
   assert.equal(health.status, 200);
@@ -101,11 +101,7 @@ test("/healthz says the data plane is up; /readyz checks the database, its migra
   assert.equal(ready.status, 200, JSON.stringify(r));
   assert.deepEqual(
     r.checks.map((c: { name: string; ok: boolean }) => [c.name, c.ok]),
-    [
-      ["database", true],
-      ["migrations", true],
-      ["next", true],
-    ],
+    [["database", true], ["migrations", true], ...(process.env.REDIS_URL ? [["redis", true]] : []), ["next", true]],
   );
 });
 
