@@ -88,6 +88,7 @@ test("every console, catalogue, product portal and app page fits a 390 px screen
   // client, calls of its own (one of them an error).
   await signUp(page, newAccount("narrow-provider"));
   const keyA = await createKey(page, "Provider automation for the harbour conditions backend");
+  await expectNoOverflow(page, "provider /portal/keys with a new key's secret shown");
   const hook = await post(request, keyA, "/v1/webhooks", {
     url: receiver.url("/hooks/harbour-conditions/provider-events-endpoint-with-a-long-path"),
     events: ["*"],
@@ -131,13 +132,19 @@ test("every console, catalogue, product portal and app page fits a 390 px screen
   const pageB = await contextB.newPage();
   await signUp(pageB, newAccount("narrow-customer"));
   const keyB = await createKey(pageB, "Customer key for the harbour conditions forecasts");
-  const subscription = await post(request, keyB, "/v1/subscriptions", { priceId: price.id, paymentMethod: CARD });
-  for (const harbour of ["oslo", "bergen-inner-harbour-north-pier"]) {
+  // A first subscription, used and canceled, leaves a paid invoice on both sides; the second is the current one.
+  const callGateway = async (harbour: string) => {
     const res = await request.get(`/gw/${slug}/harbours/${harbour}/conditions/hourly-forecast?hours=24&units=metric`, {
       headers: bearer(keyB),
     });
     expect(res.status(), await res.text()).toBe(200);
-  }
+  };
+  const first = await post(request, keyB, "/v1/subscriptions", { priceId: price.id, paymentMethod: CARD });
+  await callGateway("oslo");
+  const canceled = await request.post(`/v1/subscriptions/${first.id}/cancel`, { headers: bearer(keyB), data: {} });
+  expect(canceled.status(), await canceled.text()).toBe(200);
+  const subscription = await post(request, keyB, "/v1/subscriptions", { priceId: price.id, paymentMethod: CARD });
+  await callGateway("bergen-inner-harbour-north-pier");
   // Calls and their logs are written a moment later; the webhook's first messages have been sent.
   const logsOf = async (key: string) => (await (await request.get("/v1/logs?limit=100", { headers: bearer(key) })).json()).data;
   await expect.poll(async () => (await logsOf(keyA)).length, { timeout: 20_000 }).toBeGreaterThanOrEqual(4);
