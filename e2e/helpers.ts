@@ -149,6 +149,56 @@ export async function callApi(request: APIRequestContext, key: string, n: number
   }
 }
 
+/** Waits for a page's client fetches, and for an API reference (console or product portal) to have drawn itself. */
+export async function settle(page: Page) {
+  await page.waitForLoadState("networkidle").catch(() => {});
+  const reference = page.getByTestId("api-reference");
+  if (await reference.count()) await expect(reference).not.toContainText(/Loading|Preparing/, { timeout: 30_000 });
+}
+
+/**
+ * The page is no wider than the window (`scrollWidth <= innerWidth`, no tolerance, and never wider than `width`, as
+ * a phone's browser widens its layout viewport to fit what overflows); when it is, the message names the elements
+ * that stick out: the outermost (whose parent still fits) and the innermost (none of whose children stick out),
+ * leaving out what sticks out inside a box that scrolls or clips on its own (a wide table in `overflow-x-auto`).
+ */
+export async function expectNoOverflow(page: Page, label: string, width = page.viewportSize()?.width ?? 390) {
+  const found = await page.evaluate(() => {
+    const vw = window.innerWidth;
+    const sticksOut = (el: Element) => el.getBoundingClientRect().right > vw;
+    const contained = (el: Element) => {
+      for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+        if (getComputedStyle(a).overflowX !== "visible" && !sticksOut(a)) return true;
+      }
+      return false;
+    };
+    const name = (el: Element) => {
+      const cls = typeof el.className === "string" ? el.className.trim().replace(/\s+/g, ".").slice(0, 80) : "";
+      const id = el.getAttribute("data-testid") ?? el.id;
+      const right = Math.round(el.getBoundingClientRect().right);
+      return `<${el.tagName.toLowerCase()}${id ? `#${id}` : ""}${cls ? `.${cls}` : ""}> right ${right}px`;
+    };
+    const out = [...document.querySelectorAll("body *")].filter((el) => sticksOut(el) && !contained(el));
+    const outer = out.filter((el) => !el.parentElement || !sticksOut(el.parentElement));
+    const inner = out.filter((el) => ![...el.children].some(sticksOut));
+    return {
+      scrollWidth: document.documentElement.scrollWidth,
+      innerWidth: vw,
+      outer: outer.slice(0, 6).map(name),
+      inner: inner.slice(0, 6).map(name),
+    };
+  });
+  const limit = Math.min(found.innerWidth, width);
+  expect
+    .soft(
+      found.scrollWidth,
+      `${label} is ${found.scrollWidth}px wide in a ${limit}px window. Sticking out: ${found.outer.join("; ") || "—"}. ` +
+        `Innermost: ${found.inner.join("; ") || "—"}`,
+    )
+    .toBeLessThanOrEqual(limit);
+  return found.scrollWidth <= limit;
+}
+
 /** Screenshots of a portal view for review, light and dark: test-results/screenshots/portal-<view>[-dark].png. */
 export async function viewShot(page: Page, view: string) {
   // Let fonts, charts and client fetches settle before the picture.

@@ -1,35 +1,15 @@
 // At 390 px (a phone) every page fits its width: no sideways scrolling of the page itself (tables scroll inside
 // their own box), and the portal's navigation is a drawer behind a menu button. A screenshot per page for review.
-import { test, expect, type Page } from "@playwright/test";
-import { createKey, hydrated, signUp } from "./helpers";
+import { test, expect } from "@playwright/test";
+import { createKey, expectNoOverflow, hydrated, settle, signUp } from "./helpers";
 import { PORTAL_PAGES, PUBLIC_PAGES, pageSlug } from "./polish-pages";
 
 test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
-async function settled(page: Page) {
-  await page.waitForLoadState("networkidle").catch(() => {});
-  if (page.url().endsWith("/portal/docs"))
-    await expect(page.getByTestId("api-reference")).not.toContainText(/Loading|Preparing/, { timeout: 30_000 });
-}
-
-/** The page is no wider than the screen; names the widest elements when it is. */
-async function expectNoOverflow(page: Page, path: string) {
-  const { width, culprits } = await page.evaluate(() => {
-    const vw = document.documentElement.clientWidth;
-    // The elements where the overflow starts: wider than the screen while their parent is not.
-    const wide = [...document.querySelectorAll<HTMLElement>("body *")]
-      .filter((el) => el.getBoundingClientRect().right > vw + 1 && (el.parentElement?.getBoundingClientRect().right ?? 0) <= vw + 1)
-      .slice(0, 5)
-      .map((el) => `${el.tagName.toLowerCase()}.${String(el.className).slice(0, 60)} → ${Math.round(el.getBoundingClientRect().right)}px`);
-    return { width: document.documentElement.scrollWidth, culprits: wide };
-  });
-  expect(width, `${path} is ${width}px wide: ${culprits.join("; ")}`).toBeLessThanOrEqual(390);
-}
-
 test("public pages fit 390 px", async ({ page }) => {
   for (const path of PUBLIC_PAGES) {
     await page.goto(path);
-    await settled(page);
+    await settle(page);
     await page.screenshot({ path: `test-results/screenshots/mobile-${pageSlug(path)}.png`, fullPage: true });
     await expectNoOverflow(page, path);
   }
@@ -40,7 +20,7 @@ test("every portal page fits 390 px, and the navigation is a drawer", async ({ p
   await createKey(page, "Phone key"); // a row in the keys table
   for (const path of PORTAL_PAGES) {
     await page.goto(path);
-    await settled(page);
+    await settle(page);
     await page.screenshot({ path: `test-results/screenshots/mobile-${pageSlug(path)}.png`, fullPage: true });
     await expectNoOverflow(page, path);
   }

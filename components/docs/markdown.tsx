@@ -100,25 +100,28 @@ export function Markdown({ source }: { source: string }) {
             .map((c) => c.trim()),
         );
       blocks.push(
-        <table key={i} className="my-3 w-full text-left text-sm">
-          <tbody>
-            {cells.map((r, j) => (
-              <tr key={j} className="border-b border-slate-200 dark:border-slate-800">
-                {r.map((c, k) =>
-                  j === 0 ? (
-                    <th key={k} className="py-1 pr-3">
-                      {inline(c)}
-                    </th>
-                  ) : (
-                    <td key={k} className="py-1 pr-3">
-                      {inline(c)}
-                    </td>
-                  ),
-                )}
-              </tr>
-            ))}
-          </tbody>
-        </table>,
+        <div key={i} className="my-3 overflow-x-auto">
+          <table className="w-full text-left text-sm">
+            <tbody>
+              {cells.map((r, j) => (
+                <tr key={j} className="border-b border-slate-200 dark:border-slate-800">
+                  {r.map((c, k) =>
+                    j === 0 ? (
+                      <th key={k} className="py-1 pr-3">
+                        {inline(c)}
+                      </th>
+                    ) : (
+                      <td key={k} className="py-1 pr-3">
+                        {inline(c)}
+                      </td>
+                    ),
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          ,
+        </div>,
       );
     } else if (line.trim()) {
       const para: string[] = [line];

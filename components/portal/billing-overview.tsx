@@ -16,66 +16,72 @@ const statusTone = { paid: "success", open: "warning", uncollectible: "danger", 
 
 function Lines({ invoice }: { invoice: Upcoming | PastInvoice }) {
   return (
-    <table className="w-full text-sm">
-      <thead>
-        <tr className="text-left text-xs text-slate-500">
-          <th className="py-1">Line</th>
-          <th className="text-right">Quantity</th>
-          <th className="text-right">Included</th>
-          <th className="text-right">Unit price</th>
-          <th className="text-right">Amount</th>
-        </tr>
-      </thead>
-      <tbody>
-        {invoice.lines.map((l) => (
-          <tr key={l.id} className="border-t border-slate-200 align-top dark:border-slate-800">
-            <td className="py-1">
-              {l.description}
-              {l.tiers ? (
-                <ul className="text-xs text-slate-500">
-                  {l.tiers.map((t, i) => (
-                    <li key={i}>
-                      {t.quantity.toLocaleString()} × {t.unitAmount} (up to {t.upTo?.toLocaleString() ?? "∞"}) = {t.amount}
-                    </li>
-                  ))}
-                </ul>
-              ) : null}
-              {"id" in invoice && invoice.id && l.usage?.csv ? (
-                <div>
-                  <a className="text-xs text-indigo-600 underline" href={`/api/portal/invoices/${invoice.id}/lines/${l.id}/usage`} download>
-                    Usage events (CSV)
-                  </a>
-                </div>
-              ) : null}
+    <div className="overflow-x-auto">
+      <table className="w-full text-sm">
+        <thead>
+          <tr className="text-left text-xs text-slate-500">
+            <th className="py-1">Line</th>
+            <th className="text-right">Quantity</th>
+            <th className="text-right">Included</th>
+            <th className="text-right">Unit price</th>
+            <th className="text-right">Amount</th>
+          </tr>
+        </thead>
+        <tbody>
+          {invoice.lines.map((l) => (
+            <tr key={l.id} className="border-t border-slate-200 align-top dark:border-slate-800">
+              <td className="py-1">
+                {l.description}
+                {l.tiers ? (
+                  <ul className="text-xs text-slate-500">
+                    {l.tiers.map((t, i) => (
+                      <li key={i}>
+                        {t.quantity.toLocaleString()} × {t.unitAmount} (up to {t.upTo?.toLocaleString() ?? "∞"}) = {t.amount}
+                      </li>
+                    ))}
+                  </ul>
+                ) : null}
+                {"id" in invoice && invoice.id && l.usage?.csv ? (
+                  <div>
+                    <a
+                      className="text-xs text-indigo-600 underline"
+                      href={`/api/portal/invoices/${invoice.id}/lines/${l.id}/usage`}
+                      download
+                    >
+                      Usage events (CSV)
+                    </a>
+                  </div>
+                ) : null}
+              </td>
+              <td className="text-right tabular-nums">
+                {l.quantity.toLocaleString()}
+                {l.unitSize > 1 && l.unit ? (
+                  <span className="block text-xs text-slate-500">
+                    {(l.quantity / l.unitSize).toLocaleString(undefined, { maximumFractionDigits: 3 })} × {l.unit}
+                  </span>
+                ) : null}
+              </td>
+              <td className="text-right tabular-nums">{l.includedQuantity.toLocaleString()}</td>
+              <td className="text-right tabular-nums">
+                {l.unitAmount ?? `${l.tiersMode} tiers`}
+                {l.unit && l.unitAmount ? <span className="text-xs text-slate-500"> / {l.unit}</span> : null}
+              </td>
+              <td className="text-right tabular-nums" title={`exact ${l.exactAmount}`}>
+                {money(l.amount, invoice.currency)}
+              </td>
+            </tr>
+          ))}
+          <tr className="border-t-2 border-slate-300 font-semibold dark:border-slate-700">
+            <td className="py-1" colSpan={4}>
+              Total
             </td>
-            <td className="text-right tabular-nums">
-              {l.quantity.toLocaleString()}
-              {l.unitSize > 1 && l.unit ? (
-                <span className="block text-xs text-slate-500">
-                  {(l.quantity / l.unitSize).toLocaleString(undefined, { maximumFractionDigits: 3 })} × {l.unit}
-                </span>
-              ) : null}
-            </td>
-            <td className="text-right tabular-nums">{l.includedQuantity.toLocaleString()}</td>
-            <td className="text-right tabular-nums">
-              {l.unitAmount ?? `${l.tiersMode} tiers`}
-              {l.unit && l.unitAmount ? <span className="text-xs text-slate-500"> / {l.unit}</span> : null}
-            </td>
-            <td className="text-right tabular-nums" title={`exact ${l.exactAmount}`}>
-              {money(l.amount, invoice.currency)}
+            <td className="text-right tabular-nums" data-testid="invoice-total">
+              {money(invoice.total, invoice.currency)}
             </td>
           </tr>
-        ))}
-        <tr className="border-t-2 border-slate-300 font-semibold dark:border-slate-700">
-          <td className="py-1" colSpan={4}>
-            Total
-          </td>
-          <td className="text-right tabular-nums" data-testid="invoice-total">
-            {money(invoice.total, invoice.currency)}
-          </td>
-        </tr>
-      </tbody>
-    </table>
+        </tbody>
+      </table>
+    </div>
   );
 }
 
@@ -154,27 +160,29 @@ export function BillingOverview({
           {(simulation.usage.bytes / 1e6).toFixed(2)} MB transferred) priced under each active price.
         </p>
         {simulation.plans.length ? (
-          <table className="w-full text-sm" data-testid="plan-simulator">
-            <thead>
-              <tr className="text-left text-xs text-slate-500">
-                <th className="py-1">Product · price</th>
-                <th>Shape</th>
-                <th className="text-right">30 days would cost</th>
-              </tr>
-            </thead>
-            <tbody>
-              {simulation.plans.map((p, i) => (
-                <tr key={`${p.priceId}-${p.shape}`} className="border-t border-slate-200 dark:border-slate-800">
-                  <td className="py-1">
-                    {p.productName} · {p.priceName} {p.current ? <Badge tone="info">current</Badge> : null}{" "}
-                    {i === 0 && cheapest && simulation.plans.length > 1 ? <Badge tone="success">cheapest</Badge> : null}
-                  </td>
-                  <td>{p.shape}</td>
-                  <td className="text-right tabular-nums">{money(p.total, p.currency)}</td>
+          <div className="overflow-x-auto">
+            <table className="w-full text-sm" data-testid="plan-simulator">
+              <thead>
+                <tr className="text-left text-xs text-slate-500">
+                  <th className="py-1">Product · price</th>
+                  <th>Shape</th>
+                  <th className="text-right">30 days would cost</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {simulation.plans.map((p, i) => (
+                  <tr key={`${p.priceId}-${p.shape}`} className="border-t border-slate-200 dark:border-slate-800">
+                    <td className="py-1">
+                      {p.productName} · {p.priceName} {p.current ? <Badge tone="info">current</Badge> : null}{" "}
+                      {i === 0 && cheapest && simulation.plans.length > 1 ? <Badge tone="success">cheapest</Badge> : null}
+                    </td>
+                    <td>{p.shape}</td>
+                    <td className="text-right tabular-nums">{money(p.total, p.currency)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         ) : (
           <p className="text-sm text-slate-500">No active prices to compare.</p>
         )}

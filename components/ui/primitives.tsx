@@ -87,8 +87,12 @@ export function Card({
   children: ReactNode;
   className?: string;
 }) {
+  // min-w-0: in a grid or flex row a card is no wider than its track, so a wide table scrolls inside its own box
+  // (overflow-x-auto) instead of widening the card, and the page, past a phone's screen.
   return (
-    <section className={cx("rounded-lg border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-800 dark:bg-slate-900", className)}>
+    <section
+      className={cx("min-w-0 rounded-lg border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-800 dark:bg-slate-900", className)}
+    >
       {title || actions ? (
         <div className="mb-3 flex items-center justify-between gap-2">
           <h2 className="text-base font-semibold">{title}</h2>

@@ -88,82 +88,86 @@ export default async function CustomerPage({ params }: { params: Promise<{ id: s
         {usage.products.length === 0 ? (
           <p className="text-sm text-slate-500">No calls of your products in the last 30 days.</p>
         ) : (
-          <table className="w-full text-left text-sm" data-testid="customer-usage">
-            <caption className="sr-only">Calls of your products in the last 30 days</caption>
-            <thead className="text-xs uppercase text-slate-500">
-              <tr>
-                <th scope="col" className="py-2 pr-3">
-                  Product
-                </th>
-                <th scope="col" className="pr-3 text-right">
-                  Calls
-                </th>
-                <th scope="col" className="pr-3 text-right">
-                  Units billed
-                </th>
-                <th scope="col" className="pr-3 text-right">
-                  Errors
-                </th>
-                <th scope="col" className="text-right">
-                  Rated cost
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {usage.products.map((p) => (
-                <tr key={p.productId} className="border-t border-slate-100 dark:border-slate-800">
-                  <td className="py-2 pr-3">{productName(p.productId)}</td>
-                  <td className="pr-3 text-right tabular-nums">{p.calls.toLocaleString()}</td>
-                  <td className="pr-3 text-right tabular-nums">{p.units.toLocaleString()}</td>
-                  <td className="pr-3 text-right tabular-nums">{p.errors.toLocaleString()}</td>
-                  <td className="text-right tabular-nums">{currencyOf(p.productId) ? money(p.cost, currencyOf(p.productId)) : p.cost}</td>
+          <div className="overflow-x-auto">
+            <table className="w-full text-left text-sm" data-testid="customer-usage">
+              <caption className="sr-only">Calls of your products in the last 30 days</caption>
+              <thead className="text-xs uppercase text-slate-500">
+                <tr>
+                  <th scope="col" className="py-2 pr-3">
+                    Product
+                  </th>
+                  <th scope="col" className="pr-3 text-right">
+                    Calls
+                  </th>
+                  <th scope="col" className="pr-3 text-right">
+                    Units billed
+                  </th>
+                  <th scope="col" className="pr-3 text-right">
+                    Errors
+                  </th>
+                  <th scope="col" className="text-right">
+                    Rated cost
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {usage.products.map((p) => (
+                  <tr key={p.productId} className="border-t border-slate-100 dark:border-slate-800">
+                    <td className="py-2 pr-3">{productName(p.productId)}</td>
+                    <td className="pr-3 text-right tabular-nums">{p.calls.toLocaleString()}</td>
+                    <td className="pr-3 text-right tabular-nums">{p.units.toLocaleString()}</td>
+                    <td className="pr-3 text-right tabular-nums">{p.errors.toLocaleString()}</td>
+                    <td className="text-right tabular-nums">{currencyOf(p.productId) ? money(p.cost, currencyOf(p.productId)) : p.cost}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         )}
       </Card>
       <Card title="Invoices">
         {customer.invoices.length === 0 ? (
           <EmptyState title="No invoices yet">The running period is invoiced when it ends.</EmptyState>
         ) : (
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">Invoices sent to the customer for your products</caption>
-            <thead className="text-xs uppercase text-slate-500">
-              <tr>
-                <th scope="col" className="py-2 pr-3">
-                  Number
-                </th>
-                <th scope="col" className="pr-3">
-                  Product
-                </th>
-                <th scope="col" className="pr-3">
-                  Period
-                </th>
-                <th scope="col" className="pr-3">
-                  Status
-                </th>
-                <th scope="col" className="text-right">
-                  Total
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {customer.invoices.map((i) => (
-                <tr key={i.id} className="border-t border-slate-100 dark:border-slate-800">
-                  <td className="py-2 pr-3 font-mono text-xs">{i.number}</td>
-                  <td className="pr-3">{productName(i.productId)}</td>
-                  <td className="pr-3 text-xs">
-                    {day(i.periodStart)} to {day(i.periodEnd)}
-                  </td>
-                  <td className="pr-3">
-                    <Badge tone={i.status === "paid" ? "success" : i.status === "open" ? "warning" : "danger"}>{i.status}</Badge>
-                  </td>
-                  <td className="text-right tabular-nums">{minorMoney(i.total, i.currency)}</td>
+          <div className="overflow-x-auto">
+            <table className="w-full text-left text-sm">
+              <caption className="sr-only">Invoices sent to the customer for your products</caption>
+              <thead className="text-xs uppercase text-slate-500">
+                <tr>
+                  <th scope="col" className="py-2 pr-3">
+                    Number
+                  </th>
+                  <th scope="col" className="pr-3">
+                    Product
+                  </th>
+                  <th scope="col" className="pr-3">
+                    Period
+                  </th>
+                  <th scope="col" className="pr-3">
+                    Status
+                  </th>
+                  <th scope="col" className="text-right">
+                    Total
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {customer.invoices.map((i) => (
+                  <tr key={i.id} className="border-t border-slate-100 dark:border-slate-800">
+                    <td className="py-2 pr-3 font-mono text-xs">{i.number}</td>
+                    <td className="pr-3">{productName(i.productId)}</td>
+                    <td className="pr-3 text-xs">
+                      {day(i.periodStart)} to {day(i.periodEnd)}
+                    </td>
+                    <td className="pr-3">
+                      <Badge tone={i.status === "paid" ? "success" : i.status === "open" ? "warning" : "danger"}>{i.status}</Badge>
+                    </td>
+                    <td className="text-right tabular-nums">{minorMoney(i.total, i.currency)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         )}
       </Card>
     </div>
