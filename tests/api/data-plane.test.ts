@@ -207,7 +207,15 @@ test("a data plane that cannot start is started again with back-off, then the su
   const started = Date.now();
   const { spawn } = await import("node:child_process");
   const child = spawn(process.execPath, ["scripts/serve.mjs"], {
-    env: { ...process.env, DATABASE_URL: "mysql://127.0.0.1/none", CRASH_LOOP_LIMIT: "2", PORT: "0", HOST: "127.0.0.1" },
+    env: {
+      ...process.env,
+      DATABASE_URL: "mysql://127.0.0.1/none",
+      REDIS_URL: "",
+      DATA_PLANE_WORKERS: "1",
+      CRASH_LOOP_LIMIT: "2",
+      PORT: "0",
+      HOST: "127.0.0.1",
+    },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });
