@@ -10,6 +10,7 @@
 import "./scripts/lib/native-date.mjs"; // first, as in the Next process: the engine's own Date
 import http from "node:http";
 import cluster from "node:cluster";
+import { drainOnSignal } from "./scripts/lib/drain-on-signal.mjs";
 import { frontRequestPreparer } from "./scripts/lib/front-request.mjs";
 
 // Gone with the supervisor (its IPC channel closes), even while still starting; node:cluster ends a worker whose
@@ -113,27 +114,7 @@ server.listen(port, hostname, () => {
   process.send?.({ type: "data-plane-ready", worker, ms });
 });
 
-let stopping = false;
-async function shutdown(signal) {
-  if (stopping) return;
-  stopping = true;
-  console.log(`${signal}: finishing requests in flight`);
-  const force = setTimeout(() => process.exit(1), 10_000);
-  force.unref();
-  // close() stops accepting and resolves once every request in flight has been answered (idle keep-alive
-  // connections are closed at once); only then are the queued usage events, logs and audit entries flushed.
-  const closed = new Promise((resolve) => server.close(resolve));
-  const sweep = setInterval(() => server.closeIdleConnections?.(), 100);
-  server.closeIdleConnections?.();
-  await closed;
-  clearInterval(sweep);
+drainOnSignal(server, async () => {
   nextAgent.destroy();
-  try {
-    await plane.shutdownDataPlane();
-  } catch (e) {
-    console.error("shutdown hook failed", e);
-  }
-  process.exit(0);
-}
-process.on("SIGTERM", () => shutdown("SIGTERM"));
-process.on("SIGINT", () => shutdown("SIGINT"));
+  await plane.shutdownDataPlane();
+});

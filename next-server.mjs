@@ -12,6 +12,7 @@ import { randomBytes, timingSafeEqual } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import next from "next";
+import { drainOnSignal } from "./scripts/lib/drain-on-signal.mjs";
 import { frontRequestPreparer } from "./scripts/lib/front-request.mjs";
 
 // Gone with the supervisor (its IPC channel closes), even while still starting.
@@ -70,24 +71,4 @@ server.listen(port, hostname, () => {
   process.send?.({ type: "next-ready" });
 });
 
-let stopping = false;
-async function shutdown(signal) {
-  if (stopping) return;
-  stopping = true;
-  console.log(`${signal}: finishing requests in flight`);
-  const force = setTimeout(() => process.exit(1), 10_000);
-  force.unref();
-  const closed = new Promise((resolve) => server.close(resolve));
-  const sweep = setInterval(() => server.closeIdleConnections?.(), 100);
-  server.closeIdleConnections?.();
-  await closed;
-  clearInterval(sweep);
-  try {
-    await globalThis.__platformShutdown?.();
-  } catch (e) {
-    console.error("shutdown hook failed", e);
-  }
-  process.exit(0);
-}
-process.on("SIGTERM", () => shutdown("SIGTERM"));
-process.on("SIGINT", () => shutdown("SIGINT"));
+drainOnSignal(server, async () => globalThis.__platformShutdown?.());

@@ -1,22 +1,16 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { test, expect, type APIRequestContext } from "@playwright/test";
+import { startJsonUpstream, type JsonUpstream } from "../tests/helpers/json-upstream";
 import { bearer, confirmDialog, createKey, hydrated, newAccount, signUp } from "./helpers";
 
 // Issue 37: the portal runs in Next's process and the API and gateway in the data plane's. A change made in the
 // portal (a real browser clicking) is honoured by the very next /gw and /v1 call: one call each, no retrying. The
 // data plane's caches hold the key and the subscription from the calls made before the change.
 
-let upstream: http.Server;
+let upstream: JsonUpstream;
 let upstreamUrl = "";
 test.beforeAll(async () => {
-  upstream = http.createServer((req, res) => {
-    req.resume();
-    res.setHeader("content-type", "application/json");
-    res.end(JSON.stringify({ path: req.url }));
-  });
-  await new Promise<void>((r) => upstream.listen(0, "127.0.0.1", r));
-  upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+  upstream = await startJsonUpstream();
+  upstreamUrl = upstream.url;
 });
 test.afterAll(() => upstream?.close());
 

@@ -69,7 +69,7 @@ async function main() {
     await import("./lib/bench-util.mjs");
   const { runPaced, combinePaced } = await import("./lib/bench-paced.mjs");
   const { monotonicUs, latestProfile, summarize } = await import("./lib/bench-profile.mjs");
-  const { runIsolation, startPageLoops, ISOLATION_GOALS } = await import("./lib/bench-isolation.mjs");
+  const { runIsolation, startPageLoops, isolationReport, ISOLATION_GOALS } = await import("./lib/bench-isolation.mjs");
   const { default: Database } = await import("better-sqlite3");
   const { default: pg } = await import("pg");
 
@@ -593,20 +593,7 @@ async function main() {
   };
   if (refPaced.serverThreads && platformPaced.serverThreads)
     console.log(`    CPU µs a request at ${RATE} req/s: reference ${threadsLine(refPaced)}; platform ${threadsLine(platformPaced)}`);
-  const iso = isolation;
-  console.log(
-    `  isolation, GET /v1/products/{id} at ${RATE} req/s, two runs each (A B B A): alone p50 ${f(iso.alone.p50, 3)} / p99 ${f(iso.alone.p99, 3)} ms; while 4 loops fetch pages p50 ${f(iso.loaded.p50, 3)} / p99 ${f(iso.loaded.p99, 3)} ms`,
-  );
-  console.log(
-    `    p50 ratio ${f(iso.p50Ratio, 2)} (goal <= ${ISOLATION_GOALS.p50Ratio}): ${met(iso.p50Met)}; p99 ratio ${f(iso.p99Ratio, 2)} (goal <= ${ISOLATION_GOALS.p99Ratio}): ${met(iso.p99Met)}`,
-  );
-  console.log(
-    `    the page loops: ${f(iso.pages.perSecond, 1)} pages/s (${iso.pages.pages} pages: ${Object.entries(iso.pages.byPath)
-      .map(([p, n]) => `${p} ${n}`)
-      .join(
-        ", ",
-      )}; ${iso.pages.non2xx} non-2xx, ${iso.pages.errors} errors); generator lag p99 alone ${f(iso.alone.lagP99Ms, 2)}, loaded ${f(iso.loaded.lagP99Ms, 2)} ms`,
-  );
+  for (const line of isolationReport(isolation, { what: "GET /v1/products/{id}", rate: RATE, loops: 4 })) console.log(line);
   console.log(
     `  platform RSS after the run     <= ${GOALS.rssMB} MB: ${f(rss.platform.vmRssMB, 0)} MB (peak ${f(rss.platform.peakHwmMB, 0)} MB)  ${met(goals.rssMB.met)}`,
   );

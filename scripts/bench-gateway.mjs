@@ -67,7 +67,7 @@ async function main() {
   const { runLoad, waitForIdle, cpuTimeMs, round, sumThreadCpu } = await import("./lib/bench-util.mjs");
   const { runPaced, combinePaced } = await import("./lib/bench-paced.mjs");
   const { monotonicUs, latestProfile, summarize } = await import("./lib/bench-profile.mjs");
-  const { runIsolation, startPageLoops, ISOLATION_GOALS } = await import("./lib/bench-isolation.mjs");
+  const { runIsolation, startPageLoops, isolationReport, ISOLATION_GOALS } = await import("./lib/bench-isolation.mjs");
   const { default: Database } = await import("better-sqlite3");
 
   const DURATION = num("BENCH_DURATION", 10);
@@ -591,21 +591,7 @@ async function main() {
   console.log(
     `  bare proxy drift between its two runs: ${(drift * 100).toFixed(0)}%; metered ${f(metered)} usage events for the gateway's run`,
   );
-  const iso = isolation;
-  console.log(
-    `  isolation, gateway calls at ${RATE} req/s, two runs each (A B B A): alone p50 ${f(iso.alone.p50, 3)} / p99 ${f(iso.alone.p99, 3)} ms; ` +
-      `while ${PAGE_LOOPS} loops fetch pages p50 ${f(iso.loaded.p50, 3)} / p99 ${f(iso.loaded.p99, 3)} ms`,
-  );
-  console.log(
-    `    p50 ratio ${iso.p50Ratio.toFixed(2)} (goal <= ${ISOLATION_GOALS.p50Ratio}): ${met(iso.p50Met)}; p99 ratio ${iso.p99Ratio.toFixed(2)} (goal <= ${ISOLATION_GOALS.p99Ratio}): ${met(iso.p99Met)}`,
-  );
-  console.log(
-    `    the page loops: ${f(iso.pages.perSecond, 1)} pages/s (${iso.pages.pages} pages: ${Object.entries(iso.pages.byPath)
-      .map(([p, n]) => `${p} ${n}`)
-      .join(
-        ", ",
-      )}; ${iso.pages.non2xx} non-2xx, ${iso.pages.errors} errors); generator lag p99 alone ${f(iso.alone.lagP99Ms, 2)}, loaded ${f(iso.loaded.lagP99Ms, 2)} ms`,
-  );
+  for (const line of isolationReport(isolation, { what: "gateway calls", rate: RATE, loops: PAGE_LOOPS })) console.log(line);
   console.log(
     `  data-plane RSS after all the load: ${orNa(rss.gateway, 1)} MB (goal <= ${GOALS.rssMB} MB): ${met(goals.dataPlaneRssMB.met)}`,
   );

@@ -50,6 +50,8 @@ export async function serve() {
     NEXT_TELEMETRY_DISABLED: "1",
     NODE_ENV: process.env.NODE_ENV ?? "production",
     NEXT_PRIVATE_PORT: String(nextPort),
+    // How many data-plane workers answer a request to write their queued usage (lib/usage/flush-everywhere.ts).
+    DATA_PLANE_WORKER_COUNT: String(plan.workers),
     PLATFORM_INTERNAL_TOKEN: randomBytes(24).toString("base64url"),
   };
   let stopping = false;

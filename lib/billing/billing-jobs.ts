@@ -1,6 +1,6 @@
 import { db } from "@/lib/db/client";
 import { now } from "@/lib/clock";
-import { flushUsage } from "@/lib/usage/recorder";
+import { flushUsageEverywhere } from "@/lib/usage/flush-everywhere";
 import { closePeriod } from "./close-period";
 import { collectInvoice } from "./collect-payment";
 import { invalidateBillingCache } from "./rate-request";
@@ -10,7 +10,7 @@ import { invalidateBillingCache } from "./rate-request";
 // moves the clock and runs these instead of waiting a month.
 
 export async function finalizeInvoices(): Promise<{ closed: number; invoices: number }> {
-  await flushUsage();
+  await flushUsageEverywhere();
   let closed = 0,
     invoices = 0;
   const skipped: string[] = []; // failed or taken by another process: not tried again in this run

@@ -1,5 +1,5 @@
 import { db } from "@/lib/db/client";
-import { flushUsage } from "@/lib/usage/recorder";
+import { flushUsageEverywhere } from "@/lib/usage/flush-everywhere";
 import { zeroQuantities, type Quantities } from "./rate-events";
 
 // What a subscription used in a period, from its usage events: the product calls it rated that succeeded (status
@@ -26,8 +26,8 @@ export function usageWhere(s: PeriodScope) {
 
 /** Totals of a period in base units: requests, bytes (tokens are counted from bytes), compute in 0.01 ms. */
 export async function periodQuantities(s: PeriodScope, opts: { flush?: boolean } = {}): Promise<Quantities> {
-  // This process's queued events belong to the period too; other processes flush within a second.
-  if (opts.flush !== false) await flushUsage();
+  // Every process's queued events belong to the period too (the data plane's workers hold them until their flush).
+  if (opts.flush !== false) await flushUsageEverywhere();
   const agg = await db.usageEvent.aggregate({
     where: usageWhere(s),
     _sum: { requestSize: true, responseSize: true, computeTime: true, quantity: true },

@@ -3,8 +3,10 @@ import { announce, listenLocally, subscribe } from "@/lib/redis/bus";
 import { BILLING_CHANGED } from "@/lib/redis/topics";
 import { processSingleton } from "@/lib/process-state";
 import { NativeDate } from "@/lib/native-date";
-import { compilePrice, type PricePlan } from "./price-plan";
-import { newRatingState, rateEvent, type RatingState } from "./rate-events";
+import { limiterStore } from "@/lib/limits/limiter";
+import { andThen, type MaybePromise } from "@/lib/limits/store";
+import { compilePrice, cumulativeCost, eventQuantity, type PricePlan } from "./price-plan";
+import { newRatingState, quantityOf, rateEvent, type RatingState } from "./rate-events";
 import { addInterval } from "./periods";
 import { periodQuantities } from "./period-usage";
 import { nanosToDecimal } from "./money";
@@ -188,14 +190,15 @@ type CallUsage = { at: Date; statusCode: number; bytes: number; computeMs: numbe
  * Rates a product call under its subscription: null when it is not rated (it failed and the price does not bill
  * failed calls, or it falls outside the subscription's periods). `at` decides the period; a call after the
  * period's end starts the next period's totals before the job has renewed it. A plain value once the
- * subscription's running totals are in memory (every call but a process's first of a period).
+ * subscription's running totals are in memory (every call but a process's first of a period) and kept in this
+ * process (no Redis; with Redis the shared counters answer in a round trip).
  */
 export function rateProductCall(sub: SubscriptionEntry, r: CallUsage): RequestCost | null | Promise<RequestCost | null> {
   if (!sub.state) return ratingState(sub).then(() => rateLoaded(sub, r));
   return rateLoaded(sub, r);
 }
 
-function rateLoaded(sub: SubscriptionEntry, r: CallUsage): RequestCost | null {
+function rateLoaded(sub: SubscriptionEntry, r: CallUsage): MaybePromise<RequestCost | null> {
   const failed = r.statusCode >= 500 && sub.billFailedCalls;
   if (r.statusCode >= 400 && !failed) return null;
   let state = sub.state!;
@@ -213,6 +216,35 @@ function rateLoaded(sub: SubscriptionEntry, r: CallUsage): RequestCost | null {
   }
   const quantity = r.quantity ?? 1;
   sub.calls += quantity;
-  const nanos = rateEvent(state, { bytes: r.bytes, computeMs: Math.round(r.computeMs * 100) / 100, quantity });
-  return costOf(nanos, sub.plan.currency);
+  const usage = { bytes: r.bytes, computeMs: Math.round(r.computeMs * 100) / 100, quantity };
+  const store = limiterStore();
+  if (store.kind === "memory") return costOf(rateEvent(state, usage), sub.plan.currency);
+  return andThen(rateShared(sub, usage), (nanos) => costOf(nanos, sub.plan.currency));
+}
+
+/**
+ * With Redis, the period's running totals are counters in the limiter's store, one per usage component, shared by
+ * every process (the data plane's workers, other servers): a call's cost is what its units add to the cumulative
+ * cost at the counter's new total, so an included quantity or a tier boundary is crossed by exactly one call
+ * wherever it lands. Seeded once from the period's recorded usage, as the plan's quota counter is.
+ */
+function rateShared(sub: SubscriptionEntry, usage: { bytes: number; computeMs: number; quantity: number }): MaybePromise<bigint> {
+  const store = limiterStore();
+  const prefix = process.env.REDIS_PREFIX ?? "platform:";
+  const ttl = Math.max(60_000, sub.periodEnd - NativeDate.now() + 86_400_000);
+  let total: MaybePromise<bigint> = 0n;
+  sub.plan.usage.forEach((c, i) => {
+    const q = eventQuantity(c.measure, usage);
+    if (q === 0) return;
+    const key = `${prefix}rating:${sub.subscriptionId}:${sub.periodStart}:${i}`;
+    const seed = async () =>
+      quantityOf(
+        c,
+        await periodQuantities({ subscriptionId: sub.subscriptionId, start: new Date(sub.periodStart), end: new Date(sub.periodEnd) }),
+      );
+    total = andThen(total, (sum) =>
+      andThen(store.incrementCounter(key, q, seed, ttl), (after) => sum + cumulativeCost(c, after) - cumulativeCost(c, after - q)),
+    );
+  });
+  return total;
 }

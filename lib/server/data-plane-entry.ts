@@ -8,6 +8,7 @@ import { startScheduler } from "@/lib/jobs/scheduler";
 import { startWorker } from "@/lib/webhooks/worker";
 import { listenForKeyChanges } from "@/lib/auth/key-invalidation";
 import { listenToLocalBus, pollLocalBus } from "@/lib/bus/local-bus";
+import { answerUsageFlushRequests } from "@/lib/usage/flush-everywhere";
 import { listenForTestClock } from "./test-clock-endpoint";
 
 export { handleNodeRequest } from "./node-front-door";
@@ -24,6 +25,7 @@ export function startDataPlaneServices({ background }: { background: boolean }):
   listenToLocalBus(() => {});
   listenForKeyChanges();
   listenForTestClock();
+  answerUsageFlushRequests();
   startJournalRecovery();
   if (background) {
     startScheduler();

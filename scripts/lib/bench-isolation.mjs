@@ -28,6 +28,23 @@ export function isolationFigures(alone, loaded, goals = ISOLATION_GOALS) {
   };
 }
 
+/** The isolation run's report, as both benchmarks print it: `what` names the paced calls. */
+export function isolationReport(iso, { what, rate, loops = 4 }) {
+  const n = (x, d) => (Number.isFinite(x) ? x.toFixed(d) : "-");
+  const met = (ok) => (ok ? "met" : "NOT met");
+  const byPath = Object.entries(iso.pages.byPath)
+    .map(([p, c]) => `${p} ${c}`)
+    .join(", ");
+  return [
+    `  isolation, ${what} at ${rate} req/s, two runs each (A B B A): alone p50 ${n(iso.alone.p50, 3)} / p99 ${n(iso.alone.p99, 3)} ms; ` +
+      `while ${loops} loops fetch pages p50 ${n(iso.loaded.p50, 3)} / p99 ${n(iso.loaded.p99, 3)} ms`,
+    `    p50 ratio ${n(iso.p50Ratio, 2)} (goal <= ${ISOLATION_GOALS.p50Ratio}): ${met(iso.p50Met)}; ` +
+      `p99 ratio ${n(iso.p99Ratio, 2)} (goal <= ${ISOLATION_GOALS.p99Ratio}): ${met(iso.p99Met)}`,
+    `    the page loops: ${n(iso.pages.perSecond, 1)} pages/s (${iso.pages.pages} pages: ${byPath}; ${iso.pages.non2xx} non-2xx, ` +
+      `${iso.pages.errors} errors); generator lag p99 alone ${n(iso.alone.lagP99Ms, 2)}, loaded ${n(iso.loaded.lagP99Ms, 2)} ms`,
+  ];
+}
+
 /** Pages fetched per second over a stretch of `ms` milliseconds. */
 export const perSecond = (count, ms) => (ms > 0 ? (count * 1000) / ms : NaN);
 

@@ -9,25 +9,20 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { db } from "@/lib/db/client";
 import { client, seedBusiness } from "../helpers/api";
 import { publishApiProduct, subscribe, withinOneWindow } from "../helpers/marketplace";
 import { deleteRedisPrefix, poll, startSecondServer, uniquePrefix, type ServerWithLogs } from "../helpers/usage-db";
 import { sleep } from "../helpers/receiver";
+import { startJsonUpstream, type JsonUpstream } from "../helpers/json-upstream";
 
-let upstream: http.Server;
+let upstream: JsonUpstream;
 let upstreamUrl = "";
 const servers: ServerWithLogs[] = [];
 
 before(async () => {
-  upstream = http.createServer((req, res) => {
-    req.resume();
-    res.setHeader("content-type", "application/json");
-    res.end(JSON.stringify({ path: req.url }));
-  });
-  await new Promise<void>((r) => upstream.listen(0, "127.0.0.1", r));
-  upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+  upstream = await startJsonUpstream();
+  upstreamUrl = upstream.url;
 });
 after(async () => {
   await Promise.all(servers.map((s) => s.stop()));
@@ -238,3 +233,63 @@ test("a data plane that cannot start is started again with back-off, then the su
   assert.match(stderr, /times within a minute: a crash loop\. Giving up; stopping everything\./);
   assert.ok(Date.now() - started >= 1500, "it waited between the attempts");
 });
+
+test("DATA_PLANE_WORKERS=2 with Redis: calls rated across both workers cross the included quantity once, and a cancel's final invoice counts every worker's calls", async () => {
+  const prefix = uniquePrefix("data-plane-rating");
+  const redisUrl = "redis://127.0.0.1:6379";
+  const s = await platform({ REDIS_URL: redisUrl, REDIS_PREFIX: prefix, DATA_PLANE_WORKERS: "2", USAGE_FLUSH_MS: "60000" });
+  try {
+    await poll(async () => children(s).dataPlane.length === 2, 20_000);
+    const biz = await seedBusiness();
+    const api = client(biz.testKey, s.url);
+    const product = (await api.post("/v1/products", { name: "Rated on two workers", type: "API" })).body.data;
+    const price = (
+      await api.post(`/v1/products/${product.id}/prices`, {
+        name: "Plan",
+        currency: "USD",
+        type: "usage",
+        amount: 1.5,
+        includedQuantity: 2,
+      })
+    ).body.data;
+    const sub = (await api.post("/v1/subscriptions", { priceId: price.id, paymentMethod: { card: { number: "4242424242424242" } } })).body
+      .data;
+    // Each verification on a connection of its own, so the two workers take turns.
+    const costs: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const r = await postOnNewConnection(s.url, biz.testKey, "/v1/keys/verify", { key: biz.testKey, product: product.id });
+      assert.equal(r.status, 200, r.body);
+      costs.push(JSON.parse(r.body).data.cost.amount);
+    }
+    assert.deepEqual(costs, ["0", "0", "1.5", "1.5", "1.5", "1.5"], "two included, then 1.5 each, whichever worker rated it");
+    // The usage of all six calls is still queued in the two workers (a minute's flush); cancelling now invoices them.
+    const canceled = await api.post(`/v1/subscriptions/${sub.id}/cancel`);
+    assert.equal(canceled.status, 200, canceled.text);
+    const invoice = (await api.get("/v1/invoices")).body.data.find((i: { subscriptionId: string }) => i.subscriptionId === sub.id);
+    assert.equal(
+      invoice.lines[0].quantity,
+      6,
+      `the final invoice counts the calls both workers answered; the log: ${s.stderr().slice(-1500)}`,
+    );
+  } finally {
+    await deleteRedisPrefix(redisUrl, prefix);
+  }
+});
+
+function postOnNewConnection(base: string, key: string, path: string, body: unknown) {
+  const text = JSON.stringify(body);
+  return new Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }>((resolve, reject) => {
+    const req = http.request(`${base}${path}`, {
+      method: "POST",
+      agent: false,
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "content-length": Buffer.byteLength(text) },
+    });
+    req.on("response", (res) => {
+      let data = "";
+      res.on("data", (d) => (data += d));
+      res.on("end", () => resolve({ status: res.statusCode!, body: data, headers: res.headers }));
+    });
+    req.on("error", reject);
+    req.end(text);
+  });
+}

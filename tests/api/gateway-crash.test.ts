@@ -4,26 +4,20 @@
 // once (a second replay adds nothing), and the events written before the crash are not doubled.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { db } from "@/lib/db/client";
 import { client, seedBusiness } from "../helpers/api";
 import { publishApiProduct, subscribe } from "../helpers/marketplace";
 import { startSecondServer, type ServerWithLogs } from "../helpers/usage-db";
 import { sleep } from "../helpers/receiver";
+import { startJsonUpstream, type JsonUpstream } from "../helpers/json-upstream";
 
-let upstream: http.Server;
+let upstream: JsonUpstream;
 let upstreamUrl = "";
 const servers: ServerWithLogs[] = [];
 
 before(async () => {
-  upstream = http.createServer((req, res) => {
-    req.resume();
-    res.setHeader("content-type", "application/json");
-    res.end(JSON.stringify({ path: req.url }));
-  });
-  await new Promise<void>((r) => upstream.listen(0, "127.0.0.1", r));
-  upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+  upstream = await startJsonUpstream();
+  upstreamUrl = upstream.url;
 });
 after(async () => {
   await Promise.all(servers.map((s) => s.stop()));

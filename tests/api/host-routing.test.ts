@@ -3,24 +3,19 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { client, seedBusiness } from "../helpers/api";
 import { publishApiProduct, subscribe } from "../helpers/marketplace";
 import { startSecondServer, type ServerWithLogs } from "../helpers/usage-db";
+import { startJsonUpstream, type JsonUpstream } from "../helpers/json-upstream";
 
 let server: ServerWithLogs;
-let upstream: http.Server;
+let upstream: JsonUpstream;
 let upstreamUrl = "";
 const seen: { url: string; host: string }[] = [];
 
 before(async () => {
-  upstream = http.createServer((req, res) => {
-    seen.push({ url: req.url ?? "", host: String(req.headers["x-forwarded-host"] ?? "") });
-    res.setHeader("content-type", "application/json");
-    res.end(JSON.stringify({ path: req.url }));
-  });
-  await new Promise<void>((r) => upstream.listen(0, "127.0.0.1", r));
-  upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+  upstream = await startJsonUpstream((req) => seen.push({ url: req.url ?? "", host: String(req.headers["x-forwarded-host"] ?? "") }));
+  upstreamUrl = upstream.url;
   server = await startSecondServer({ ALLOW_PRIVATE_URLS: "true", GATEWAY_HOST_SUFFIX: "gw.localhost", APP_HOST_SUFFIX: "apps.localhost" });
 });
 after(async () => {
