@@ -52,6 +52,8 @@ export async function serve() {
     NEXT_PRIVATE_PORT: String(nextPort),
     // How many data-plane workers answer a request to write their queued usage (lib/usage/flush-everywhere.ts).
     DATA_PLANE_WORKER_COUNT: String(plan.workers),
+    // Names this supervisor's processes on the local bus, which other deployments on the same database share.
+    PLATFORM_DEPLOYMENT_ID: randomBytes(8).toString("hex"),
     PLATFORM_INTERNAL_TOKEN: randomBytes(24).toString("base64url"),
   };
   let stopping = false;

@@ -13,6 +13,10 @@ import { flushUsage } from "./recorder";
 const REQUEST = "usage-flush";
 const DONE = "usage-flushed";
 
+// Other deployments may share the database file, and with it the bus (two `npm start`s, a test's second server):
+// only this supervisor's workers answer, and only theirs are counted.
+const deployment = () => process.env.PLATFORM_DEPLOYMENT_ID ?? "";
+
 const state = processSingleton("usage-flush-everywhere", () => ({
   listening: false,
   answering: false,
@@ -23,12 +27,12 @@ function listen(): void {
   if (state.listening) return;
   state.listening = true;
   listenToLocalBus((topic, message) => {
-    if (topic === REQUEST && state.answering) {
+    if (topic === REQUEST && state.answering && message.endsWith(`|${deployment()}`)) {
       flushUsage()
         .then(() => writeLocalBus(DONE, `${message}|${process.pid}`))
         .catch((e) => console.warn(`[usage] flush asked by another process failed: ${(e as Error).message}`));
     } else if (topic === DONE) {
-      const [nonce, who] = message.split("|");
+      const [nonce, , who] = message.split("|");
       state.acks.get(nonce)?.add(who);
     }
   });
@@ -49,7 +53,7 @@ export async function flushUsageEverywhere(timeoutMs = 5000): Promise<void> {
   const nonce = randomBytes(8).toString("hex");
   const acks = new Set<string>();
   state.acks.set(nonce, acks);
-  writeLocalBus(REQUEST, nonce);
+  writeLocalBus(REQUEST, `${nonce}|${deployment()}`);
   const deadline = Date.now() + timeoutMs;
   try {
     while (acks.size < peers && Date.now() < deadline) {

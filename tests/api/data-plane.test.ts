@@ -133,14 +133,17 @@ test("kill -9 of a data-plane worker under load: restarted, its calls fail clean
   const s = await platform({ USAGE_FLUSH_MS: "2000" });
   const { productId, slug, consumer } = await subscribedProduct(s.url);
   const [worker] = children(s).dataPlane;
-  let answered200 = 0;
+  // Every call has a path of its own, so its usage event can be told apart.
+  const answered: string[] = [];
   let failedCleanly = 0;
+  let next = 0;
   let stop = false;
   const loops = Array.from({ length: 4 }, async () => {
     while (!stop) {
+      const path = `/call/${next++}`;
       try {
-        const status = await gw(s.url, slug, consumer.testKey);
-        if (status === 200) answered200++;
+        const status = await gw(s.url, slug, consumer.testKey, path);
+        if (status === 200) answered.push(`/gw/${slug}${path}`);
         else assert.fail(`a call answered ${status}`);
       } catch {
         failedCleanly++; // the connection the killed worker held, or a refused one while none listens
@@ -163,12 +166,25 @@ test("kill -9 of a data-plane worker under load: restarted, its calls fail clean
   await sleep(500);
   stop = true;
   await Promise.all(loops);
-  assert.ok(answered200 > 20, `calls were answered (${answered200}; ${failedCleanly} failed at the connection)`);
-  // The new worker replays the dead one's journal; the events of every answered call arrive, each once.
-  const count = () => db.usageEvent.count({ where: { productId, statusCode: 200 } });
-  await poll(async () => (await count()) >= answered200, 30_000);
+  assert.ok(answered.length > 20, `calls were answered (${answered.length}; ${failedCleanly} failed at the connection)`);
+  // The new worker replays the dead one's journal: every answered call has its event, once. A call cut off by the
+  // kill after its journal line may be metered too (at least once, as the gateway promises), never twice.
+  const paths = async () =>
+    (await db.usageEvent.findMany({ where: { productId, statusCode: 200 }, select: { path: true } })).map((e) => e.path);
+  await poll(async () => {
+    const seen = new Set(await paths());
+    return answered.every((p) => seen.has(p));
+  }, 30_000);
   await sleep(2500); // a double would come with the next flush
-  assert.equal(await count(), answered200, "one usage event per answered call");
+  const all = await paths();
+  const seen = new Set(all);
+  assert.deepEqual(
+    answered.filter((p) => !seen.has(p)),
+    [],
+    "every answered call has its usage event",
+  );
+  assert.equal(all.length, seen.size, "no call is metered twice");
+  assert.ok(all.length <= answered.length + failedCleanly, "only calls that were made are metered");
 });
 
 test("DATA_PLANE_WORKERS=2 with Redis: a plan's limit is exact over 1,000 calls shared by both workers", async () => {
