@@ -35,7 +35,8 @@ const KEEP_MS = 60_000;
 
 const state = processSingleton("local-bus", () => ({
   bus: null as LocalBus | null,
-  failed: false,
+  /** When opening failed: not tried again before this time (ms). */
+  retryAt: 0,
   handlers: [] as LocalBusHandler[],
   timer: null as NodeJS.Timeout | null,
 }));
@@ -48,24 +49,46 @@ export function localBusFile(env: NodeJS.ProcessEnv = process.env): string {
   return path.resolve("data", `bus-${createHash("sha256").update(url).digest("hex").slice(0, 16)}.db`);
 }
 
-function open(): LocalBus | null {
-  if (state.bus || state.failed) return state.bus;
+/** Opens the bus file, waiting out (up to a second) another process that is creating it at the same moment; on the
+ * request path (`attempts` 1) without waiting. */
+function open(attempts = 10): LocalBus | null {
+  if (state.bus || Date.now() < state.retryAt) return state.bus;
+  let lastError: unknown;
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    try {
+      state.bus = openBus(localBusFile());
+      return state.bus;
+    } catch (e) {
+      lastError = e;
+      // Two processes starting together (the data plane and Next) both set the file up: the loser is told
+      // SQLITE_BUSY without waiting. A short synchronous wait, then again.
+      if (attempt + 1 < attempts) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+    }
+  }
+  state.retryAt = Date.now() + 5000;
+  console.warn(`[bus] the local bus could not be opened (tried again in 5 s): ${(lastError as Error).message}`);
+  return null;
+}
+
+function openBus(file: string): LocalBus {
+  mkdirSync(path.dirname(file), { recursive: true });
+  // A writer waits for another writer's row (rare, and short): the busy timeout is a synchronous wait.
+  const conn = new Database(file, { timeout: 2000 });
   try {
-    const file = localBusFile();
-    mkdirSync(path.dirname(file), { recursive: true });
-    // A writer waits for another writer's row (rare, and short): the busy timeout is a synchronous wait.
-    const conn = new Database(file, { timeout: 2000 });
     conn.pragma("journal_mode = WAL");
     conn.pragma("synchronous = NORMAL");
     conn.exec(
       "CREATE TABLE IF NOT EXISTS message (id INTEGER PRIMARY KEY AUTOINCREMENT, at INTEGER NOT NULL, origin TEXT NOT NULL, topic TEXT NOT NULL, body TEXT NOT NULL)",
     );
     const dataVersion = conn.prepare("PRAGMA data_version").pluck();
-    state.bus = {
+    // The version first, then the last row: a row committed in between is read at the next poll (the version has
+    // moved by then), never skipped.
+    const version = Number(dataVersion.get());
+    return {
       conn,
       origin: `${process.pid}.${randomBytes(4).toString("hex")}`,
       lastId: Number(conn.prepare("SELECT coalesce(max(id), 0) FROM message").pluck().get()),
-      version: Number(dataVersion.get()),
+      version,
       written: 0,
       dataVersion,
       readSince: conn.prepare("SELECT id, origin, topic, body FROM message WHERE id > ? ORDER BY id"),
@@ -73,10 +96,9 @@ function open(): LocalBus | null {
       prune: conn.prepare("DELETE FROM message WHERE at < ?"),
     };
   } catch (e) {
-    state.failed = true;
-    console.warn(`[bus] the local bus is off: ${(e as Error).message}`);
+    conn.close();
+    throw e;
   }
-  return state.bus;
 }
 
 /** Appends a message for every other process on this machine; committed when this returns. */
@@ -93,7 +115,7 @@ export function writeLocalBus(topic: string, message: string): void {
 
 /** Hands every row other processes appended since the last call to the handlers. Cheap when nothing changed. */
 export function pollLocalBus(): void {
-  const bus = state.bus;
+  const bus = state.bus ?? open(1);
   if (!bus) return;
   const version = Number(bus.dataVersion.get());
   if (version === bus.version) return;
@@ -116,7 +138,7 @@ export function pollLocalBus(): void {
 export function listenToLocalBus(handler: LocalBusHandler): void {
   if (!state.handlers.includes(handler)) state.handlers.push(handler);
   open();
-  if (!state.timer && state.bus) {
+  if (!state.timer) {
     // Between requests (or in a process that serves none) changes still arrive within 50 ms.
     state.timer = setInterval(pollLocalBus, 50);
     state.timer.unref();
