@@ -69,7 +69,7 @@ test("a subscription cancelled and a key revoked in the portal are refused by th
   await page.goto("/portal/keys");
   await (await hydrated(page.getByRole("button", { name: "Revoke Revoked key", exact: true }))).click();
   await confirmDialog(page, { title: `Revoke "Revoked key"?`, says: "stops working on its next request", button: "Revoke key" });
-  await expect(page.getByTestId("key-row-Revoked key").getByText("revoked")).toBeVisible();
+  await expect(page.getByTestId("key-row-Revoked key").getByText("revoked", { exact: true })).toBeVisible();
   expect(await callGateway(request, slug, revoked)).toEqual({ status: 401, code: "API_KEY_REVOKED" });
   const v1 = await request.get("/v1/products", { headers: bearer(revoked) });
   expect(v1.status()).toBe(401);

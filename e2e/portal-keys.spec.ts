@@ -55,7 +55,7 @@ test("create a key, call the API with it, rotate it and revoke it", async ({ pag
   // Revoke the old key: its next request is refused as revoked; the new one still works.
   await page.getByRole("button", { name: `Revoke ${name}`, exact: true }).click();
   await confirmDialog(page, { title: `Revoke "${name}"?`, says: "stops working on its next request", button: "Revoke key" });
-  await expect(row.getByText("revoked")).toBeVisible();
+  await expect(row.getByText("revoked", { exact: true })).toBeVisible();
   await expect(page.getByRole("button", { name: `Revoke ${name}`, exact: true })).toHaveCount(0);
   await expect(async () => {
     const res = await request.get("/v1/products", { headers: bearer(secret) });
