@@ -10,6 +10,11 @@ export interface Guide {
 export const GUIDES: readonly Guide[] = [
   { slug: "marketplace", title: "Marketplace", summary: "Publish an API product, find it, subscribe, verify and meter calls, get paid." },
   { slug: "gateway", title: "Gateway", summary: "Call a provider's API through /gw/{slug}: checks, signed headers, metering." },
+  {
+    slug: "mcp",
+    title: "MCP for AI agents",
+    summary: "Every API product as an MCP server: tools from its OpenAPI document, calls billed.",
+  },
   { slug: "billing", title: "Billing", summary: "Pricing shapes, cost on every call, invoices, payments and test mode." },
   { slug: "keys-and-limits", title: "API keys and limits", summary: "Keys and rotation, rate limits, quotas, usage and request logs." },
   { slug: "oauth", title: "OAuth 2.0", summary: "Let a third-party application act for a user's business." },

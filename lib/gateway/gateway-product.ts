@@ -3,7 +3,8 @@ import { now } from "@/lib/clock";
 import { processSingleton } from "@/lib/process-state";
 import { announce, listenLocally, subscribe } from "@/lib/redis/bus";
 import { openSecretHeaders } from "@/lib/products/api-secret-headers";
-import type { StoredApiBlock } from "@/lib/products/serialize";
+import { storedOpenApiDocument, type StoredApiBlock } from "@/lib/products/serialize";
+import { toolsFromDocument, type McpTool } from "@/lib/mcp/openapi-tools";
 import { NativeDate } from "@/lib/native-date";
 import { openGatewaySecret } from "./gateway-secret";
 
@@ -20,6 +21,12 @@ export interface GatewayProduct {
   timeoutMs: number;
   secretHeaders: Record<string, string>;
   signingSecrets: string[];
+  name: string;
+  /** Whether the provider serves the product at /mcp/{slug} (api.mcp.enabled, default true). */
+  mcpEnabled: boolean;
+  /** The product's MCP tools (lib/mcp/openapi-tools.ts), made from the stored document on first use; empty when the
+   * provider turned MCP off or there is no document. */
+  mcpTools(): McpTool[];
 }
 
 const TTL_MS = Number(process.env.GATEWAY_CACHE_TTL_MS ?? 30_000);
@@ -59,7 +66,18 @@ async function load(slug: string): Promise<GatewayProduct | null> {
     timeoutMs: api.timeoutMs,
     secretHeaders: openSecretHeaders(p.id, p.apiSecretHeaders),
     signingSecrets: [current, previous].filter((s): s is string => !!s),
+    name: p.name,
+    mcpEnabled: api.mcp?.enabled !== false,
+    mcpTools: memo(() => {
+      const doc = storedOpenApiDocument(api);
+      return doc ? toolsFromDocument(doc, api.mcp) : [];
+    }),
   };
+}
+
+function memo<T>(make: () => T): () => T {
+  let made: { value: T } | null = null;
+  return () => (made ??= { value: make() }).value;
 }
 
 const pending = processSingleton("gateway-products-loading", () => new Map<string, Promise<GatewayProduct | null>>());

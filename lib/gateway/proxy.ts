@@ -374,3 +374,87 @@ export function tunnel(req: IncomingMessage, socket: Duplex, head: Buffer, call:
     upstream.end();
   });
 }
+
+export interface BufferedCall extends UpstreamCall {
+  body: Buffer | null;
+  /** The most of the answer's body kept; the rest is counted (and billed as bytes) but not kept. */
+  maxBodyBytes: number;
+}
+
+export interface BufferedResult extends ProxyResult {
+  /** The answer's body, up to maxBodyBytes. */
+  body: Buffer;
+  /** False when the body was longer than maxBodyBytes, or was cut off. */
+  complete: boolean;
+}
+
+/**
+ * A request made by the gateway itself (an MCP tool call: lib/server/mcp-front-door.ts) rather than passed through:
+ * its body given, its answer read into memory up to `maxBodyBytes`. The same agents, SSRF rules and timeout as a
+ * pass-through; the timeout also bounds reading the body.
+ */
+export function requestUpstream(call: BufferedCall): Promise<BufferedResult> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let kept = 0;
+    let complete = true;
+    const finish = (r: ProxyResult) => resolve({ ...r, body: Buffer.concat(chunks), complete });
+    const c = startCall(call, agentFor(call.target), finish);
+    if (!c) return;
+    const { result, done, fault, upstream } = c;
+    upstream.on("error", (e: NodeJS.ErrnoException) => {
+      c.stopTimer();
+      if (result.status === null)
+        fault(
+          "UPSTREAM_UNAVAILABLE",
+          e.code === "EPRIVATE"
+            ? "The upstream's address is not allowed on this deployment."
+            : `The upstream could not be reached (${e.code ?? "error"}).`,
+        );
+      else {
+        complete = false;
+        done();
+      }
+    });
+    upstream.on("response", (up) => {
+      c.stopTimer();
+      if (result.fault) return up.destroy();
+      c.answered(up.statusCode ?? 502);
+      for (const k in up.headers) {
+        const v = up.headers[k];
+        if (typeof v === "string") result.responseHeaders[k] = v;
+      }
+      const bodyTimer = setTimeout(() => {
+        complete = false;
+        up.destroy();
+        done();
+      }, call.timeoutMs);
+      bodyTimer.unref?.();
+      up.on("data", (chunk: Buffer) => {
+        result.responseBytes += chunk.length;
+        if (kept >= call.maxBodyBytes) {
+          complete = false;
+          return;
+        }
+        const part = kept + chunk.length > call.maxBodyBytes ? chunk.subarray(0, call.maxBodyBytes - kept) : chunk;
+        if (part !== chunk) complete = false;
+        chunks.push(part);
+        kept += part.length;
+      });
+      up.on("end", () => {
+        clearTimeout(bodyTimer);
+        done();
+      });
+      up.on("error", () => {
+        clearTimeout(bodyTimer);
+        complete = false;
+        done();
+      });
+    });
+    if (call.body?.length) {
+      // The caller's headers carry its Content-Length (they may be a raw list, fixed when the request was made).
+      result.requestBytes = call.body.length;
+      upstream.end(call.body);
+    } else upstream.end();
+  });
+}

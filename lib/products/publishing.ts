@@ -6,7 +6,8 @@ import type { Prisma, Product as ProductRow } from "@/generated/prisma-sqlite";
 import type { ProductCreate } from "@/lib/schemas/product";
 import { newGatewaySecret, sealGatewaySecret } from "@/lib/gateway/gateway-secret";
 import { sealSecretHeaders } from "./api-secret-headers";
-import type { StoredApiBlock } from "./serialize";
+import { storedOpenApiDocument, type StoredApiBlock } from "./serialize";
+import { MAX_DOCUMENT_BYTES, checkMcpSettings, fetchOpenApiDocument, fetchedCopy, openApiProblem } from "./openapi-document";
 
 // What publishing a product takes: the rules of `visibility`, `slug` and the `api` block of a product write.
 // A public product is in every account's catalogue, so it must be active and have an active price to subscribe
@@ -68,8 +69,20 @@ export async function publishingColumns(
       openapiUrl: input.api.openapiUrl ?? null,
       openapiDocument: input.api.openapiDocument ?? null,
     };
-    if (JSON.stringify(block.openapiDocument ?? null).length > 1_000_000)
+    if (JSON.stringify(block.openapiDocument ?? null).length > MAX_DOCUMENT_BYTES)
       throw invalidField("api.openapiDocument", "The OpenAPI document is larger than 1 MB; serve it and give openapiUrl instead.");
+    if (block.openapiDocument) {
+      const reason = openApiProblem(block.openapiDocument);
+      if (reason) throw invalidField("api.openapiDocument", reason);
+    } else if (block.openapiUrl) {
+      // Fetched now, once: the tools and the reference read this copy, never the provider's host on a call.
+      Object.assign(block, fetchedCopy(await fetchOpenApiDocument(block.openapiUrl)));
+    }
+    // Settings not given are kept, as secret headers are; given ones must fit the document.
+    const currentApi = current?.api as StoredApiBlock | null | undefined;
+    const mcp = input.api.mcp ?? currentApi?.mcp;
+    if (input.api.mcp) checkMcpSettings(input.api.mcp, storedOpenApiDocument(block));
+    if (mcp) block.mcp = mcp;
     data.api = block as unknown as Prisma.InputJsonValue;
     if (input.api.secretHeaders !== undefined) data.apiSecretHeaders = sealSecretHeaders(productId, input.api.secretHeaders);
   } else if (input.api === null) {

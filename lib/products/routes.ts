@@ -12,7 +12,7 @@ import { CATALOG_COLLECTION, getCatalogProduct, listCatalogProducts } from "./ca
 import { PRODUCT_COLLECTION } from "./product-collection";
 import { listProducts } from "./list-products";
 import { getProductOrThrow } from "./get-product-or-throw";
-import { createProduct, updateProduct, setProductActive, deleteProduct } from "./write-product";
+import { createProduct, updateProduct, setProductActive, deleteProduct, refreshOpenApiDocument } from "./write-product";
 import { FEATURE_COLLECTION, listFeatures, createFeature, getFeatureOrThrow, updateFeature, deleteFeature } from "./features";
 import { PRICE_COLLECTION, listPrices, createPrice, getPriceOrThrow, updatePrice, deletePrice } from "./prices";
 import { serializeProduct, serializeFeature, serializePrice } from "./serialize";
@@ -93,6 +93,16 @@ export const productRoutes = [
     params: IdParams,
     response: { kind: "single", status: 200, schema: Product },
     handler: ({ auth, params }) => setProductActive(auth, params.id, true),
+  }),
+  defineRoute({
+    method: "POST",
+    path: "/v1/products/{id}/openapi/refresh",
+    summary: "Fetch the product's OpenAPI document from its openapiUrl again and store it (its MCP tools follow)",
+    tag,
+    scope: "products:write",
+    params: IdParams,
+    response: { kind: "single", status: 200, schema: Product },
+    handler: ({ auth, params }) => refreshOpenApiDocument(auth, params.id),
   }),
   defineRoute({
     method: "GET",

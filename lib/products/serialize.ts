@@ -1,4 +1,5 @@
 import type { Feature as FeatureRow, Price as PriceRow, Product as ProductRow } from "@/generated/prisma-sqlite";
+import type { McpSettings } from "@/lib/mcp/openapi-tools";
 import { secretHeaderNames } from "./api-secret-headers";
 
 // Rows → the wire shapes of lib/schemas. One place, so the API and the portal print the same thing.
@@ -10,11 +11,19 @@ export interface StoredApiBlock {
   timeoutMs: number;
   openapiUrl: string | null;
   openapiDocument: Record<string, unknown> | null;
+  /** The document at openapiUrl as fetched when it was set or refreshed: the MCP tools are made from it. */
+  openapiFetched?: Record<string, unknown> | null;
+  openapiFetchedAt?: string | null;
+  mcp?: McpSettings;
 }
 
+/** The document the product's tools and reference come from: uploaded, else the stored copy of openapiUrl's. */
+export const storedOpenApiDocument = (api: StoredApiBlock | null | undefined) => api?.openapiDocument ?? api?.openapiFetched ?? null;
+
 /** What reads show of the api block: the secret headers' names, never their values. */
-function publicApiBlock(api: StoredApiBlock | null, sealedHeaders: string | null) {
+function publicApiBlock(api: StoredApiBlock | null, sealedHeaders: string | null, slug: string | null, visibility: string) {
   if (!api) return null;
+  const mcp = api.mcp ?? {};
   return {
     upstreamUrl: api.upstreamUrl,
     sandboxUpstreamUrl: api.sandboxUpstreamUrl ?? api.upstreamUrl,
@@ -22,6 +31,8 @@ function publicApiBlock(api: StoredApiBlock | null, sealedHeaders: string | null
     openapiUrl: api.openapiUrl,
     hasOpenapiDocument: api.openapiDocument !== null,
     secretHeaderNames: sealedHeaders ? secretHeaderNames(sealedHeaders) : [],
+    openapiFetchedAt: api.openapiFetchedAt ?? null,
+    mcp: { ...mcp, enabled: mcp.enabled !== false, path: slug && visibility === "public" ? `/mcp/${slug}` : null },
   };
 }
 
@@ -72,7 +83,7 @@ export function serializeProduct(p: SerializableProduct) {
     interfaces: (p.interfaces as Record<string, boolean> | null) ?? {},
     visibility: p.visibility as "private" | "public",
     slug: p.slug,
-    api: publicApiBlock(p.api as StoredApiBlock | null, p.apiSecretHeaders),
+    api: publicApiBlock(p.api as StoredApiBlock | null, p.apiSecretHeaders, p.slug, p.visibility),
     publishedAt: p.publishedAt === null ? null : wireDate(p.publishedAt),
     createdAt: wireDate(p.createdAt),
     updatedAt: wireDate(p.updatedAt),

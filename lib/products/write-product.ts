@@ -7,9 +7,11 @@ import type { ProductCreate, ProductUpdate } from "@/lib/schemas/product";
 import { emitEvent, withEvents } from "@/lib/events/emit-event";
 import { gatewayProductChanged } from "@/lib/gateway/gateway-product";
 import { configuredBaseUrl, ensureDeveloperApp } from "@/lib/apps/default-developer-app";
+import type { Prisma } from "@/generated/prisma-sqlite";
 import { getProductOrThrow } from "./get-product-or-throw";
-import { serializeProduct } from "./serialize";
+import { serializeProduct, type StoredApiBlock } from "./serialize";
 import { publishingColumns, slugTaken } from "./publishing";
+import { fetchOpenApiDocument, fetchedCopy } from "./openapi-document";
 
 /** `baseUrl`: the origin the caller used, for the gateway address of the default Developer app. */
 export interface ProductWriteOptions {
@@ -106,6 +108,26 @@ export async function updateProduct(auth: AuthContext, id: string, patch: Produc
     if (after.slug !== current.slug) gatewayProductChanged(after.slug);
     return withSecretOnce(after, publishing.gatewaySecret);
   }).catch(slugRace);
+}
+
+/** POST /v1/products/{id}/openapi/refresh: the document at openapiUrl fetched again and stored (the MCP tools and the
+ * reference change with it); the provider's MCP choices are kept even where they no longer name an operation. */
+export async function refreshOpenApiDocument(auth: AuthContext, id: string) {
+  const current = await getProductOrThrow(auth, id);
+  const api = current.api as StoredApiBlock | null;
+  if (!api?.openapiUrl)
+    throw invalidField("api.openapiUrl", "The product has no openapiUrl to fetch.", "Set api.openapiUrl (PATCH /v1/products/{id}) first.");
+  const block: StoredApiBlock = { ...api, ...fetchedCopy(await fetchOpenApiDocument(api.openapiUrl)) };
+  return withEvents(async (tx) => {
+    const row = await tx.product.update({
+      where: { id: current.id },
+      data: { api: block as unknown as Prisma.InputJsonValue, updatedAt: now() },
+    });
+    const after = serializeProduct(row);
+    await emitEvent(eventOf(auth, "product.updated", after, { api: serializeProduct(current).api }), tx);
+    gatewayProductChanged(current.slug);
+    return after;
+  });
 }
 
 /** The answer that first publishes a product carries its gateway secret, shown this once (as a new key is). */

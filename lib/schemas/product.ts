@@ -25,6 +25,28 @@ const httpUrl = z
 const RESERVED_HEADER =
   /^(host|connection|content-length|transfer-encoding|upgrade|keep-alive|te|trailer|proxy-.*|x-platform-.*|x-forwarded-.*)$/i;
 
+const operationList = z.array(z.string().min(1).max(200)).max(500);
+const toolName = z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, "must be 1 to 64 letters, digits, '_', '-' or '.'");
+
+/** The provider's MCP choices (lib/mcp/openapi-tools.ts): which operations are tools, and what they are called. */
+export const ProductMcpSettings = z
+  .strictObject({
+    enabled: z.boolean().optional().meta({ description: "Serve the product as an MCP server at /mcp/{slug} (default true)." }),
+    include: z
+      .strictObject({ operations: operationList.optional(), tags: operationList.optional() })
+      .optional()
+      .meta({ description: "Only these operations (by operationId) and tags become tools; all when absent." }),
+    exclude: z
+      .strictObject({ operations: operationList.optional(), tags: operationList.optional() })
+      .optional()
+      .meta({ description: "Operations (by operationId) and tags never offered as tools." }),
+    tools: z
+      .record(z.string().min(1).max(200), z.strictObject({ name: toolName.optional(), description: z.string().max(4000).optional() }))
+      .optional()
+      .meta({ description: "Per operationId: the tool's name and description instead of the document's." }),
+  })
+  .meta({ id: "ProductMcpSettings" });
+
 export const ProductApiInput = z
   .strictObject({
     upstreamUrl: httpUrl.meta({ description: "The live API's base URL: live keys' calls go here.", example: "https://api.example.com" }),
@@ -48,6 +70,7 @@ export const ProductApiInput = z
       )
       .optional()
       .meta({ description: "Headers the gateway adds upstream (an upstream credential, say). Stored sealed, never returned." }),
+    mcp: ProductMcpSettings.optional(),
   })
   .meta({ id: "ProductApiInput" });
 
@@ -59,6 +82,13 @@ export const ProductApi = z
     openapiUrl: z.string().nullable(),
     hasOpenapiDocument: z.boolean(),
     secretHeaderNames: z.array(z.string()).meta({ description: "Names of the secret headers; their values are never returned." }),
+    openapiFetchedAt: Timestamp.nullable().meta({
+      description: "When the document at openapiUrl was last fetched and stored (POST /v1/products/{id}/openapi/refresh fetches it again).",
+    }),
+    mcp: ProductMcpSettings.extend({ enabled: z.boolean(), path: z.string().nullable() }).meta({
+      id: "ProductMcp",
+      description: "The MCP server: its path on this deployment (null until the product is public) and the provider's choices.",
+    }),
   })
   .meta({ id: "ProductApi" });
 

@@ -7,7 +7,6 @@ import { resolvePathAndQuery } from "@/lib/http/request-target";
 import { defineRoute } from "@/lib/http/route";
 import { rateProductCall } from "@/lib/billing/rate-request";
 import { nanosToNumber } from "@/lib/billing/money";
-import { signatureHeader, signedContent } from "@/lib/gateway/gateway-secret";
 import {
   forwardableHeaders,
   headerList,
@@ -27,6 +26,7 @@ import { checkRestrictions } from "./steps/restrictions";
 import { mapError } from "./steps/map-error";
 import { authenticateGatewayCall, checkEntitlement, checkPlanLimits, resolveGatewayProduct } from "./steps/gateway";
 import { writeAnswer } from "./write-answer";
+import { signedUpstreamHeaders } from "./upstream-headers";
 
 // The data plane: {base}/gw/{product-slug}/{path…} on the same node:http fast path as /v1. A subscriber's call is
 // checked with the pipeline's own steps (request id, credential, key restrictions, entitlement, the plan's rate
@@ -69,46 +69,13 @@ interface GatewayContext extends RequestContext {
 }
 const callOf = (ctx: RequestContext) => (ctx as GatewayContext).gatewayCall;
 
-/** What the upstream receives: the client's headers minus hop-by-hop ones and its credentials, the product's
- * secret headers, X-Forwarded-*, and who is calling, signed with the product's gateway secret. */
+/** What the upstream receives: the client's headers minus hop-by-hop ones and its credentials, and the gateway's. */
 function upstreamHeaders(ctx: RequestContext, call: GatewayCall, target: UpstreamTarget) {
-  const product = ctx.gatewayProduct!;
-  const sub = ctx.subscription!;
-  const auth = ctx.auth!;
-  const timestamp = Math.floor(ctx.at.getTime() / 1000);
-  const headers = forwardableHeaders(call.req.headers);
-  // Names in lower case, as the client's are: a provider's secret header replaces a client's of the same name
-  // (headerList sends every name it is given).
-  for (const name in product.secretHeaders) headers[name.toLowerCase()] = product.secretHeaders[name];
   const forwardedFor = call.req.headers["x-forwarded-for"];
-  const clientAddress = ctx.ip ?? call.req.socket.remoteAddress;
-  Object.assign(headers, {
-    host: target.host,
-    "x-forwarded-for": forwardedFor && clientAddress ? `${forwardedFor}, ${clientAddress}` : (forwardedFor ?? clientAddress ?? ""),
-    "x-forwarded-proto": ctx.request.baseUrl.startsWith("https:") ? "https" : "http",
-    "x-forwarded-host": ctx.request.headers.get("host") ?? "",
-    "x-platform-consumer": auth.businessId,
-    "x-platform-subscription": sub.subscriptionId,
-    "x-platform-plan": sub.priceId,
-    "x-platform-environment": auth.environment,
-    "x-platform-key-id": auth.principal.id,
-    "x-platform-request-id": ctx.requestId,
-    "x-platform-timestamp": String(timestamp),
+  return signedUpstreamHeaders(ctx, target, forwardableHeaders(call.req.headers), {
+    address: call.req.socket.remoteAddress,
+    forwardedFor: typeof forwardedFor === "string" ? forwardedFor : undefined,
   });
-  if (product.signingSecrets.length)
-    headers["x-platform-signature"] = signatureHeader(
-      product.signingSecrets,
-      signedContent({
-        requestId: ctx.requestId,
-        timestamp,
-        method: ctx.request.method,
-        pathWithQuery: target.path,
-        consumer: auth.businessId,
-        subscription: sub.subscriptionId,
-        environment: auth.environment,
-      }),
-    );
-  return headers;
 }
 
 const targetOf = (ctx: RequestContext, call: GatewayCall) =>

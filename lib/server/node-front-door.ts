@@ -8,6 +8,7 @@ import { corsPreflight } from "@/lib/oauth/oauth-error";
 import { API_PATH, dispatchApi } from "./dispatch";
 import { writeAnswer as write } from "./write-answer";
 import { GATEWAY_PATH, serveGateway } from "./gateway-front-door";
+import { MCP_PATH, serveMcp } from "./mcp-front-door";
 import { getTestClock, moveTestClock } from "./test-clock-endpoint";
 
 // The data plane (data-plane.mjs) hands every request here first: the API and the OAuth endpoints are answered on node:http,
@@ -88,6 +89,10 @@ export function handleNodeRequest(req: IncomingMessage, res: ServerResponse): bo
   const target = req.url ?? "/";
   if (GATEWAY_PATH.test(target)) {
     serveGateway(req, res).catch((e) => fail(res, e));
+    return true;
+  }
+  if (MCP_PATH.test(target)) {
+    serveMcp(req, res).catch((e) => fail(res, e));
     return true;
   }
   if (API_PATH.test(target)) {

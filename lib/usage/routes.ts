@@ -10,6 +10,7 @@ import type { RequestLog as LogRow, UsageEvent as UsageRow } from "@/generated/p
 import type { AuthContext } from "@/lib/http/auth-context";
 import { usageMetrics, type Period } from "./metrics";
 import { usageQuota } from "./quota";
+import { callOrigin, callOriginFields } from "./call-origin";
 
 const METHODS = ["GET", "POST", "PATCH", "PUT", "DELETE"] as const;
 
@@ -109,6 +110,7 @@ export function serializeUsage(u: UsageRow) {
     projectId: u.projectId,
     environment: u.environment,
     productId: u.productId,
+    ...callOrigin(u.endpoint, u.path),
     subscriptionId: u.subscriptionId,
     quantity: u.quantity,
   };
@@ -127,6 +129,7 @@ export function serializeLog(l: LogRow, withBodies: boolean) {
     userAgent: l.userAgent,
     apiKey: l.apiKey,
     productId: l.productId,
+    ...callOrigin(l.endpoint, l.path),
     request: { headers: l.requestHeaders as Record<string, string>, ...(withBodies ? { body: l.requestBody } : {}) },
     response: { headers: l.responseHeaders as Record<string, string>, ...(withBodies ? { body: l.responseBody } : {}) },
   };
@@ -183,6 +186,7 @@ const UsageEvent = z
     projectId: z.string(),
     environment: z.string(),
     productId: z.string().nullable().meta({ description: "A product call's product; null for calls of the platform's own API." }),
+    ...callOriginFields,
     subscriptionId: z.string().nullable().meta({ description: "The subscription that rates the product call." }),
     quantity: z.number().int().meta({ description: "Units the event counts (a meter event's quantity; 1 for a call)." }),
   })
@@ -202,6 +206,7 @@ const RequestLog = z
     userAgent: z.string().nullable(),
     apiKey: z.string(),
     productId: z.string().nullable().meta({ description: "A gateway call's product; null for calls of the platform's own API." }),
+    ...callOriginFields,
     request: Traffic,
     response: Traffic,
   })

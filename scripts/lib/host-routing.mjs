@@ -7,6 +7,8 @@
 import { parseHost } from "./request-origin.mjs";
 
 const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+// `/mcp` itself (with a query, or a trailing slash), not `/mcp-tools` or `/mcp/x`: those stay the upstream's paths.
+const MCP_ON_HOST = /^\/mcp\/?(?:\?|$)/;
 // Paths an app host serves as they are: the app's own pages and what they load.
 const AS_IS = /^\/(?:_next\/|api\/|p\/|apps\/|signin|signup|favicon|icon|v1\/|oauth\/|\.well-known\/)/;
 
@@ -39,7 +41,13 @@ export function routeByHost({ hostHeader, url, gatewaySuffix, appSuffix }) {
   if (!host) return null;
   const path = url.startsWith("/") ? url : `/${url}`;
   const gatewaySlug = slugOfHost(host.hostname, gatewaySuffix);
-  if (gatewaySlug) return `/gw/${gatewaySlug}${path}`;
+  if (gatewaySlug) {
+    // The product's MCP server (and its OAuth discovery document) answer at /mcp on its gateway host.
+    if (MCP_ON_HOST.test(path)) return `/mcp/${gatewaySlug}${path.slice(4)}`;
+    if (path.startsWith("/.well-known/oauth-protected-resource/mcp") && MCP_ON_HOST.test(path.slice(37)))
+      return `/.well-known/oauth-protected-resource/mcp/${gatewaySlug}${path.slice(41)}`;
+    return `/gw/${gatewaySlug}${path}`;
+  }
   const appSlug = slugOfHost(host.hostname, appSuffix);
   if (appSlug && !AS_IS.test(path)) return path === "/" || path.startsWith("/?") ? `/p/${appSlug}${path.slice(1)}` : `/p/${appSlug}${path}`;
   return null;
