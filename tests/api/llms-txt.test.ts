@@ -88,8 +88,9 @@ test("/p/{slug}/llms.txt: name, plan with price and limits, authentication, gate
   assert.ok(res.text.startsWith(`# ${product.name}\n\n> High and low water for every harbour.`), res.text.slice(0, 200));
   assert.ok(
     res.text.includes(
-      "**Harbour master** (Per call): 0.02 USD per call. Rate limit: 7 calls / minute. Monthly quota: 5,000 calls / month.",
+      "**Harbour master** (Per call): 0.02 USD per request. Rate limit: 7 calls / minute. Monthly quota: 5,000 calls / month.",
     ),
+    res.text,
   );
   assert.ok(res.text.includes(`\`${BASE_URL}/gw/${product.slug}/\``), "the gateway's base URL");
   assert.ok(res.text.includes(`\`${BASE_URL}/mcp/${product.slug}\``), "the MCP address");
