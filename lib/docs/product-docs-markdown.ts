@@ -28,7 +28,9 @@ export async function productDocsMarkdown(slug: string, viewerBusinessId: string
     "# Documentation",
     `The API reference of ${portal.products.map((p) => p.name).join(", ")} by ${portal.providerName}, from ${
       portal.products.length === 1 ? "its" : "their"
-    } OpenAPI ${portal.products.length === 1 ? "document" : "documents"}. JSON: ${origin}/p/${portal.slug}/openapi.json.`,
+    } OpenAPI ${portal.products.length === 1 ? "document" : "documents"}. JSON: ${origin}/p/${portal.slug}/openapi.json${
+      portal.products.length === 1 ? "" : "?product={product id}"
+    }.`,
     ...sections,
   ]);
 }
