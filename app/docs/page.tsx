@@ -1,5 +1,7 @@
 import Link from "next/link";
 import { GuideList } from "@/components/docs/guide-list";
+import { MarkdownTwinLink } from "@/components/docs/markdown-twin-link";
+import { routeScope } from "@/lib/docs/reference-markdown";
 import { ROUTES } from "@/lib/server/route-table";
 
 export const metadata = { title: "Docs · Developer Platform" };
@@ -8,6 +10,7 @@ export default function DocsPage() {
   const tags = [...new Set(ROUTES.map((r) => r.tag))];
   return (
     <main className="mx-auto max-w-4xl px-6 py-12">
+      <MarkdownTwinLink href="/docs.md" />
       <h1 className="text-3xl font-bold">API reference</h1>
       <p className="mt-3 text-slate-600 dark:text-slate-300">
         Authenticate with <code>Authorization: Bearer sk_test_…</code>. The machine-readable reference is the{" "}
@@ -40,7 +43,7 @@ export default function DocsPage() {
                     <td className="py-2 font-mono font-semibold">{r.method}</td>
                     <td className="font-mono">{r.path}</td>
                     <td>{r.summary}</td>
-                    <td className="font-mono text-xs">{r.auth === "none" ? "public" : r.scope}</td>
+                    <td className="font-mono text-xs">{routeScope(r)}</td>
                   </tr>
                 ))}
               </tbody>

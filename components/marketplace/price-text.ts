@@ -1,4 +1,5 @@
 import type { serializePrice } from "@/lib/products/serialize";
+import type { PlanText } from "@/lib/docs/llms-txt";
 
 // A plan in words, for the catalogue and the provider's pages: what it costs and what it buys (rate limit and
 // monthly quota). Plain functions of the API's price shape, so the server pages and the tests share them.
@@ -95,4 +96,11 @@ export function callableProducts(scopes: readonly string[], names: ReadonlyMap<s
   const ids = scopes.filter((s) => s.startsWith("call:")).map((s) => s.slice("call:".length));
   if (!ids.length) return "none";
   return ids.map((id) => names.get(id) ?? id).join(", ");
+}
+
+/** A plan in words for a text file (a product's llms.txt): the pricing table's columns, as that table fills them. */
+export function planInWords(p: PriceView): PlanText {
+  const d = describePrice(p);
+  const l = describeLimits(p);
+  return { name: p.name, shape: d.shape, headline: d.headline, details: d.details, rate: l.rate, quota: l.quota };
 }

@@ -1,3 +1,5 @@
+import { MarkdownTwinLink } from "@/components/docs/markdown-twin-link";
+import { ERROR_ENVELOPE } from "@/lib/docs/reference-markdown";
 import { ERROR_CATALOG } from "@/lib/http/error-catalog";
 
 export const metadata = { title: "Errors · Developer Platform" };
@@ -5,11 +7,11 @@ export const metadata = { title: "Errors · Developer Platform" };
 export default function ErrorsPage() {
   return (
     <main className="mx-auto max-w-4xl px-6 py-12">
+      <MarkdownTwinLink href="/docs/errors.md" />
       <h1 className="text-3xl font-bold">Errors</h1>
       <p className="mt-3 text-slate-600 dark:text-slate-300">
-        Every error has the same envelope:{" "}
-        <code>{`{ "error": { type, code, message, field?, suggestion?, documentation }, "meta": { timestamp, requestId } }`}</code>. The{" "}
-        <code>documentation</code> link of an error lands on its entry below.
+        Every error has the same envelope: <code>{ERROR_ENVELOPE}</code>. The <code>documentation</code> link of an error lands on its entry
+        below.
       </p>
       <dl className="mt-8 space-y-6">
         {ERROR_CATALOG.map((e) => (

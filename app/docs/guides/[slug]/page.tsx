@@ -1,9 +1,9 @@
-import { readFile } from "node:fs/promises";
-import path from "node:path";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Markdown } from "@/components/docs/markdown";
-import { guideBySlug } from "@/lib/docs/guides";
+import { MarkdownTwinLink } from "@/components/docs/markdown-twin-link";
+import { guideSource } from "@/lib/docs/guide-source";
+import { guideBySlug, guideHref } from "@/lib/docs/guides";
 
 // One route for every guide under docs/: the slug is looked up in the fixed list first, and the file name comes
 // from that list, never from the URL, so nothing outside it can be read.
@@ -20,11 +20,10 @@ export async function generateMetadata({ params }: { params: Params }) {
 export default async function GuidePage({ params }: { params: Params }) {
   const guide = guideBySlug((await params).slug);
   if (!guide) notFound();
-  const source = await readFile(path.join(process.cwd(), "docs", `${guide.slug}.md`), "utf8").catch(
-    () => `# ${guide.title}\n\nThis guide is not installed.`,
-  );
+  const source = (await guideSource(guide.slug)) ?? `# ${guide.title}\n\nThis guide is not installed.`;
   return (
     <main className="mx-auto max-w-3xl px-6 py-12">
+      <MarkdownTwinLink href={`${guideHref(guide.slug)}.md`} />
       <p className="mb-6 text-sm">
         <Link href="/docs/guides">← All guides</Link>
       </p>

@@ -1,4 +1,5 @@
 import { notFound } from "next/navigation";
+import { MarkdownTwinLink } from "@/components/docs/markdown-twin-link";
 import { versionRegistry } from "@/lib/versions/registry";
 
 export default async function MigrationGuide({ params }: { params: Promise<{ version: string }> }) {
@@ -7,6 +8,7 @@ export default async function MigrationGuide({ params }: { params: Promise<{ ver
   if (!record) notFound();
   return (
     <main className="mx-auto max-w-3xl px-6 py-12">
+      <MarkdownTwinLink href={`/docs/migrations/${record.version}.md`} />
       <h1 className="text-3xl font-bold">API {record.version}</h1>
       <p className="mt-2 text-slate-600 dark:text-slate-300">
         Status: {record.status}; released {record.releaseDate}

@@ -4,6 +4,7 @@ import { gatewayAddress, portalViews } from "@/lib/apps/product-portal";
 import { currentSubscriptionTo } from "@/lib/billing/current-subscription";
 import { ProductApiReference, type TryItAccess } from "@/components/product-portal/product-api-reference";
 import { ApiVersions } from "@/components/product-portal/api-versions";
+import { MarkdownTwinLink } from "@/components/docs/markdown-twin-link";
 import { portalFor, requestOrigin } from "../load";
 import { portalPaths, visitorFor } from "../visitor";
 
@@ -35,6 +36,7 @@ export default async function ProductPortalDocs({ params, searchParams }: { para
       : { state: "ready", productId: product.id };
   return (
     <div>
+      <MarkdownTwinLink href={`/p/${portal.slug}/docs.md`} />
       <h1 className="text-3xl font-bold tracking-tight">Documentation</h1>
       {portal.products.length > 1 ? (
         <nav aria-label="Products" className="mt-3">
