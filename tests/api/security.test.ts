@@ -1,11 +1,13 @@
 // The common security cases against every /v1 route of the route table: no key, unknown key, revoked key,
 // expired key, missing scope, another tenant's id and the wrong environment's id (tests/helpers/security.ts).
 // A new route needs a fixture here only when its path has a parameter or it reads a body; the suite says which.
+import { after } from "node:test";
 import { ROUTES } from "@/lib/server/route-table";
 import { rotateKeyRow } from "@/lib/keys/rotate-api-key";
 import { createProduct, seedBusiness, type ApiClient } from "../helpers/api";
 import { runCommonRouteTests, type Params } from "../helpers/security";
 import { apiKeyRow, poll } from "../helpers/db";
+import { startJsonUpstream } from "../helpers/json-upstream";
 
 async function created(api: ApiClient, path: string, body: Record<string, unknown>) {
   const res = await api.post(path, body);
@@ -14,6 +16,19 @@ async function created(api: ApiClient, path: string, body: Record<string, unknow
 }
 
 const product = async (api: ApiClient): Promise<Params> => ({ id: (await createProduct(api, { name: "Security fixture" })).id });
+// A product whose OpenAPI document can be fetched again: every path of this upstream answers a JSON object with an
+// `openapi` field (its own path) and no operations.
+const documentServer = await startJsonUpstream(undefined, () => ({ openapi: "3.1.0", paths: {} }));
+after(() => documentServer.close());
+const documentedProduct = async (api: ApiClient): Promise<Params> => ({
+  id: (
+    await createProduct(api, {
+      name: "Security fixture",
+      type: "API",
+      api: { upstreamUrl: documentServer.url, openapiUrl: `${documentServer.url}/openapi.json` },
+    })
+  ).id,
+});
 const feature = async (api: ApiClient): Promise<Params> => {
   const p = await createProduct(api);
   return { id: (await created(api, `/v1/products/${p.id}/features`, { name: "Fixture feature" })).id };
@@ -140,6 +155,7 @@ runCommonRouteTests(ROUTES, {
     "/v1/products/{id}/features": product,
     "/v1/products/{id}/prices": product,
     "/v1/products/{id}/call-stats": product,
+    "/v1/products/{id}/openapi/refresh": documentedProduct,
     "/v1/features/{id}": feature,
     "/v1/prices/{id}": price,
     "/v1/api-keys/{id}": apiKey,
