@@ -44,8 +44,8 @@ export function ConsentForm(p: Props) {
       <h1 className="text-xl font-bold">Authorize {p.clientName}</h1>
       <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
         <strong>{p.clientName}</strong>{" "}
-        {p.ownerName ? `(registered by ${p.ownerName})` : `(registered itself: the name is the application's own and is not verified)`} wants
-        to act for <strong data-testid="consent-business">{p.business.name}</strong>
+        {p.ownerName ? `(registered by ${p.ownerName})` : `(registered itself: the name is the application's own and is not verified)`}{" "}
+        wants to act for <strong data-testid="consent-business">{p.business.name}</strong>
         {p.environment ? (
           <>
             {" "}
@@ -145,9 +145,17 @@ function McpSummary({ mcp }: { mcp: McpConsentView }) {
         ))}
       </ul>
       {mcp.anyActive ? null : (
-        <p role="alert" className="rounded-md bg-amber-50 p-3 text-amber-900 dark:bg-amber-950 dark:text-amber-100" data-testid="consent-unsubscribed">
+        <p
+          role="alert"
+          className="rounded-md bg-amber-50 p-3 text-amber-900 dark:bg-amber-950 dark:text-amber-100"
+          data-testid="consent-unsubscribed"
+        >
           None of your projects has an active subscription to {mcp.productName}. You can allow access now, but every call will be refused
-          until the project subscribes: <a className="underline" href={`/p/${mcp.productSlug}`}>subscribe at /p/{mcp.productSlug}</a>.
+          until the project subscribes:{" "}
+          <a className="underline" href={`/p/${mcp.productSlug}`}>
+            subscribe at /p/{mcp.productSlug}
+          </a>
+          .
         </p>
       )}
     </section>

@@ -72,7 +72,8 @@ export async function parseAuthorizationRequest(params: URLSearchParams, baseUrl
     code,
     description,
   });
-  if (params.getAll("resource").length > 1) return back("invalid_target", "Name one resource: this server binds a token to one MCP server.");
+  if (params.getAll("resource").length > 1)
+    return back("invalid_target", "Name one resource: this server binds a token to one MCP server.");
   for (const name of AUTHORIZE_PARAMS)
     if (params.getAll(name).length > 1) return back("invalid_request", `The parameter '${name}' is repeated.`);
   if (state !== null && state.length > 1000) return back("invalid_request", "state is longer than 1000 characters.");
@@ -90,7 +91,8 @@ export async function parseAuthorizationRequest(params: URLSearchParams, baseUrl
     if (!resource)
       return back("invalid_target", `The resource '${resourceParam.slice(0, 200)}' is not the MCP server of a published API product here.`);
     scopes = resourceScopes(resource.product);
-    if (coversAll(allowed, scopes)) return back("invalid_scope", "This application may not call products, so it cannot be given this resource.");
+    if (coversAll(allowed, scopes))
+      return back("invalid_scope", "This application may not call products, so it cannot be given this resource.");
   } else {
     if (isDynamicClient(client))
       return back(

@@ -92,7 +92,8 @@ export function validateClientMetadata(body: Record<string, unknown>): DynamicCl
     );
   if (body.grant_types !== undefined) {
     const unsupported = stringList(body.grant_types, "grant_types").find((g) => !GRANT_TYPES.includes(g));
-    if (unsupported) throw metadataError(`grant_type '${unsupported.slice(0, 60)}' is not supported; use authorization_code and refresh_token.`);
+    if (unsupported)
+      throw metadataError(`grant_type '${unsupported.slice(0, 60)}' is not supported; use authorization_code and refresh_token.`);
   }
   if (body.response_types !== undefined) {
     const unsupported = stringList(body.response_types, "response_types").find((t) => t !== "code");
@@ -102,7 +103,11 @@ export function validateClientMetadata(body: Record<string, unknown>): DynamicCl
   if (name !== undefined && typeof name !== "string") throw metadataError("client_name must be a string.");
   // Shown on the consent page as the name the client gave itself: no control characters, at most 100 characters.
   // eslint-disable-next-line no-control-regex
-  const clientName = (name ?? "").replace(/[\u0000-\u001f\u007f-\u009f]/g, "").trim().slice(0, 100) || "Unnamed MCP client";
+  const clientName =
+    (name ?? "")
+      .replace(/[\u0000-\u001f\u007f-\u009f]/g, "")
+      .trim()
+      .slice(0, 100) || "Unnamed MCP client";
   return { redirectUris, clientName };
 }
 
