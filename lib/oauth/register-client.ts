@@ -102,7 +102,6 @@ export function validateClientMetadata(body: Record<string, unknown>): DynamicCl
   const name = body.client_name;
   if (name !== undefined && typeof name !== "string") throw metadataError("client_name must be a string.");
   // Shown on the consent page as the name the client gave itself: no control characters, at most 100 characters.
-  // eslint-disable-next-line no-control-regex
   const clientName =
     (name ?? "")
       .replace(/[\u0000-\u001f\u007f-\u009f]/g, "")
