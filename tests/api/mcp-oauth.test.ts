@@ -342,4 +342,20 @@ describe("authorization bound to a product's MCP server (RFC 8707)", () => {
     await subscribe(b.test, weather.price.id);
     assert.equal((await gw(weather.slug, tokens.access_token)).status, 200);
   });
+
+  it("the OAuth job deletes self-registered clients nobody authorized within a week, and keeps the others", async () => {
+    const unused = await registerMcpClient("never used");
+    const used = await registerMcpClient("used");
+    const { b, user } = await consumer([weather.price.id]);
+    await boundTokens(used, user, `${b.projectId}:test`);
+    const fresh = await registerMcpClient("fresh");
+    const old = new Date(Date.now() - 8 * 86_400_000);
+    await db.oAuthClient.updateMany({ where: { id: { in: [unused, used] } }, data: { createdAt: old } });
+    const { purgeExpiredOAuth } = await import("@/lib/oauth/purge-expired");
+    const purged = await purgeExpiredOAuth();
+    assert.ok(purged.clients >= 1, JSON.stringify(purged));
+    assert.equal(await db.oAuthClient.findUnique({ where: { id: unused } }), null);
+    assert.ok(await db.oAuthClient.findUnique({ where: { id: used } }));
+    assert.ok(await db.oAuthClient.findUnique({ where: { id: fresh } }));
+  });
 });

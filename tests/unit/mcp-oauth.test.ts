@@ -9,6 +9,7 @@ import { canonicalResource, mcpResourceUrl, slugOfResource, slugOfStoredResource
 import { bearerChallenge, protectedResourceMetadataUrl, resourceMetadataUrlOf } from "@/lib/oauth/protected-resource";
 import { assertTokenForProduct, assertTokenNotBound, assertTokenResource } from "@/lib/oauth/resource-binding";
 import { environmentsFor, parseConsentTarget } from "@/lib/oauth/approve-authorization";
+import { describeScope } from "@/lib/oauth/scope-words";
 import { ApiError } from "@/lib/http/errors";
 import type { AuthContext } from "@/lib/http/auth-context";
 
@@ -151,5 +152,12 @@ describe("the consent form's target", () => {
   it("offers a self-registered client both environments, a registered one its own", () => {
     assert.deepEqual(environmentsFor({ environment: null }), ["test", "production"]);
     assert.deepEqual(environmentsFor({ environment: "production" }), ["production"]);
+  });
+});
+
+describe("call scopes in plain words", () => {
+  it("say which product and that it is billed", () => {
+    assert.equal(describeScope("call:prod_0123456789"), "Call the product prod_0123456789, billed to your project's subscription");
+    assert.match(describeScope("call:*"), /Call the products/);
   });
 });
