@@ -10,19 +10,33 @@ import { db } from "../helpers/db";
 import { startJsonUpstream, type JsonUpstream } from "../helpers/json-upstream";
 import { publishApiProduct, subscribe } from "../helpers/marketplace";
 import { bearer, decide, oauth, openConsent, portalUser, postForm, REDIRECT_URI, type PortalUser } from "../helpers/oauth";
+import { startServer, type TestServer } from "../helpers/server";
 
 let upstream: JsonUpstream;
 let provider: Awaited<ReturnType<typeof seedBusiness>>;
 let weather: Awaited<ReturnType<typeof publishApiProduct>>;
 let other: Awaited<ReturnType<typeof publishApiProduct>>;
+// Registrations are limited per client address, and every test here registers from 127.0.0.1: they register through
+// a second server on the same database that trusts X-Forwarded-For from loopback, each from an address of its own.
+let proxied: TestServer;
+let addresses = 0;
+const freshAddress = () => `198.51.${Math.floor(addresses / 250)}.${(addresses++ % 250) + 1}`;
 
 before(async () => {
+  proxied = await startServer({
+    TRUSTED_PROXIES: "127.0.0.1,::1",
+    DATABASE_URL: process.env.DATABASE_URL!,
+    KEY_HASH_SECRET: process.env.KEY_HASH_SECRET!,
+  });
   upstream = await startJsonUpstream();
   provider = await seedBusiness();
   weather = await publishApiProduct(provider.test, { upstreamUrl: upstream.url, name: `MCP Weather ${Date.now().toString(36)}` });
   other = await publishApiProduct(provider.test, { upstreamUrl: upstream.url });
 });
-after(() => upstream.close());
+after(async () => {
+  upstream.close();
+  await proxied.stop();
+});
 
 const resourceOf = (slug: string) => `${BASE_URL}/mcp/${slug}`;
 
@@ -32,10 +46,10 @@ async function getJson(path: string) {
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined, text };
 }
 
-async function register(body: Record<string, unknown>) {
-  const res = await fetch(`${BASE_URL}/oauth/register`, {
+async function register(body: Record<string, unknown>, from = freshAddress()) {
+  const res = await fetch(`${proxied.url}/oauth/register`, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", "x-forwarded-for": from },
     body: JSON.stringify(body),
   });
   return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, any> };
@@ -205,13 +219,37 @@ describe("dynamic client registration (RFC 7591)", () => {
       assert.equal(res.status, 400, JSON.stringify(extra));
       assert.equal(res.body.error, "invalid_client_metadata", JSON.stringify(extra));
     }
-    const form = await fetch(`${BASE_URL}/oauth/register`, {
+    const form = await fetch(`${proxied.url}/oauth/register`, {
       method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
+      headers: { "content-type": "application/x-www-form-urlencoded", "x-forwarded-for": freshAddress() },
       body: `redirect_uris=${encodeURIComponent(REDIRECT_URI)}`,
     });
     assert.equal(form.status, 400);
     assert.equal(((await form.json()) as { error: string }).error, "invalid_client_metadata");
+  });
+
+  it("limits registrations per client address: the eleventh at once is a 429 with Retry-After", async () => {
+    const from = "203.0.113.77";
+    const good = { client_name: "burst", redirect_uris: [REDIRECT_URI] };
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) statuses.push((await register(good, from)).status);
+    assert.deepEqual(statuses, Array(10).fill(201));
+    const refused = await register(good, from);
+    assert.equal(refused.status, 429);
+    assert.equal(refused.body.error, "too_many_requests");
+    assert.ok(Number(refused.headers.get("retry-after")) >= 1);
+    // Another address is not affected.
+    assert.equal((await register(good, "203.0.113.78")).status, 201);
+  });
+
+  it("is also answered by the suite's server (no proxy in front)", async () => {
+    const res = await fetch(`${BASE_URL}/oauth/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ redirect_uris: ["http://example.com/cb"] }),
+    });
+    assert.equal(res.status, 400);
+    assert.equal(((await res.json()) as { error: string }).error, "invalid_redirect_uri");
   });
 });
 
