@@ -64,8 +64,9 @@ async function readMetadata(req: Request): Promise<Record<string, unknown>> {
   return value as Record<string, unknown>;
 }
 
-const stringList = (value: unknown, field: string): string[] => {
-  if (!Array.isArray(value) || value.some((v) => typeof v !== "string")) throw metadataError(`${field} must be an array of strings.`);
+const stringList = (value: unknown, field: string, code: RegistrationErrorCode = "invalid_client_metadata"): string[] => {
+  if (!Array.isArray(value) || value.some((v) => typeof v !== "string"))
+    throw new RegistrationError(code, `${field} must be an array of strings.`);
   return value as string[];
 };
 
@@ -77,7 +78,7 @@ export interface DynamicClientMetadata {
 /** The metadata a self-registering client may have, or a RegistrationError saying what is wrong (RFC 7591 §3.2.2). */
 export function validateClientMetadata(body: Record<string, unknown>): DynamicClientMetadata {
   if (body.redirect_uris === undefined) throw new RegistrationError("invalid_redirect_uri", "redirect_uris is required.");
-  const redirectUris = [...new Set(stringList(body.redirect_uris, "redirect_uris"))];
+  const redirectUris = [...new Set(stringList(body.redirect_uris, "redirect_uris", "invalid_redirect_uri"))];
   if (!redirectUris.length) throw new RegistrationError("invalid_redirect_uri", "redirect_uris must name at least one URI.");
   if (redirectUris.length > MAX_REDIRECT_URIS)
     throw new RegistrationError("invalid_redirect_uri", `At most ${MAX_REDIRECT_URIS} redirect URIs can be registered.`);
