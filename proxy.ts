@@ -42,5 +42,7 @@ export async function proxy(req: NextRequest) {
 }
 
 export const config = {
-  matcher: ["/((?!v1/|v1$|api/(?!auth/)|_next/static/|_next/image|favicon\\.ico|\\.well-known/|oauth/token|oauth/revoke).*)"],
+  matcher: [
+    "/((?!v1/|v1$|api/(?!auth/)|_next/static/|_next/image|favicon\\.ico|\\.well-known/|oauth/token|oauth/revoke|oauth/register).*)",
+  ],
 };

@@ -74,7 +74,7 @@ async function load(tokenHash: string): Promise<CachedToken | null> {
       plan: business.plan,
       rateLimit: null,
       restrictions: null,
-      oauth: { clientId: grant.clientId, grantId: grant.id, userId: grant.userId },
+      oauth: { clientId: grant.clientId, grantId: grant.id, userId: grant.userId, resource: token.resource ?? grant.resource ?? null },
     },
   };
 }

@@ -29,6 +29,11 @@ export interface OAuthActor {
   clientId: string;
   grantId: string;
   userId: string;
+  /**
+   * RFC 8707: the resource the token is bound to (`{base}/mcp/{slug}` of one API product), or null for a token that
+   * works on the /v1 API like a key. A bound token is refused on /v1 and on every other product's gateway.
+   */
+  resource?: string | null;
 }
 
 export interface KeyRestrictions {

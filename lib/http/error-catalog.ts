@@ -104,6 +104,14 @@ export const ERROR_CATALOG: ErrorDoc[] = [
     fix: "Ask the user to authorize the app again.",
   },
   {
+    code: "TOKEN_AUDIENCE_MISMATCH",
+    status: 401,
+    type: "authentication_error",
+    meaning:
+      "The OAuth access token is bound to one product's MCP server (RFC 8707 resource) and was used elsewhere: on the /v1 API, another product's gateway, or another MCP server.",
+    fix: "Use the token only with the MCP server it was issued for and that product's /gw/{slug}/…, or authorize again with the right resource.",
+  },
+  {
     code: "INVALID_ADMIN_TOKEN",
     status: 401,
     type: "authentication_error",

@@ -4,7 +4,7 @@ import { publicBaseUrl } from "@/lib/http/public-base-url";
 import { recordAudit } from "@/lib/audit/record-audit";
 import { clientIp } from "@/lib/auth/client-ip";
 import { authOptions } from "@/lib/portal/auth-options";
-import { approveAuthorization, denyAuthorization } from "./approve-authorization";
+import { approveAuthorization, denyAuthorization, parseConsentTarget } from "./approve-authorization";
 import { AUTHORIZE_PARAMS, authorizeParams, parseAuthorizationRequest, type ParsedAuthorization } from "./authorization-request";
 import { checkConsentToken } from "./consent-token";
 import { oauthErrorPage } from "./error-page";
@@ -46,7 +46,7 @@ async function auditRefusal(req: Request, params: URLSearchParams, parsed: Exclu
 export async function handleAuthorizeGet(req: Request): Promise<Response> {
   const issuer = publicBaseUrl(req);
   const params = new URL(req.url).searchParams;
-  const parsed = await parseAuthorizationRequest(params);
+  const parsed = await parseAuthorizationRequest(params, issuer);
   if (parsed.kind !== "ok") await auditRefusal(req, params, parsed);
   if (parsed.kind === "fatal") return oauthErrorPage(400, parsed.message);
   if (parsed.kind === "redirect") return redirect(errorRedirectUrl(parsed.redirectUri, parsed, parsed.state, issuer));
@@ -83,7 +83,7 @@ export async function handleAuthorizePost(req: Request): Promise<Response> {
 
   const params = new URLSearchParams();
   for (const name of AUTHORIZE_PARAMS) for (const v of form.getAll(name)) if (typeof v === "string") params.append(name, v);
-  const parsed = await parseAuthorizationRequest(params);
+  const parsed = await parseAuthorizationRequest(params, issuer);
   if (parsed.kind !== "ok") await auditRefusal(req, params, parsed);
   if (parsed.kind === "fatal") return oauthErrorPage(400, parsed.message);
   if (parsed.kind === "redirect") return redirect(errorRedirectUrl(parsed.redirectUri, parsed, parsed.state, issuer), 303);
@@ -93,7 +93,14 @@ export async function handleAuthorizePost(req: Request): Promise<Response> {
   const businessId = field("business_id") ?? "";
   const membership = await db.membership.findUnique({ where: { userId_businessId: { userId, businessId } } });
   if (!membership) return oauthErrorPage(403, "You are not a member of that business.");
-  const decider = { userId, businessId, role: membership.role, ip: clientIp(req.headers), userAgent: req.headers.get("user-agent") };
+  const decider = {
+    userId,
+    businessId,
+    role: membership.role,
+    ip: clientIp(req.headers),
+    userAgent: req.headers.get("user-agent"),
+    target: parseConsentTarget(field("target")),
+  };
   const decision = field("decision");
   const location =
     decision === "approve"

@@ -7,6 +7,7 @@ import type { OAuthClient as ClientRow } from "@/generated/prisma-sqlite";
 import { GrantRefusal, OAuthError } from "./oauth-error";
 import { issueTokens, type TokenResponse } from "./issue-tokens";
 import { revokeGrant } from "./revoke-grants";
+import { checkResourceParam } from "./resource-param";
 import { hashSecret, hasSecretShape } from "./token-format";
 
 // grant_type=authorization_code (RFC 6749 §4.1.3, RFC 7636 §4.6). A code works once, within 10 minutes, for
@@ -46,6 +47,8 @@ export async function exchangeCode(client: ClientRow, params: Record<string, str
     throw new GrantRefusal("code_verifier was sent but the authorization request had no code_challenge.", subject, "pkce_unexpected");
   }
 
+  checkResourceParam(params.resource, code.resource, subject);
+
   const scopes = code.scopes as string[];
   const grantId = newId("oauthGrant");
   const t = now();
@@ -62,10 +65,11 @@ export async function exchangeCode(client: ClientRow, params: Record<string, str
         projectId: code.projectId,
         environment: code.environment,
         scopes,
+        resource: code.resource,
         createdAt: t,
       },
     });
-    return issueTokens(tx, grantId, scopes);
+    return issueTokens(tx, grantId, scopes, null, code.resource);
   });
   if (!tokens) {
     const again = await db.oAuthCode.findUnique({ where: { id: code.id } });

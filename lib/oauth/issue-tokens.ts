@@ -4,7 +4,7 @@ import type { Prisma } from "@/generated/prisma-sqlite";
 import { ACCESS_TOKEN_TTL_S, REFRESH_TOKEN_TTL_S, generateSecret, hashSecret } from "./token-format";
 
 // A new access token (one hour) and refresh token (30 days) for a grant, written in the caller's transaction.
-// The response is RFC 6749 §5.1's.
+// The response is RFC 6749 §5.1's. A grant bound to a resource (RFC 8707) binds its tokens to it too.
 
 export interface TokenResponse {
   access_token: string;
@@ -19,6 +19,7 @@ export async function issueTokens(
   grantId: string,
   scopes: string[],
   accessScopes: string[] | null = null,
+  resource: string | null = null,
 ): Promise<TokenResponse> {
   const access = generateSecret("access");
   const refresh = generateSecret("refresh");
@@ -31,6 +32,7 @@ export async function issueTokens(
         kind: "access",
         tokenHash: hashSecret(access),
         scopes: accessScopes ?? undefined,
+        resource,
         expiresAt: new Date(t.getTime() + ACCESS_TOKEN_TTL_S * 1000),
         createdAt: t,
       },
@@ -39,6 +41,7 @@ export async function issueTokens(
         grantId,
         kind: "refresh",
         tokenHash: hashSecret(refresh),
+        resource,
         expiresAt: new Date(t.getTime() + REFRESH_TOKEN_TTL_S * 1000),
         createdAt: t,
       },

@@ -11,7 +11,9 @@ export type OAuthErrorCode =
   | "access_denied"
   | "unsupported_response_type"
   | "server_error"
-  | "unsupported_token_type";
+  | "unsupported_token_type"
+  // RFC 8707: the resource parameter names nothing this server issues tokens for.
+  | "invalid_target";
 
 export class OAuthError extends Error {
   constructor(
@@ -31,7 +33,7 @@ export class GrantRefusal extends OAuthError {
     description: string,
     readonly subject: { businessId: string; environment: string; grantId?: string | null } | null,
     readonly reason: string,
-    code: "invalid_grant" | "invalid_scope" = "invalid_grant",
+    code: "invalid_grant" | "invalid_scope" | "invalid_target" = "invalid_grant",
   ) {
     super(code, description);
   }

@@ -5,6 +5,7 @@ import type { OAuthClient as ClientRow } from "@/generated/prisma-sqlite";
 import { GrantRefusal, OAuthError } from "./oauth-error";
 import { issueTokens, type TokenResponse } from "./issue-tokens";
 import { revokeGrant } from "./revoke-grants";
+import { checkResourceParam } from "./resource-param";
 import { hashSecret, hasSecretShape } from "./token-format";
 
 // grant_type=refresh_token (RFC 6749 §6) with rotation: every use returns a new refresh token and retires the
@@ -31,6 +32,9 @@ export async function refreshGrant(client: ClientRow, params: Record<string, str
   const t = now();
   if (token.expiresAt <= t) throw new GrantRefusal("The refresh token has expired.", subject, "refresh_token_expired");
 
+  // RFC 8707: the new tokens keep the grant's resource; naming another is invalid_target.
+  checkResourceParam(params.resource, grant.resource, subject);
+
   const scopes = grant.scopes as string[];
   let accessScopes: string[] | null = null;
   if (params.scope !== undefined && params.scope.trim() !== "") {
@@ -42,7 +46,7 @@ export async function refreshGrant(client: ClientRow, params: Record<string, str
   const tokens = await db.$transaction(async (tx) => {
     const claimed = await tx.oAuthToken.updateMany({ where: { id: token.id, usedAt: null }, data: { usedAt: t } });
     if (claimed.count !== 1) return null;
-    return issueTokens(tx, grant.id, scopes, accessScopes);
+    return issueTokens(tx, grant.id, scopes, accessScopes, grant.resource);
   });
   if (!tokens) {
     await revokeGrant(grant.id);

@@ -32,6 +32,8 @@ const ACTION_WORDS: Record<string, string> = {
 
 export function describeScope(scope: string): string {
   if (scope === "*") return "Full access to everything in your business, including API keys and settings the API exposes";
+  if (scope === "call:*") return "Call the products your project subscribes to, billed to its subscriptions";
+  if (scope.startsWith("call:")) return `Call the product ${scope.slice(5)}, billed to your project's subscription`;
   const [resource, action] = scope.split(":");
   return `${ACTION_WORDS[action] ?? action} your ${RESOURCE_WORDS[resource] ?? resource}`;
 }

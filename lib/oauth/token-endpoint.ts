@@ -50,14 +50,18 @@ interface Who {
   fallback: Refused["fallback"];
 }
 
+/** A hand-registered client's owner; a self-registered one has none (its refusals are audited without a business). */
+const ownerOf = (c: { businessId: string | null; environment: string | null }) =>
+  c.businessId && c.environment ? { businessId: c.businessId, environment: c.environment } : null;
+
 async function identifyClient(req: Request, params: Record<string, string>, who: Who) {
   try {
     const { client } = await authenticateClient(req, params);
-    Object.assign(who, { clientId: client.id, fallback: { businessId: client.businessId, environment: client.environment } });
+    Object.assign(who, { clientId: client.id, fallback: ownerOf(client) });
     return client;
   } catch (e) {
     const c = clientOfFailure(e);
-    if (c) Object.assign(who, { clientId: c.id, fallback: { businessId: c.businessId, environment: c.environment } });
+    if (c) Object.assign(who, { clientId: c.id, fallback: ownerOf(c) });
     throw e;
   }
 }

@@ -3,7 +3,9 @@ import { NodeHeaders } from "@/lib/http/header-reader";
 import { baseUrlFor, plainHost } from "@/lib/http/public-base-url";
 import { readNodeText } from "@/lib/http/read-body";
 import { handleTokenRequest, handleRevokeRequest } from "@/lib/oauth/token-endpoint";
-import { handleMetadataRequest } from "@/lib/oauth/metadata";
+import { AUTHORIZATION_SERVER_METADATA_PATH, handleMetadataRequest } from "@/lib/oauth/metadata";
+import { handleProtectedResourceRequest, PROTECTED_RESOURCE_PREFIX } from "@/lib/oauth/protected-resource";
+import { handleRegisterRequest } from "@/lib/oauth/register-client";
 import { corsPreflight } from "@/lib/oauth/oauth-error";
 import { API_PATH, dispatchApi } from "./dispatch";
 import { writeAnswer as write } from "./write-answer";
@@ -22,9 +24,25 @@ type WebHandler = (req: Request) => Promise<Response> | Response;
 const WEB_HANDLERS: Record<string, Partial<Record<string, WebHandler>>> = {
   "/oauth/token": { POST: handleTokenRequest, OPTIONS: corsPreflight },
   "/oauth/revoke": { POST: handleRevokeRequest, OPTIONS: corsPreflight },
-  "/.well-known/oauth-authorization-server": { GET: handleMetadataRequest, HEAD: handleMetadataRequest, OPTIONS: corsPreflight },
+  [AUTHORIZATION_SERVER_METADATA_PATH]: { GET: handleMetadataRequest, HEAD: handleMetadataRequest, OPTIONS: corsPreflight },
+  "/oauth/register": { POST: handleRegisterRequest, OPTIONS: corsPreflight },
   "/api/test-clock": { GET: getTestClock, POST: moveTestClock },
 };
+
+// Well-known documents under a path (RFC 8414 §3.1, RFC 9728 §3.1: the resource's or issuer's path inserted after
+// the well-known name): the protected resource metadata of each product's MCP server, and the authorization server
+// metadata again for clients that take an MCP server's URL for the issuer.
+const WEB_PREFIX_HANDLERS: [string, Partial<Record<string, WebHandler>>][] = [
+  [`${PROTECTED_RESOURCE_PREFIX}/`, { GET: handleProtectedResourceRequest, HEAD: handleProtectedResourceRequest, OPTIONS: corsPreflight }],
+  [`${AUTHORIZATION_SERVER_METADATA_PATH}/`, { GET: handleMetadataRequest, HEAD: handleMetadataRequest, OPTIONS: corsPreflight }],
+];
+
+function webHandlersFor(path: string): Partial<Record<string, WebHandler>> | undefined {
+  const exact = WEB_HANDLERS[path];
+  if (exact) return exact;
+  if (!path.startsWith("/.well-known/")) return undefined;
+  return WEB_PREFIX_HANDLERS.find(([prefix]) => path.startsWith(prefix))?.[1];
+}
 
 function origin(req: IncomingMessage): { protocol: string; fallback: string } {
   const protocol = (req.socket as { encrypted?: boolean }).encrypted ? "https:" : "http:";
@@ -100,7 +118,7 @@ export function handleNodeRequest(req: IncomingMessage, res: ServerResponse): bo
     return true;
   }
   const q = target.indexOf("?");
-  const handlers = WEB_HANDLERS[q === -1 ? target : target.slice(0, q)];
+  const handlers = webHandlersFor(q === -1 ? target : target.slice(0, q));
   if (!handlers) return false;
   const handler = handlers[req.method ?? "GET"];
   if (!handler) return false; // Next answers other methods (405) as before

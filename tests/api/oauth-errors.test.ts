@@ -42,8 +42,10 @@ function assertTokenError(res: { status: number; headers: Headers; body: any; te
   assert.ok(!("access_token" in res.body) && !res.text.includes("oat_"), "a token was issued");
 }
 
-async function ownerBusinessOf(c: RegisteredClient) {
-  return (await db.oAuthClient.findUniqueOrThrow({ where: { id: c.id } })).businessId;
+async function ownerBusinessOf(c: RegisteredClient): Promise<string> {
+  const { businessId } = await db.oAuthClient.findUniqueOrThrow({ where: { id: c.id } });
+  if (!businessId) throw new Error(`client ${c.id} has no owner`);
+  return businessId;
 }
 
 describe("GET /oauth/authorize: errors never redirected", () => {

@@ -6,15 +6,18 @@ import { verifyCredential } from "@/lib/auth/verify-credential";
 import { extractCredential } from "@/lib/auth/credentials";
 import { listenForKeyChanges } from "@/lib/auth/key-invalidation";
 import { andThen } from "@/lib/limits/store";
+import { assertTokenForProduct } from "@/lib/oauth/resource-binding";
 import type { RequestContext } from "../request-context";
-import { setAuth } from "./authenticate";
 
 // The gateway's own steps (lib/server/gateway-front-door.ts runs them between the shared ones): the credential
 // (Authorization: Bearer or X-API-Key), the product by slug, the caller's entitlement to it and the plan's limits.
 
 // Each step answers at once when its cache knows the answer (the usual case): only a miss makes a promise.
 
-/** Gateway step: the credential, from `Authorization: Bearer sk_…` or `X-API-Key: sk_…`. */
+/**
+ * Gateway step: the credential, from `Authorization: Bearer sk_…` or `X-API-Key: sk_…`. An access token bound to a
+ * product's MCP server (RFC 8707) calls that product only.
+ */
 export function authenticateGatewayCall(ctx: RequestContext): void | Promise<void> {
   listenForKeyChanges();
   const apiKeyHeader = ctx.request.headers.get("x-api-key");
@@ -22,7 +25,10 @@ export function authenticateGatewayCall(ctx: RequestContext): void | Promise<voi
     apiKeyHeader && ctx.request.headers.get("authorization") === null
       ? apiKeyHeader.trim()
       : extractCredential(ctx.request.headers, new URLSearchParams());
-  return setAuth(ctx, verifyCredential(credential));
+  return andThen(verifyCredential(credential), (auth) => {
+    assertTokenForProduct(auth, ctx.rawParams.slug);
+    ctx.auth = auth;
+  });
 }
 
 /** Gateway step: the public API product the slug names; anything else is a 404 like an unknown product. */
