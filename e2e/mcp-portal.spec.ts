@@ -18,7 +18,7 @@ const OPENAPI = {
       get: {
         operationId: "getForecast",
         summary: "Tomorrow's forecast for a city",
-        parameters: [{ name: "city", in: "path", required: true, schema: { type: "string", example: "Oslo" } }],
+        parameters: [{ name: "city", in: "path", required: true, schema: { type: "string", examples: ["Oslo"] } }],
         responses: { "200": { description: "The forecast" } },
       },
     },
@@ -36,7 +36,11 @@ async function startUpstream() {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
 }
 
-test("a subscriber finds the product's MCP server, tries a tool, and the provider chooses the tools", async ({ page, browser, request }) => {
+test("a subscriber finds the product's MCP server, tries a tool, and the provider chooses the tools", async ({
+  page,
+  browser,
+  request,
+}) => {
   test.setTimeout(300_000);
   const upstream = await startUpstream();
   const tag = Date.now().toString(36);

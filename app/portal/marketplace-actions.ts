@@ -145,7 +145,9 @@ export async function issueProductTryItKeyAction(productId: string) {
 const McpFormInput = z.object({
   enabled: z.boolean(),
   operations: z
-    .array(z.object({ operationId: z.string().max(200), tool: z.boolean(), rename: z.string().max(200), description: z.string().max(4000) }))
+    .array(
+      z.object({ operationId: z.string().max(200), tool: z.boolean(), rename: z.string().max(200), description: z.string().max(4000) }),
+    )
     .max(500),
 });
 
@@ -160,11 +162,24 @@ export async function saveMcpSettingsAction(productId: string, input: McpForm) {
     async (ctx) => {
       const current = await getProductOrThrow(ctx.auth, String(productId));
       const api = current.api as StoredApiBlock | null;
-      if (!api) throw new ApiError({ status: 400, type: "validation_error", code: "INVALID_FIELD", field: "api", message: "Only an API product has an MCP server." });
+      if (!api)
+        throw new ApiError({
+          status: 400,
+          type: "validation_error",
+          code: "INVALID_FIELD",
+          field: "api",
+          message: "Only an API product has an MCP server.",
+        });
       const settings = ProductMcpSettings.safeParse(mcpSettingsFromForm(McpFormInput.parse(input)));
       if (!settings.success) {
         const issue = settings.error.issues[0];
-        throw new ApiError({ status: 400, type: "validation_error", code: "INVALID_FIELD", field: `api.mcp.${formatPath(issue.path)}`, message: `${formatPath(issue.path.slice(-1))} ${issue.message}` });
+        throw new ApiError({
+          status: 400,
+          type: "validation_error",
+          code: "INVALID_FIELD",
+          field: `api.mcp.${formatPath(issue.path)}`,
+          message: `${formatPath(issue.path.slice(-1))} ${issue.message}`,
+        });
       }
       const product = await updateProduct(ctx.auth, current.id, { api: apiUpdateWithMcp(api, settings.data) });
       return { mcp: product.api?.mcp ?? null };

@@ -26,7 +26,9 @@ export function McpServerForm({
   const router = useRouter();
   const [pending, start] = useTransition();
   const [enabled, setEnabled] = useState(initialEnabled);
-  const [rows, setRows] = useState<Row[]>(operations.map(({ operationId, tool, rename, description }) => ({ operationId, tool, rename, description })));
+  const [rows, setRows] = useState<Row[]>(
+    operations.map(({ operationId, tool, rename, description }) => ({ operationId, tool, rename, description })),
+  );
   const [error, setError] = useState<{ message: string; path?: string } | null>(null);
   const [status, setStatus] = useState<string | null>(null);
   const set = (id: string, change: Partial<Row>) => setRows(rows.map((r) => (r.operationId === id ? { ...r, ...change } : r)));
@@ -83,7 +85,12 @@ export function McpServerForm({
             return (
               <div key={o.operationId} className="rounded-md border border-slate-200 p-3 dark:border-slate-800" data-testid="mcp-operation">
                 <label className="flex flex-wrap items-center gap-2 text-sm" htmlFor={`${id}-tool`}>
-                  <input id={`${id}-tool`} type="checkbox" checked={row.tool} onChange={(e) => set(o.operationId, { tool: e.target.checked })} />
+                  <input
+                    id={`${id}-tool`}
+                    type="checkbox"
+                    checked={row.tool}
+                    onChange={(e) => set(o.operationId, { tool: e.target.checked })}
+                  />
                   <span className="font-mono text-xs break-all">{o.operationId}</span>
                   <span className="font-mono text-xs break-all text-slate-500">
                     {o.method} {o.path}

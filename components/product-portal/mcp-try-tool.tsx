@@ -21,7 +21,8 @@ type ContentPart = { type: string; text?: string };
 
 function outcomeOf(answer: unknown): CallOutcome {
   const a = answer as { result?: Record<string, unknown>; error?: { message?: string } } | null;
-  if (!a?.result) return { isError: true, text: a?.error?.message ?? "The server gave no result.", structured: null, cost: null, requestId: null };
+  if (!a?.result)
+    return { isError: true, text: a?.error?.message ?? "The server gave no result.", structured: null, cost: null, requestId: null };
   const r = a.result;
   const meta = (r._meta ?? {}) as { cost?: unknown; requestId?: unknown };
   const text = Array.isArray(r.content)
@@ -83,7 +84,13 @@ export function McpTryTool({ productId, endpoint, tools }: { productId: string; 
       });
       setOutcome(res.ok ? outcomeOf(await readAnswer(res)) : { ...outcomeOf(await readAnswer(res).catch(() => null)), isError: true });
     } catch (e) {
-      setOutcome({ isError: true, text: `The call did not complete: ${(e as Error).message}`, structured: null, cost: null, requestId: null });
+      setOutcome({
+        isError: true,
+        text: `The call did not complete: ${(e as Error).message}`,
+        structured: null,
+        cost: null,
+        requestId: null,
+      });
     } finally {
       setPending(false);
     }

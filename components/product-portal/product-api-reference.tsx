@@ -2,8 +2,8 @@
 import dynamic from "next/dynamic";
 import Link from "next/link";
 import "@scalar/api-reference-react/style.css";
-import { useTryItKey, type TryItAccess } from "./try-it-key";
 import { CONTRAST_CSS, useNamedScalarButtons } from "@/components/portal/api-reference";
+import { useTryItKey, type TryItAccess } from "./try-it-key";
 
 // A product's API reference in its developer portal: Scalar renders the product's OpenAPI document, whose server
 // is the product's gateway, with code examples in the app's `languages` only. For a signed-in visitor subscribed in

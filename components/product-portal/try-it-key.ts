@@ -36,4 +36,3 @@ export function useTryItKey(access: TryItAccess, enabled: boolean) {
   }, [enabled, productId]);
   return { token, error };
 }
-

@@ -20,9 +20,7 @@ export interface PortalMcpTool {
 }
 
 export type PortalMcpAccess =
-  | { state: "signed-out" }
-  | { state: "not-subscribed"; message: string }
-  | { state: "ready"; quotaUsedUp: boolean };
+  { state: "signed-out" } | { state: "not-subscribed"; message: string } | { state: "ready"; quotaUsedUp: boolean };
 
 export interface PortalMcpView {
   /** The provider serves /mcp/{slug} (a published API product whose api.mcp.enabled is not false). */

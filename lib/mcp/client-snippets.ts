@@ -75,8 +75,7 @@ export function exampleArguments(schema: JsonSchema): Record<string, unknown> {
   const properties = isObject(schema.properties) ? schema.properties : {};
   const required = new Set(Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === "string") : []);
   const out: Record<string, unknown> = {};
-  for (const [name, prop] of Object.entries(properties))
-    if (required.has(name) && isObject(prop)) out[name] = exampleValue(prop, 0);
+  for (const [name, prop] of Object.entries(properties)) if (required.has(name) && isObject(prop)) out[name] = exampleValue(prop, 0);
   return out;
 }
 

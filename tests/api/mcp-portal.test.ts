@@ -7,14 +7,14 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { BASE_URL, expectError, seedBusiness } from "../helpers/api";
-import { db, poll } from "../helpers/usage-db";
-import { publishApiProduct, subscribe } from "../helpers/marketplace";
 import { mcpRequestHeaders, toolCallBody } from "@/lib/mcp/client-snippets";
 import { apiUpdateWithMcp, mcpOperationRows, mcpSettingsFromForm } from "@/lib/products/mcp-settings";
 import { productToolStats } from "@/lib/gateway/product-stats";
 import { projectToolCallStats } from "@/lib/usage/tool-call-stats";
 import type { StoredApiBlock } from "@/lib/products/serialize";
+import { publishApiProduct, subscribe } from "../helpers/marketplace";
+import { db, poll } from "../helpers/usage-db";
+import { BASE_URL, expectError, seedBusiness } from "../helpers/api";
 
 // The page's data is read here, in-process: the gateway's product cache is read again on every call, not after 30 s.
 process.env.GATEWAY_CACHE_TTL_MS = "0";
@@ -31,7 +31,7 @@ const DOCUMENT = {
       get: {
         operationId: "getForecast",
         summary: "Tomorrow's forecast for a city",
-        parameters: [{ name: "city", in: "path", required: true, schema: { type: "string", example: "Oslo" } }],
+        parameters: [{ name: "city", in: "path", required: true, schema: { type: "string", examples: ["Oslo"] } }],
         responses: { "200": { description: "ok" } },
       },
     },
@@ -44,7 +44,9 @@ before(async () => {
   upstream = http.createServer((req, res) => {
     const url = req.url ?? "/";
     if (url.startsWith("/v1/forecasts/"))
-      return res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ city: decodeURIComponent(url.slice(14)), high: 21 }));
+      return res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ city: decodeURIComponent(url.slice(14)), high: 21 }));
     if (url === "/v1/alerts") return res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ alerts: [] }));
     res.writeHead(500, { "content-type": "text/plain" }).end("upstream exploded");
   });
@@ -55,7 +57,11 @@ after(() => upstream.close());
 
 /** What the try form sends: POST /mcp/{slug}, the browser's headers, one tools/call. */
 async function tryTool(slug: string, key: string, name: string, args: Record<string, unknown>) {
-  const res = await fetch(`${BASE_URL}/mcp/${slug}`, { method: "POST", headers: mcpRequestHeaders(key), body: JSON.stringify(toolCallBody(1, name, args)) });
+  const res = await fetch(`${BASE_URL}/mcp/${slug}`, {
+    method: "POST",
+    headers: mcpRequestHeaders(key),
+    body: JSON.stringify(toolCallBody(1, name, args)),
+  });
   return { status: res.status, type: res.headers.get("content-type") ?? "", body: (await res.json()) as { result?: Record<string, any> } };
 }
 
@@ -115,7 +121,12 @@ test("the try form's tools/call is answered as JSON with the result and its cost
   const form = (rename: Record<string, string>, off: string[]) =>
     mcpSettingsFromForm({
       enabled: true,
-      operations: rows.map((r) => ({ operationId: r.operationId, tool: !off.includes(r.operationId), rename: rename[r.operationId] ?? "", description: "" })),
+      operations: rows.map((r) => ({
+        operationId: r.operationId,
+        tool: !off.includes(r.operationId),
+        rename: rename[r.operationId] ?? "",
+        description: "",
+      })),
     });
   const clash = await a.test.patch(`/v1/products/${product.id}`, {
     api: apiUpdateWithMcp(await storedApi(product.id), form({ getForecast: "boom", boom: "boom" }, [])),

@@ -24,7 +24,7 @@ const DOC = {
         summary: "Tomorrow's forecast",
         tags: ["forecast"],
         parameters: [
-          { name: "city", in: "path", required: true, schema: { type: "string", example: "Oslo" } },
+          { name: "city", in: "path", required: true, schema: { type: "string", examples: ["Oslo"] } },
           { name: "units", in: "query", schema: { type: "string", enum: ["metric", "imperial"] } },
           { name: "days", in: "query", required: true, schema: { type: "integer" } },
         ],
@@ -35,7 +35,9 @@ const DOC = {
         operationId: "createOrder",
         requestBody: {
           required: true,
-          content: { "application/json": { schema: { type: "object", properties: { item: { type: "string", enum: ["tea"] } }, required: ["item"] } } },
+          content: {
+            "application/json": { schema: { type: "object", properties: { item: { type: "string", enum: ["tea"] } }, required: ["item"] } },
+          },
         },
       },
     },
@@ -62,7 +64,9 @@ test("client snippets name the server by slug, point at the address and carry th
   assert.match(byId["claude-code"], /^claude mcp add --transport http forecasts https:\/\/dev\.example\.com\/mcp\/forecasts/);
   assert.match(byId["claude-code"], /--header "Authorization: Bearer sk_test_…"/);
   assert.deepEqual(JSON.parse(byId.json), {
-    mcpServers: { forecasts: { type: "http", url: "https://dev.example.com/mcp/forecasts", headers: { Authorization: "Bearer sk_test_…" } } },
+    mcpServers: {
+      forecasts: { type: "http", url: "https://dev.example.com/mcp/forecasts", headers: { Authorization: "Bearer sk_test_…" } },
+    },
   });
   assert.equal(JSON.parse(byId.vscode).servers.forecasts.type, "http");
   assert.match(byId.typescript, /new StreamableHTTPClientTransport\(new URL\("https:\/\/dev\.example\.com\/mcp\/forecasts"\)/);
@@ -156,5 +160,10 @@ test("the logs' badge names the tool from via/tool, else from the path", () => {
 test("the AI agents view follows the documentation in the nav, unless the app orders it itself or hides docs", () => {
   assert.deepEqual(portalViews(DeveloperApp.parse({ name: "x" })), ["overview", "api-keys", "webhooks", "usage", "docs", "mcp"]);
   assert.deepEqual(portalViews(DeveloperApp.parse({ name: "x", defaultViews: ["mcp", "docs"] })), ["mcp", "docs"]);
-  assert.deepEqual(portalViews(DeveloperApp.parse({ name: "x", config: { showDocs: false } })), ["overview", "api-keys", "webhooks", "usage"]);
+  assert.deepEqual(portalViews(DeveloperApp.parse({ name: "x", config: { showDocs: false } })), [
+    "overview",
+    "api-keys",
+    "webhooks",
+    "usage",
+  ]);
 });
