@@ -131,7 +131,8 @@ test("the try form's tools/call is answered as JSON with the result and its cost
   const clash = await a.test.patch(`/v1/products/${product.id}`, {
     api: apiUpdateWithMcp(await storedApi(product.id), form({ getForecast: "boom", boom: "boom" }, [])),
   });
-  assert.equal(expectError(clash, 400, "INVALID_FIELD").field, "api.mcp.tools.getForecast.name");
+  // Two renames to one name: the second operation's name field, where the card shows it.
+  assert.equal(expectError(clash, 400, "INVALID_FIELD").field, "api.mcp.tools.boom.name");
   const saved = await a.test.patch(`/v1/products/${product.id}`, {
     api: apiUpdateWithMcp(await storedApi(product.id), form({ getForecast: "forecast" }, ["listAlerts"])),
   });
