@@ -12,9 +12,12 @@ import { apiUpdateWithMcp, mcpOperationRows, mcpSettingsFromForm } from "@/lib/p
 import { productToolStats } from "@/lib/gateway/product-stats";
 import { projectToolCallStats } from "@/lib/usage/tool-call-stats";
 import type { StoredApiBlock } from "@/lib/products/serialize";
+import { createUserWithBusiness } from "@/lib/portal/sign-up";
+import { createApiKey } from "@/lib/keys/create-api-key";
 import { publishApiProduct, subscribe } from "../helpers/marketplace";
 import { db, poll } from "../helpers/usage-db";
-import { BASE_URL, expectError, seedBusiness } from "../helpers/api";
+import { BASE_URL, client, expectError, seedBusiness } from "../helpers/api";
+import { raw, signIn } from "../helpers/portal-session";
 
 // The page's data is read here, in-process: the gateway's product cache is read again on every call, not after 30 s.
 process.env.GATEWAY_CACHE_TTL_MS = "0";
@@ -170,4 +173,53 @@ test("the try form's tools/call is answered as JSON with the result and its cost
   assert.equal(off.status, 200, off.text);
   assert.equal(off.body.data.api.mcp.enabled, false);
   assert.equal(await poll(async () => ((await portalMcpView(slug, null)).served ? null : true)), true);
+});
+
+test("the pages render: the portal's AI agents page and nav to anyone, the MCP server card to its provider", async () => {
+  const email = `mcp-portal-${process.pid}-${Date.now()}@example.com`;
+  const password = "correct horse battery staple";
+  const user = await createUserWithBusiness({ email, password, name: "MCP provider" });
+  const membership = await db.membership.findFirstOrThrow({ where: { userId: user.id } });
+  const project = await db.project.findFirstOrThrow({ where: { businessId: membership.businessId } });
+  const { key } = await createApiKey({
+    businessId: membership.businessId,
+    projectId: project.id,
+    type: "test",
+    name: "automation",
+    scopes: ["*"],
+  });
+  const { product, slug } = await publishApiProduct(client(key), { api: { upstreamUrl: `${origin}/v1`, openapiDocument: DOCUMENT } });
+
+  const landing = await raw(`${BASE_URL}/p/${slug}`);
+  assert.equal(landing.status, 200);
+  assert.match(landing.body, new RegExp(`href="/p/${slug}/mcp"[^>]*>AI agents<`));
+  const page = await raw(`${BASE_URL}/p/${slug}/mcp`);
+  assert.equal(page.status, 200, page.body.slice(0, 500));
+  for (const text of [
+    "Use with AI agents",
+    `/mcp/${slug}</code>`,
+    "claude mcp add --transport http",
+    "getForecast",
+    "listAlerts",
+    "sign in",
+  ])
+    assert.ok(page.body.includes(text), `the page shows ${text}`);
+  assert.ok(!page.body.includes("mcp-try-form"), "no try form for a visitor who is signed out");
+
+  const session = await signIn(BASE_URL, email, password);
+  const cookie = session.cookies.join("; ");
+  const own = await raw(`${BASE_URL}/p/${slug}/mcp`, { headers: { cookie } });
+  assert.match(own.body, /does not subscribe/);
+  const card = await raw(`${BASE_URL}/portal/products/${product.id}`, { headers: { cookie } });
+  assert.equal(card.status, 200, card.body.slice(0, 500));
+  for (const text of [
+    "MCP server",
+    `/mcp/${slug}`,
+    "Save MCP settings",
+    "Tool name for getForecast",
+    "Tool calls in the last 7 days",
+    "No tool calls yet.",
+  ])
+    assert.ok(card.body.includes(text), `the card shows ${text}`);
+  assert.ok(!card.body.includes("Refresh OpenAPI document"), "an uploaded document has no URL to fetch again");
 });
