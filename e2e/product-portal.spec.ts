@@ -77,7 +77,7 @@ test("a published product's portal shows its provider, theme, plans and docs", a
   await expect(root).toHaveAttribute("data-theme-mode", "light");
   expect(await root.evaluate((el) => getComputedStyle(el).getPropertyValue("--app-accent").trim())).toBe("#065f46");
   const nav = page.getByRole("navigation", { name: `Tides ${tag} navigation` });
-  await expect(nav.getByRole("link")).toHaveText(["Overview", "API keys", "Webhooks", "Usage", "Documentation"]);
+  await expect(nav.getByRole("link")).toHaveText(["Overview", "API keys", "Webhooks", "Usage", "Documentation", "AI agents"]);
   await expect(page.getByTestId("plan-Harbour master")).toContainText("0.02 USD per request");
   const start = page.getByRole("link", { name: "Get started" });
   await expect(start).toHaveAttribute("href", new RegExp(`^/p/${slug}/signup\\?next=%2Fp%2F${slug}%2Fsubscribe%3Fprice%3Dprice_`));

@@ -6,15 +6,18 @@ import { headers } from "next/headers";
 import { z } from "zod";
 import { ApiError } from "@/lib/http/errors";
 import { formatPath } from "@/lib/http/zod-errors";
-import { ProductCreate } from "@/lib/schemas/product";
+import { ProductCreate, ProductMcpSettings } from "@/lib/schemas/product";
 import { PriceCreate } from "@/lib/schemas/price";
 import { SubscriptionCreate } from "@/lib/schemas/billing";
-import { createProduct, updateProduct } from "@/lib/products/write-product";
+import { createProduct, refreshOpenApiDocument, updateProduct } from "@/lib/products/write-product";
 import { createPrice } from "@/lib/products/prices";
 import { cancelSubscription, createSubscription, getSubscriptionOrThrow } from "@/lib/billing/subscriptions";
 import { createProductKey, issueProductTryItKey } from "@/lib/keys/product-keys";
 import { currentSubscriptionTo } from "@/lib/billing/current-subscription";
 import { getCatalogProduct } from "@/lib/products/catalog";
+import { getProductOrThrow } from "@/lib/products/get-product-or-throw";
+import { apiUpdateWithMcp, mcpSettingsFromForm, type McpForm } from "@/lib/products/mcp-settings";
+import type { StoredApiBlock } from "@/lib/products/serialize";
 import { clientIp } from "@/lib/auth/client-ip";
 import { runAction } from "@/lib/portal/run-action";
 import type { PortalContext } from "@/lib/portal/portal-context";
@@ -137,4 +140,62 @@ export async function issueProductTryItKeyAction(productId: string) {
     const key = await issueProductTryItKey(await caller(ctx), product.id, product.name);
     return { key: key.key, expiresAt: key.expiresAt };
   });
+}
+
+const McpFormInput = z.object({
+  enabled: z.boolean(),
+  operations: z
+    .array(
+      z.object({ operationId: z.string().max(200), tool: z.boolean(), rename: z.string().max(200), description: z.string().max(4000) }),
+    )
+    .max(500),
+});
+
+/**
+ * The MCP server card's choices (on/off, which operations are tools, renames) saved as the product's api.mcp through
+ * updateProduct with the whole stored api block, as PATCH /v1/products/{id} would: a wrong name or a clash is a
+ * refusal naming its field (api.mcp.tools.{operationId}.name).
+ */
+export async function saveMcpSettingsAction(productId: string, input: McpForm) {
+  return runAction(
+    "products:write",
+    async (ctx) => {
+      const current = await getProductOrThrow(ctx.auth, String(productId));
+      const api = current.api as StoredApiBlock | null;
+      if (!api)
+        throw new ApiError({
+          status: 400,
+          type: "validation_error",
+          code: "INVALID_FIELD",
+          field: "api",
+          message: "Only an API product has an MCP server.",
+        });
+      const settings = ProductMcpSettings.safeParse(mcpSettingsFromForm(McpFormInput.parse(input)));
+      if (!settings.success) {
+        const issue = settings.error.issues[0];
+        throw new ApiError({
+          status: 400,
+          type: "validation_error",
+          code: "INVALID_FIELD",
+          field: `api.mcp.${formatPath(issue.path)}`,
+          message: `${formatPath(issue.path.slice(-1))} ${issue.message}`,
+        });
+      }
+      const product = await updateProduct(ctx.auth, current.id, { api: apiUpdateWithMcp(api, settings.data) });
+      return { mcp: product.api?.mcp ?? null };
+    },
+    [`/portal/products/${productId}`],
+  );
+}
+
+/** "Refresh OpenAPI document": POST /v1/products/{id}/openapi/refresh's domain function (fetches openapiUrl again). */
+export async function refreshOpenApiAction(productId: string) {
+  return runAction(
+    "products:write",
+    async (ctx) => {
+      const product = await refreshOpenApiDocument(ctx.auth, String(productId));
+      return { openapiFetchedAt: product.api?.openapiFetchedAt ?? null };
+    },
+    [`/portal/products/${productId}`],
+  );
 }

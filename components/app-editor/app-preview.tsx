@@ -18,6 +18,7 @@ const DEVELOPER_VIEWS: Record<string, { label: string; switch?: string }> = {
   usage: { label: "Usage", switch: "showUsage" },
   logs: { label: "Logs", switch: "showLogs" },
   docs: { label: "Documentation", switch: "showDocs" },
+  mcp: { label: "AI agents", switch: "showDocs" },
   settings: { label: "Settings" },
 };
 
@@ -33,6 +34,8 @@ export function previewNavigation(type: string, values: Values): string[] {
   if (type !== "Developer") return views.map(humanize);
   const config = obj(values.config);
   const shown = views.filter((v) => DEVELOPER_VIEWS[v] && (!DEVELOPER_VIEWS[v].switch || on(config[DEVELOPER_VIEWS[v].switch!], true)));
+  // As the portal does: the AI agents page follows the documentation unless the views list it.
+  if (shown.includes("docs") && !views.includes("mcp")) shown.splice(shown.indexOf("docs") + 1, 0, "mcp");
   return (shown.includes("overview") ? shown : ["overview", ...shown]).map((v) => DEVELOPER_VIEWS[v].label);
 }
 

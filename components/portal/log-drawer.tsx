@@ -6,6 +6,7 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { SideDrawer } from "./side-drawer";
 import { curlCommand } from "./curl-command";
 import { portalGet } from "./portal-get";
+import { CallViaBadge, mcpToolOf } from "./call-via";
 
 // One request in a drawer (?request=req_…): summary, the usage and cost it caused, "Copy as curl", then the
 // request's and the response's headers and bodies as they were stored (credentials already redacted).
@@ -22,6 +23,8 @@ export interface LogDetail {
   userAgent: string | null;
   apiKey: string;
   keyName: string | null;
+  via?: string;
+  tool?: string | null;
   announcedCost: string | null;
   request: { headers: Record<string, string>; body?: string | null };
   response: { headers: Record<string, string>; body?: string | null };
@@ -121,6 +124,11 @@ export function LogDrawer({ id, props, onClose, portal }: { id: string; props: L
             <Row label="Request id">
               <span className="font-mono text-xs">{d.id}</span>
             </Row>
+            {mcpToolOf(d) ? (
+              <Row label="Via">
+                <CallViaBadge call={d} />
+              </Row>
+            ) : null}
             <Row label="Time">
               <time dateTime={d.timestamp}>{new Date(d.timestamp).toLocaleString()}</time>
             </Row>

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { Badge, statusTone } from "@/components/ui/primitives";
+import { CallViaBadge } from "./call-via";
 
 export interface LogRowView {
   id: string;
@@ -8,6 +9,9 @@ export interface LogRowView {
   path: string;
   statusCode: number;
   latency: number;
+  /** How the call came in (the log API's via/tool): an MCP tool call is marked with its tool. */
+  via?: string;
+  tool?: string | null;
 }
 
 /** `logsPath`: the logs view a row opens in (its drawer, ?request=…): the console's, or a product portal's. */
@@ -47,6 +51,7 @@ export function LogTable({
                 <Badge tone={statusTone(r.statusCode)}>{r.statusCode}</Badge>
               </td>
               <td className="max-w-xs truncate pr-3 font-mono text-xs">
+                <CallViaBadge call={r} />
                 <Link href={`${logsPath}?request=${r.id}`}>
                   {r.method} {r.path}
                 </Link>

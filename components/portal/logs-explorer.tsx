@@ -7,6 +7,7 @@ import { Badge, Button, Card, EmptyState, statusTone } from "@/components/ui/pri
 import { LogFilters, type KeyOption } from "./log-filters";
 import { LogDrawer, type LogViewProps } from "./log-drawer";
 import { portalGet } from "./portal-get";
+import { CallViaBadge } from "./call-via";
 
 // The request log as Stripe's: a table (time, method, path, status, latency, key, request id) under filters that
 // live in the URL, and a drawer per request (?request=req_…). `?id=` is the older deep link and still opens it.
@@ -20,6 +21,8 @@ interface LogRow {
   latency: number;
   apiKey: string;
   keyName: string | null;
+  via?: string;
+  tool?: string | null;
 }
 type Page = { data: LogRow[]; pagination: { total: number; hasMore: boolean; nextCursor: string | null } };
 
@@ -140,6 +143,7 @@ export function LogsExplorer({
                       </td>
                       <td className="pr-3 font-mono text-xs">{r.method}</td>
                       <td className="max-w-[18rem] truncate pr-3 font-mono text-xs">
+                        <CallViaBadge call={r} />
                         <Link href={hrefWith({ request: r.id })} scroll={false} onClick={(e) => e.stopPropagation()}>
                           {r.path}
                         </Link>

@@ -1,10 +1,9 @@
 "use client";
 import dynamic from "next/dynamic";
 import Link from "next/link";
-import { useEffect, useState } from "react";
 import "@scalar/api-reference-react/style.css";
-import { issueProductTryItKeyAction } from "@/app/portal/marketplace-actions";
 import { CONTRAST_CSS, useNamedScalarButtons } from "@/components/portal/api-reference";
+import { useTryItKey, type TryItAccess } from "./try-it-key";
 
 // A product's API reference in its developer portal: Scalar renders the product's OpenAPI document, whose server
 // is the product's gateway, with code examples in the app's `languages` only. For a signed-in visitor subscribed in
@@ -56,37 +55,7 @@ export function hiddenTargets(languages: string[]): Record<string, boolean> {
   return Object.fromEntries(TARGETS.filter((t) => !shown.has(t)).map((t) => [t, true]));
 }
 
-/** Who may try requests from here: the visitor's state, as the docs page found it. */
-export type TryItAccess =
-  | { state: "signed-out"; signInHref: string }
-  | { state: "not-subscribed"; subscribeHref: string | null; productName: string }
-  | { state: "ready"; productId: string };
-
-const storeKey = (productId: string) => `platform.productTryIt.${productId}`;
-
-/** The try-it key of this product for this browser session: the stored one while it has 5 minutes left, else a new one. */
-function useTryItKey(access: TryItAccess, enabled: boolean) {
-  const [token, setToken] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const productId = access.state === "ready" ? access.productId : null;
-  useEffect(() => {
-    if (!enabled || !productId) return;
-    // Read from browser-only state (sessionStorage) after mount, so the effect is the place for it.
-    const saved = JSON.parse(sessionStorage.getItem(storeKey(productId)) ?? "null") as { key: string; expiresAt: string } | null;
-    if (saved && Date.parse(saved.expiresAt) - Date.now() > 5 * 60_000) {
-      // eslint-disable-next-line react-hooks/set-state-in-effect
-      setToken(saved.key);
-      return;
-    }
-    void issueProductTryItKeyAction(productId).then((r) => {
-      if (r.ok && r.data) {
-        sessionStorage.setItem(storeKey(productId), JSON.stringify(r.data));
-        setToken(r.data.key);
-      } else setError(r.error?.message ?? "Could not make a test key for try-it.");
-    });
-  }, [enabled, productId]);
-  return { token, error };
-}
+export type { TryItAccess } from "./try-it-key";
 
 function TryItNote({ access, token, error }: { access: TryItAccess; token: string | null; error: string | null }) {
   const note = "mb-3 rounded-md border border-(--app-border) bg-(--app-accent-soft) p-3 text-sm";

@@ -13,8 +13,11 @@ export const DEVELOPER_VIEWS = [
   { path: "/settings", name: "Settings", component: "DeveloperSettings" },
 ] as const;
 
-/** The seven views by the names `defaultViews` uses (the spec's default list names five of them). */
-export const DEVELOPER_VIEW_NAMES = ["overview", "api-keys", "webhooks", "usage", "logs", "docs", "settings"] as const;
+/**
+ * The seven views by the names `defaultViews` uses (the spec's default list names five of them), and the platform's
+ * "Use with AI agents" page (`mcp`, lib/apps/product-portal.ts), which follows `docs` unless listed.
+ */
+export const DEVELOPER_VIEW_NAMES = ["overview", "api-keys", "webhooks", "usage", "logs", "docs", "mcp", "settings"] as const;
 
 export const DeveloperDashboardProps = z.object({
   showAPIMetrics: z.boolean().default(true),

@@ -66,6 +66,8 @@ const VIEW_PATHS: Record<string, { path: string; label: string; on?: (c: Develop
   usage: { path: "/usage", label: "Usage", on: (c) => c.showUsage },
   logs: { path: "/logs", label: "Logs", on: (c) => c.showLogs },
   docs: { path: "/docs", label: "Documentation", on: (c) => c.showDocs },
+  // The product as an MCP server (docs/mcp.md): part of the API's documentation, so shown with it.
+  mcp: { path: "/mcp", label: "AI agents", on: (c) => c.showDocs },
   settings: { path: "/settings", label: "Settings" },
 };
 
@@ -76,7 +78,11 @@ export interface PortalNavItem {
 }
 
 export function portalViews(app: DeveloperApp): string[] {
-  return app.defaultViews.filter((v) => VIEW_PATHS[v] && (VIEW_PATHS[v].on?.(app.config) ?? true));
+  const views = app.defaultViews.filter((v) => VIEW_PATHS[v] && (VIEW_PATHS[v].on?.(app.config) ?? true));
+  // Apps stored before the MCP view existed list their views without it: it follows the documentation.
+  const docs = views.indexOf("docs");
+  if (docs !== -1 && !app.defaultViews.includes("mcp")) views.splice(docs + 1, 0, "mcp");
+  return views;
 }
 
 /**
@@ -101,7 +107,9 @@ export function portalNavigation(portal: ProductPortal): PortalNavItem[] {
       label: n.label,
       href: /^https?:\/\//.test(n.href) ? n.href : `${base}${n.href === "/" ? "" : n.href.startsWith("/") ? n.href : `/${n.href}`}`,
     }));
-  const views = portalViews(portal.app);
+  // "Use with AI agents" only where a product has an OpenAPI document to make tools from.
+  const hasTools = portal.products.some((p) => p.api && (p.api.openapiUrl || p.api.hasOpenapiDocument));
+  const views = portalViews(portal.app).filter((v) => v !== "mcp" || hasTools);
   return (views.includes("overview") ? views : ["overview", ...views]).map((v) => ({
     view: v,
     label: VIEW_PATHS[v].label,

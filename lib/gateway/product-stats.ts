@@ -1,6 +1,7 @@
 import { db } from "@/lib/db/client";
 import { now } from "@/lib/clock";
 import type { Product as ProductRow } from "@/generated/prisma-sqlite";
+import { toolCallStats } from "@/lib/usage/tool-call-stats";
 import { circuitState } from "./circuit-breaker";
 
 // A provider's view of one product's calls (gateway, verifications, meter events) over the last day or week:
@@ -48,4 +49,21 @@ export async function productCallStats(product: ProductRow, period: StatsPeriod 
     topConsumers: byConsumer.map((c) => ({ businessId: c.businessId, name: names.get(c.businessId) ?? "", calls: c._count._all })),
     circuit: circuitState(product.id),
   };
+}
+
+/**
+ * The product's MCP tool calls of the last 7 days (`/mcp/{slug}`, one usage event per tools/call): calls, errors and
+ * p50 latency per tool, for the provider's MCP server card.
+ */
+export async function productToolStats(product: Pick<ProductRow, "id" | "businessId" | "slug">) {
+  const to = now();
+  const from = new Date(to.getTime() - PERIODS.week);
+  if (!product.slug) return { from: from.toISOString(), to: to.toISOString(), tools: [] };
+  const tools = await toolCallStats({
+    productId: product.id,
+    providerId: product.businessId,
+    endpoint: `/mcp/${product.slug}`,
+    timestamp: { gte: from, lt: to },
+  });
+  return { from: from.toISOString(), to: to.toISOString(), tools };
 }

@@ -8,6 +8,8 @@ import { UsageCharts } from "@/components/portal/usage-charts";
 import { BillingOverview } from "@/components/portal/billing-overview";
 import { billingForPortal } from "@/lib/billing/portal-billing";
 import { costsByProduct, namesOf } from "@/lib/billing/marketplace-views";
+import { projectToolCallStats } from "@/lib/usage/tool-call-stats";
+import { ToolCallTable } from "@/components/portal/call-via";
 
 export const metadata = { title: "Usage · Developer Portal" };
 
@@ -15,11 +17,12 @@ export default async function DeveloperUsage() {
   const ctx = await requirePortalContext();
   const props = (await consoleApp(ctx)).app.views.usage;
   const period = props.periods.includes("day") ? "day" : props.periods[0];
-  const [metrics, quota, billing, productCosts] = await Promise.all([
+  const [metrics, quota, billing, productCosts, toolCalls] = await Promise.all([
     usageOverview(ctx.auth, period),
     usageQuota(ctx.auth),
     props.showCosts ? billingForPortal(ctx.auth) : null,
     props.showCosts ? costsByProduct(ctx.auth) : [],
+    projectToolCallStats(ctx.auth),
   ]);
   const policy = keyPolicy(ctx.business.plan, null);
   // The product each running invoice is for, by name (its seller's name is on the invoice).
@@ -31,6 +34,11 @@ export default async function DeveloperUsage() {
     <div className="space-y-6">
       <h1 className="text-2xl font-bold">Usage</h1>
       <UsageCharts initial={metrics} periods={props.periods} initialPeriod={period} showCosts={props.showCosts} />
+      {toolCalls.length ? (
+        <Card title="MCP tool calls, last 7 days">
+          <ToolCallTable stats={toolCalls} caption="Calls of each MCP tool by this project's keys in the last 7 days" />
+        </Card>
+      ) : null}
       {productCosts.length ? (
         <Card title="Costs by product, last 30 days">
           <div className="overflow-x-auto">

@@ -4,6 +4,9 @@ import { QueryProvider } from "@/components/portal/query-provider";
 import { UsageCharts } from "@/components/portal/usage-charts";
 import { SignInToSee, SubscribeToSee, ViewHeader } from "@/components/product-portal/visitor-gate";
 import { PlanUsage } from "@/components/product-portal/plan-usage";
+import { projectToolCallStats } from "@/lib/usage/tool-call-stats";
+import { Card } from "@/components/ui/primitives";
+import { ToolCallTable } from "@/components/portal/call-via";
 import { visitorView } from "../load";
 
 // /p/{slug}/usage: the visitor's calls of this portal's products per period (views.usage.periods), against their
@@ -38,7 +41,10 @@ export default async function ProductPortalUsage({ params }: { params: Params })
       </div>
     );
   const period = props.periods.includes("day") ? "day" : props.periods[0];
-  const overview = await productUsageOverview(viewer.auth, period, v.productIds);
+  const [overview, toolCalls] = await Promise.all([
+    productUsageOverview(viewer.auth, period, v.productIds),
+    projectToolCallStats(viewer.auth, 7, v.productIds),
+  ]);
   return (
     <div className="space-y-6">
       {header}
@@ -55,6 +61,11 @@ export default async function ProductPortalUsage({ params }: { params: Params })
           logsPath={viewEnabled(portal.app, "logs") ? `/p/${portal.slug}/logs` : undefined}
         />
       </QueryProvider>
+      {toolCalls.length ? (
+        <Card title="AI agents' tool calls, last 7 days">
+          <ToolCallTable stats={toolCalls} caption={`Calls of each MCP tool of ${v.productNames} in the last 7 days`} />
+        </Card>
+      ) : null}
     </div>
   );
 }

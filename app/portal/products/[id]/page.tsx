@@ -11,7 +11,11 @@ import { Badge, Card } from "@/components/ui/primitives";
 import { PricingTable } from "@/components/marketplace/pricing-table";
 import { PriceCreateForm } from "@/components/marketplace/price-create-form";
 import { PublishButton } from "@/components/marketplace/publish-button";
-import { productCallStats } from "@/lib/gateway/product-stats";
+import { productCallStats, productToolStats } from "@/lib/gateway/product-stats";
+import { mcpOperationRows } from "@/lib/products/mcp-settings";
+import type { StoredApiBlock } from "@/lib/products/serialize";
+import { McpServerForm } from "@/components/marketplace/mcp-server-form";
+import { ToolCallTable } from "@/components/portal/call-via";
 
 // One product as its provider sees it: where its calls go, its plans (add one), and publishing it to the catalogue.
 
@@ -31,7 +35,7 @@ export default async function ProductPage({ params }: { params: Promise<{ id: st
   const active = prices.filter((p) => p.isActive);
   const retired = prices.filter((p) => !p.isActive);
   const canWrite = grants(ctx.auth.scopes, "products:write");
-  const stats = await productCallStats(row, "day");
+  const [stats, toolStats] = await Promise.all([productCallStats(row, "day"), product.api ? productToolStats(row) : null]);
   return (
     <div className="space-y-6">
       <p className="text-sm">
@@ -91,6 +95,46 @@ export default async function ProductPage({ params }: { params: Promise<{ id: st
             <dt className="text-slate-500">Secret headers</dt>
             <dd>{product.api.secretHeaderNames.length ? product.api.secretHeaderNames.join(", ") + " (values sealed)" : "none"}</dd>
           </dl>
+        </Card>
+      ) : null}
+      {product.api ? (
+        <Card title="MCP server">
+          <dl className="grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]" data-testid="mcp-server">
+            <dt className="text-slate-500">Address</dt>
+            <dd className="font-mono text-xs break-all" data-testid="mcp-address">
+              {product.api.mcp.path ?? "at /mcp/{slug} once published"}
+            </dd>
+            <dt className="text-slate-500">State</dt>
+            <dd>{product.api.mcp.enabled ? "On: agents with a subscriber's key see its tools" : "Off: /mcp answers 404"}</dd>
+            <dt className="text-slate-500">OpenAPI document</dt>
+            <dd>
+              {product.api.hasOpenapiDocument
+                ? "uploaded"
+                : product.api.openapiFetchedAt
+                  ? `fetched ${new Date(product.api.openapiFetchedAt).toLocaleString()}`
+                  : product.api.openapiUrl
+                    ? "not fetched yet"
+                    : "none"}
+            </dd>
+          </dl>
+          {canWrite ? (
+            <div className="mt-4">
+              <McpServerForm
+                productId={product.id}
+                enabled={product.api.mcp.enabled}
+                operations={mcpOperationRows(row.api as StoredApiBlock | null)}
+                canRefresh={!!product.api.openapiUrl}
+              />
+            </div>
+          ) : null}
+          <h3 className="mt-6 text-sm font-semibold">Tool calls in the last 7 days</h3>
+          {toolStats?.tools.length ? (
+            <ToolCallTable stats={toolStats.tools} caption={`Calls of each MCP tool of ${product.name} in the last 7 days`} />
+          ) : (
+            <p className="mt-1 text-sm text-slate-500" data-testid="no-tool-calls">
+              No tool calls yet.
+            </p>
+          )}
         </Card>
       ) : null}
       {product.visibility === "public" && product.slug ? (
