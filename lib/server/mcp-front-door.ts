@@ -24,6 +24,9 @@ import { authenticateGatewayCall, checkEntitlement, checkPlanLimits, resolveGate
 import { writeAnswer } from "./write-answer";
 import { signedUpstreamHeaders } from "./upstream-headers";
 import { serveMcpRequest } from "./mcp-sdk";
+import { assertTokenResource } from "@/lib/oauth/resource-binding";
+import { bearerChallenge } from "@/lib/oauth/protected-resource";
+import { mcpResourceUrl } from "@/lib/oauth/mcp-resource";
 
 // {base}/mcp/{slug}: the product as an MCP server (Streamable HTTP, the official SDK's server and transport, stateless:
 // every POST is answered on its own, as JSON). The session request runs the gateway's own first steps (request id,
@@ -268,24 +271,32 @@ const TOOL_PIPELINE: Pipeline = {
   outbound: [recordToolCall],
 };
 
-/** A refusal of the session request (no credential, unknown product) says where an agent finds how to authorize. */
+/**
+ * A refusal of the session request says where an agent finds how to authorize (the MCP authorization spec: a 401
+ * names the protected-resource metadata), with RFC 6750's `invalid_token` when a credential was sent and refused.
+ */
 async function withAuthChallenge(ctx: RequestContext, err: unknown): Promise<void> {
   await mapError(ctx, err);
-  if (ctx.response?.status === 401) {
-    const slug = (ctx as McpContext).mcpCall.slug;
-    ctx.response.headers["WWW-Authenticate"] = `Bearer resource_metadata="${resourceMetadataUrl(ctx, slug)}"`;
-  }
+  if (ctx.response?.status !== 401) return;
+  const slug = (ctx as McpContext).mcpCall.slug;
+  const sent = ctx.request.headers.get("authorization") !== null || ctx.request.headers.get("x-api-key") !== null;
+  ctx.response.headers["WWW-Authenticate"] = onProductHost(ctx, slug)
+    ? `Bearer resource_metadata="${ctx.request.baseUrl}/.well-known/oauth-protected-resource/mcp"${sent ? ', error="invalid_token"' : ""}`
+    : bearerChallenge(ctx.request.baseUrl, slug, sent ? { error: "invalid_token" } : undefined);
 }
 
-/** Where the protected-resource document of this MCP server is: beside `/mcp` on the product's own gateway host
- * ({slug}.GATEWAY_HOST_SUFFIX/mcp), else under the deployment's base for /mcp/{slug}. */
-function resourceMetadataUrl(ctx: RequestContext, slug: string): string {
+/** Whether the request came to the product's own gateway host ({slug}.GATEWAY_HOST_SUFFIX/mcp). */
+function onProductHost(ctx: RequestContext, slug: string): boolean {
   const suffix = process.env.GATEWAY_HOST_SUFFIX?.trim()
     .toLowerCase()
     .replace(/^\.+|\.+$/g, "");
   const host = ctx.request.headers.get("host")?.toLowerCase().replace(/:\d+$/, "");
-  if (suffix && host === `${slug}.${suffix}`) return `${ctx.request.baseUrl}/.well-known/oauth-protected-resource/mcp`;
-  return `${ctx.request.baseUrl}/.well-known/oauth-protected-resource/mcp/${encodeURIComponent(slug)}`;
+  return !!suffix && host === `${slug}.${suffix}`;
+}
+
+/** An OAuth access token must have been issued for this MCP server (RFC 8707); API keys pass. */
+function checkTokenAudience(ctx: RequestContext): void {
+  assertTokenResource(ctx.auth!, mcpResourceUrl(ctx.request.baseUrl, ctx.gatewayProduct!.slug));
 }
 
 /** MCP off for this product (or no document to make tools from): answered as an unknown product. */
@@ -300,7 +311,15 @@ function checkMcpEnabled(ctx: RequestContext): void {
 }
 
 const SESSION_PIPELINE: Pipeline = {
-  inbound: [identifyRequest, authenticateGatewayCall, checkRestrictions, resolveGatewayProduct, checkMcpEnabled, serveProtocol],
+  inbound: [
+    identifyRequest,
+    authenticateGatewayCall,
+    checkRestrictions,
+    resolveGatewayProduct,
+    checkTokenAudience,
+    checkMcpEnabled,
+    serveProtocol,
+  ],
   onError: withAuthChallenge,
   outbound: [],
 };
