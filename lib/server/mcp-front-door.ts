@@ -91,7 +91,7 @@ async function serveProtocol(ctx: RequestContext): Promise<void> {
   }
   const session = { ctx, product, res };
   const initializing = (parsed as { method?: unknown } | null)?.method === "initialize";
-  await serveMcpRequest(req, res, parsed, {
+  await serveMcpRequest(req, res, `${ctx.request.baseUrl}${req.url ?? "/"}`, parsed, {
     name: product.name,
     // Only `initialize` answers with instructions: other requests do not pay for the entitlement check they need.
     instructions: initializing ? await instructionsFor(session) : undefined,
