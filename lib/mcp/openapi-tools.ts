@@ -69,11 +69,14 @@ export function sanitizeToolName(raw: string): string {
   return name || "operation";
 }
 
-/** Every operation of the document, in its order; the operationId made up from method and path where missing. */
+/** Every operation of the document, by path then method; the operationId made up from method and path where missing. */
 export function documentOperations(doc: Record<string, unknown>): Operation[] {
   const out: Operation[] = [];
   const paths = isObject(doc.paths) ? doc.paths : {};
-  for (const [path, rawItem] of Object.entries(paths)) {
+  // Paths in code-point order, not the document's: PostgreSQL's jsonb does not keep an object's key order, and a
+  // tool's name (a second `get_item` is `get_item_2`) must not depend on the database that stored the document.
+  for (const path of Object.keys(paths).sort()) {
+    const rawItem = paths[path];
     const item = resolve(doc, rawItem);
     if (!isObject(item)) continue;
     const pathParams = Array.isArray(item.parameters) ? item.parameters : [];

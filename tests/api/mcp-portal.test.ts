@@ -91,9 +91,9 @@ test("the try form's tools/call is answered as JSON with the result and its cost
   assert.equal(signedOut.served, true);
   assert.deepEqual(
     signedOut.tools.map((t) => t.name),
-    ["getForecast", "listAlerts", "boom"],
+    ["listAlerts", "boom", "getForecast"],
   );
-  assert.deepEqual(signedOut.tools[0].example, { city: "Oslo" });
+  assert.deepEqual(signedOut.tools.find((t) => t.name === "getForecast")!.example, { city: "Oslo" });
   assert.deepEqual(signedOut.access, { state: "signed-out" });
   const notYet = await portalMcpView(slug, { projectId: stranger.projectId });
   assert.equal(notYet.access.state, "not-subscribed");
@@ -116,9 +116,9 @@ test("the try form's tools/call is answered as JSON with the result and its cost
   assert.deepEqual(
     rows.map((r) => [r.operationId, r.tool]),
     [
-      ["getForecast", true],
       ["listAlerts", true],
       ["boom", true],
+      ["getForecast", true],
     ],
   );
   const form = (rename: Record<string, string>, off: string[]) =>
@@ -134,18 +134,18 @@ test("the try form's tools/call is answered as JSON with the result and its cost
   const clash = await a.test.patch(`/v1/products/${product.id}`, {
     api: apiUpdateWithMcp(await storedApi(product.id), form({ getForecast: "boom", boom: "boom" }, [])),
   });
-  // Two renames to one name: the second operation's name field, where the card shows it.
-  assert.equal(expectError(clash, 400, "INVALID_FIELD").field, "api.mcp.tools.boom.name");
+  // Two renames to one name: the second operation's name field (by path: /boom, then /forecasts), where the card shows it.
+  assert.equal(expectError(clash, 400, "INVALID_FIELD").field, "api.mcp.tools.getForecast.name");
   const saved = await a.test.patch(`/v1/products/${product.id}`, {
     api: apiUpdateWithMcp(await storedApi(product.id), form({ getForecast: "forecast" }, ["listAlerts"])),
   });
   assert.equal(saved.status, 200, saved.text);
   assert.deepEqual(saved.body.data.api.mcp.exclude, { operations: ["listAlerts"] });
   assert.equal((await storedApi(product.id)).openapiDocument !== null, true, "the document stays");
-  assert.equal(await poll(async () => ((await listTools(slug, b.testKey)).join() === "forecast,boom" ? true : null)), true);
+  assert.equal(await poll(async () => ((await listTools(slug, b.testKey)).join() === "boom,forecast" ? true : null)), true);
   assert.deepEqual(
     (await portalMcpView(slug, { projectId: b.projectId })).tools.map((t) => t.name),
-    ["forecast", "boom"],
+    ["boom", "forecast"],
   );
 
   // The card's statistics and the consumer's usage: calls, errors and p50 per tool.

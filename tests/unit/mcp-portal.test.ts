@@ -73,7 +73,9 @@ test("client snippets name the server by slug, point at the address and carry th
 });
 
 test("first arguments: required properties only, from example, enum, or an empty value of the type", () => {
-  const [forecast, order] = toolsFromDocument(DOC, null);
+  const tools = toolsFromDocument(DOC, null);
+  const forecast = tools.find((t) => t.name === "getForecast")!;
+  const order = tools.find((t) => t.name === "createOrder")!;
   assert.deepEqual(exampleArguments(forecast.inputSchema), { city: "Oslo", days: 0 });
   assert.deepEqual(exampleArguments(order.inputSchema), { body: { item: "tea" } });
   assert.deepEqual(exampleArguments({ type: "object" }), {});
@@ -97,9 +99,9 @@ test("the provider's card lists every operation, ticked when it is a tool under 
   assert.deepEqual(
     rows.map((r) => [r.operationId, r.tool, r.toolName, r.rename]),
     [
+      ["get_admin", false, null, ""],
       ["getForecast", true, "forecast", "forecast"],
       ["createOrder", true, "createOrder", ""],
-      ["get_admin", false, null, ""],
     ],
   );
   assert.deepEqual(mcpOperationRows({ ...api(), openapiDocument: null }), []);
@@ -122,7 +124,7 @@ test("the card's form becomes settings the API accepts: unticked operations excl
   assert.ok(ProductMcpSettings.safeParse(settings).success);
   assert.deepEqual(
     toolsFromDocument(DOC, settings).map((t) => t.name),
-    ["forecast", "get_admin"],
+    ["get_admin", "forecast"],
   );
   assert.deepEqual(mcpSettingsFromForm({ enabled: false, operations: [] }), { enabled: false });
   // Saved with the stored block, so the document and upstream stay as they are.
