@@ -3,9 +3,9 @@ import type { AddressInfo } from "node:net";
 import { test, expect, type APIRequestContext } from "@playwright/test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { UnauthorizedError, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
-import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { startJsonUpstream, type JsonUpstream } from "../tests/helpers/json-upstream";
+import { AgentAuth, FORECAST_DOCUMENT } from "../tests/helpers/mcp-agent";
 import { bearer, createKey, newAccount, signUp } from "./helpers";
 
 // Issue 38: an AI agent built on the MCP SDK's client, given only {base}/mcp/{slug}, registers itself, sends its user
@@ -18,21 +18,6 @@ test.beforeAll(async () => {
 });
 test.afterAll(() => upstream?.close());
 
-const DOCUMENT = {
-  openapi: "3.1.0",
-  info: { title: "Forecasts", version: "1" },
-  paths: {
-    "/forecast/{city}": {
-      get: {
-        operationId: "getForecast",
-        summary: "Tomorrow's forecast",
-        parameters: [{ name: "city", in: "path", required: true, schema: { type: "string" } }],
-        responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "object" } } } } },
-      },
-    },
-  },
-};
-
 /** The agent's redirect URI: a real local server that remembers the codes it got. */
 async function callbackServer() {
   const hits: URL[] = [];
@@ -43,47 +28,6 @@ async function callbackServer() {
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const uri = `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`;
   return { uri, hits, close: () => new Promise((r) => server.close(r)) };
-}
-
-class AgentAuth implements OAuthClientProvider {
-  client: OAuthClientInformationMixed | undefined;
-  saved: OAuthTokens | undefined;
-  verifier = "";
-  sentUserTo: URL | null = null;
-  constructor(private readonly redirect: string) {}
-  get redirectUrl() {
-    return this.redirect;
-  }
-  get clientMetadata() {
-    return {
-      client_name: "Forecast agent",
-      redirect_uris: [this.redirect],
-      grant_types: ["authorization_code", "refresh_token"],
-      response_types: ["code"],
-      token_endpoint_auth_method: "none",
-    };
-  }
-  clientInformation() {
-    return this.client;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed) {
-    this.client = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.sentUserTo = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
 }
 
 async function post(request: APIRequestContext, key: string, path: string, data: unknown, status = 201) {
@@ -108,7 +52,7 @@ test("an SDK agent given only the MCP URL is authorized on the consent page and 
   const product = await post(request, providerKey, "/v1/products", {
     name,
     type: "API",
-    api: { upstreamUrl: upstream.url, openapiDocument: DOCUMENT },
+    api: { upstreamUrl: upstream.url, openapiDocument: FORECAST_DOCUMENT },
   });
   const price = await post(request, providerKey, `/v1/products/${product.id}/prices`, {
     name: "Per call",
@@ -142,8 +86,10 @@ test("an SDK agent given only the MCP URL is authorized on the consent page and 
     await expect(page.getByTestId("consent-target")).toContainText("Per call");
     await page.getByRole("button", { name: "Allow access" }).click();
     await expect(page.getByText("agent authorized")).toBeVisible();
-    const code = cb.hits.at(-1)?.searchParams.get("code");
-    expect(code, "the code reached the agent's redirect URI").toBeTruthy();
+    // The callback's own request (the browser may ask the callback server for a favicon after it).
+    const callback = cb.hits.find((u) => u.pathname === "/callback");
+    const code = callback?.searchParams.get("code");
+    expect(code, `the code reached the agent's redirect URI (it got ${cb.hits.map((u) => u.href).join(", ")})`).toBeTruthy();
 
     const transport = new StreamableHTTPClientTransport(url, { authProvider: auth });
     await transport.finishAuth(code!);

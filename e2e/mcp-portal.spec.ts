@@ -109,7 +109,10 @@ test("a subscriber finds the product's MCP server, tries a tool, and the provide
   await expect(b.getByTestId("mcp-access-note")).toHaveCount(0);
   await expect(b.getByTestId("mcp-tool").filter({ hasText: "getForecast" })).toBeVisible();
   await expect(b.getByTestId("mcp-try-key")).toContainText("sk_test_", { timeout: 30_000 });
-  await expect(b.getByLabel("Tool")).toHaveValue("getForecast");
+  // Tools are listed by path (/alerts, then /forecasts/{city}): the form starts on the first, and getForecast is chosen.
+  const toolSelect = b.getByTestId("mcp-try-form").getByLabel("Tool");
+  await expect(toolSelect).toHaveValue("listAlerts");
+  await toolSelect.selectOption("getForecast");
   await expect(b.getByLabel("Arguments (JSON)")).toHaveValue(/"city": "Oslo"/);
   await b.getByLabel("Arguments (JSON)").fill('{ "city": "Bergen" }');
   await b.getByRole("button", { name: "Call tool" }).click();

@@ -17,8 +17,8 @@ import {
   type UpstreamTarget,
 } from "@/lib/gateway/proxy";
 import { admitCall, recordOutcome } from "@/lib/gateway/circuit-breaker";
+import { circuitOpen, faultStatus, upstreamFailed } from "@/lib/gateway/upstream-errors";
 import { journalRequest, recordRequest, type RequestRecord } from "@/lib/usage/recorder";
-import { ApiError } from "@/lib/http/errors";
 import { createRequestContext, type RequestContext } from "./request-context";
 import { runPipeline, type Pipeline } from "./pipeline";
 import { identifyRequest } from "./steps/identify";
@@ -89,14 +89,7 @@ async function proxyCall(ctx: RequestContext): Promise<void> {
   const target = targetOf(ctx, call);
   const headers = upstreamHeaders(ctx, call, target);
   const gatewayStarted = ctx.started;
-  if (!admitCall(product.id))
-    throw new ApiError({
-      status: 502,
-      type: "server_error",
-      code: "UPSTREAM_UNAVAILABLE",
-      message: "The product's upstream is failing; calls are paused for a moment (circuit open).",
-      suggestion: "Retry in a little while.",
-    });
+  if (!admitCall(product.id)) throw circuitOpen();
   const result = await proxyRequest(call.req, call.res!, {
     target,
     method: ctx.request.method,
@@ -126,19 +119,12 @@ async function proxyCall(ctx: RequestContext): Promise<void> {
   else if (result.status !== null) recordOutcome(product.id, result.status < 500);
   if (result.fault) {
     // A failed upstream call is billed only when the price says so (billFailedCalls).
-    const status = result.fault === "UPSTREAM_TIMEOUT" ? 504 : 502;
-    const rated = await rateProductCall(sub, { at: ctx.at, statusCode: status, bytes: 0, computeMs: 0 });
+    const rated = await rateProductCall(sub, { at: ctx.at, statusCode: faultStatus(result.fault), bytes: 0, computeMs: 0 });
     if (rated) {
       ctx.cost = nanosToNumber(rated.nanos);
       ctx.headers["X-Request-Cost"] = `${rated.decimal} ${rated.currency}`;
     }
-    throw new ApiError({
-      status,
-      type: "server_error",
-      code: result.fault,
-      message: result.faultMessage ?? "The upstream failed.",
-      suggestion: "Retry later; if it persists, the product's provider is the one to tell.",
-    });
+    throw upstreamFailed(result.fault, result.faultMessage);
   }
   // Streamed already: the answer as recorded (no body kept: it went straight to the client).
   ctx.response = { status: result.status ?? 499, headers: result.responseHeaders, body: null };
@@ -216,13 +202,7 @@ async function tunnelUpgrade(ctx: RequestContext): Promise<void> {
     timeoutMs: ctx.gatewayProduct!.timeoutMs,
   });
   recordOutcome(ctx.gatewayProduct!.id, result.status === 101);
-  if (result.fault)
-    throw new ApiError({
-      status: result.fault === "UPSTREAM_TIMEOUT" ? 504 : 502,
-      type: "server_error",
-      code: result.fault,
-      message: result.faultMessage ?? "The upstream failed.",
-    });
+  if (result.fault) throw upstreamFailed(result.fault, result.faultMessage);
   if (result.status === 101) {
     const rated = await rateProductCall(ctx.subscription!, { at: ctx.at, statusCode: 101, bytes: 0, computeMs: 0 });
     if (rated) ctx.cost = nanosToNumber(rated.nanos);

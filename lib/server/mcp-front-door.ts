@@ -11,10 +11,14 @@ import { rateProductCall } from "@/lib/billing/rate-request";
 import { nanosToNumber } from "@/lib/billing/money";
 import { headerList, requestUpstream, upstreamTarget, type BufferedResult } from "@/lib/gateway/proxy";
 import { admitCall, recordOutcome } from "@/lib/gateway/circuit-breaker";
+import { circuitOpen, faultStatus, upstreamFailed } from "@/lib/gateway/upstream-errors";
 import { journalRequest, recordRequest, type RequestRecord } from "@/lib/usage/recorder";
 import type { McpTool } from "@/lib/mcp/openapi-tools";
 import { ToolArgumentError, toolRequest } from "@/lib/mcp/tool-request";
 import { toolResult, refusalResult } from "@/lib/mcp/tool-result";
+import { assertTokenResource } from "@/lib/oauth/resource-binding";
+import { bearerChallenge } from "@/lib/oauth/protected-resource";
+import { mcpResourceUrl } from "@/lib/oauth/mcp-resource";
 import { createRequestContext, type RequestContext } from "./request-context";
 import { runPipeline, type Pipeline } from "./pipeline";
 import { identifyRequest } from "./steps/identify";
@@ -24,9 +28,6 @@ import { authenticateGatewayCall, checkEntitlement, checkPlanLimits, resolveGate
 import { writeAnswer } from "./write-answer";
 import { signedUpstreamHeaders } from "./upstream-headers";
 import { serveMcpRequest } from "./mcp-sdk";
-import { assertTokenResource } from "@/lib/oauth/resource-binding";
-import { bearerChallenge } from "@/lib/oauth/protected-resource";
-import { mcpResourceUrl } from "@/lib/oauth/mcp-resource";
 
 // {base}/mcp/{slug}: the product as an MCP server (Streamable HTTP, the official SDK's server and transport, stateless:
 // every POST is answered on its own, as JSON). The session request runs the gateway's own first steps (request id,
@@ -188,14 +189,7 @@ async function callUpstream(ctx: RequestContext): Promise<void> {
   });
   headers["x-platform-via"] = "mcp";
   headers["x-platform-tool"] = tc.tool.name;
-  if (!admitCall(product.id))
-    throw new ApiError({
-      status: 502,
-      type: "server_error",
-      code: "UPSTREAM_UNAVAILABLE",
-      message: "The product's upstream is failing; calls are paused for a moment (circuit open).",
-      suggestion: "Retry in a little while.",
-    });
+  if (!admitCall(product.id)) throw circuitOpen();
   const result = await requestUpstream({
     target,
     method: request.method,
@@ -207,7 +201,7 @@ async function callUpstream(ctx: RequestContext): Promise<void> {
   tc.upstream = result;
   if (result.fault) recordOutcome(product.id, false);
   else recordOutcome(product.id, (result.status ?? 502) < 500);
-  const status = result.fault ? (result.fault === "UPSTREAM_TIMEOUT" ? 504 : 502) : result.status!;
+  const status = result.fault ? faultStatus(result.fault) : result.status!;
   const rated = await rateProductCall(sub, {
     at: ctx.at,
     statusCode: status,
@@ -218,14 +212,7 @@ async function callUpstream(ctx: RequestContext): Promise<void> {
     ctx.cost = nanosToNumber(rated.nanos);
     ctx.headers["X-Request-Cost"] = `${rated.decimal} ${rated.currency}`;
   }
-  if (result.fault)
-    throw new ApiError({
-      status,
-      type: "server_error",
-      code: result.fault,
-      message: result.faultMessage ?? "The upstream failed.",
-      suggestion: "Retry later; if it persists, the product's provider is the one to tell.",
-    });
+  if (result.fault) throw upstreamFailed(result.fault, result.faultMessage);
   const journaled = journalRequest(toolRecord(ctx, status));
   if (journaled) await journaled;
   ctx.response = { status, headers: result.responseHeaders, body: null };

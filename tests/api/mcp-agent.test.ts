@@ -7,11 +7,11 @@ import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { UnauthorizedError, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
-import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { BASE_URL, seedBusiness } from "../helpers/api";
 import { db, poll } from "../helpers/db";
 import { startJsonUpstream } from "../helpers/json-upstream";
+import { AgentAuth, FORECAST_DOCUMENT } from "../helpers/mcp-agent";
 import { publishApiProduct, subscribe } from "../helpers/marketplace";
 import { decide, openConsent, portalUser, REDIRECT_URI } from "../helpers/oauth";
 
@@ -21,73 +21,17 @@ const upstream = await startJsonUpstream(undefined, (req) => ({
 }));
 after(() => upstream.close());
 
-const DOCUMENT = {
-  openapi: "3.1.0",
-  info: { title: "Forecasts", version: "1" },
-  paths: {
-    "/forecast/{city}": {
-      get: {
-        operationId: "getForecast",
-        summary: "Tomorrow's forecast",
-        parameters: [{ name: "city", in: "path", required: true, schema: { type: "string" } }],
-        responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "object" } } } } },
-      },
-    },
-  },
-};
-
-/** What an agent keeps between runs: its registration, tokens and the PKCE verifier; where it sent its user. */
-class AgentAuth implements OAuthClientProvider {
-  client: OAuthClientInformationMixed | undefined;
-  saved: OAuthTokens | undefined;
-  verifier = "";
-  sentUserTo: URL | null = null;
-  get redirectUrl() {
-    return REDIRECT_URI;
-  }
-  get clientMetadata() {
-    return {
-      client_name: "SDK test agent",
-      redirect_uris: [REDIRECT_URI],
-      grant_types: ["authorization_code", "refresh_token"],
-      response_types: ["code"],
-      token_endpoint_auth_method: "none",
-    };
-  }
-  clientInformation() {
-    return this.client;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed) {
-    this.client = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.sentUserTo = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
-
 test("an SDK agent given only the MCP URL registers, is authorized by its user, lists the tools and calls one, billed", async () => {
   const provider = await seedBusiness();
   const { product, price, slug } = await publishApiProduct(provider.test, {
-    api: { upstreamUrl: upstream.url, openapiDocument: DOCUMENT },
+    api: { upstreamUrl: upstream.url, openapiDocument: FORECAST_DOCUMENT },
     name: `Agent forecasts ${Date.now().toString(36)}`,
   });
   const b = await seedBusiness();
   const sub = await subscribe(b.test, price.id);
   const user = await portalUser({ businessId: b.businessId });
 
-  const auth = new AgentAuth();
+  const auth = new AgentAuth(REDIRECT_URI, "SDK test agent");
   const url = new URL(`${BASE_URL}/mcp/${slug}`);
   // First contact: 401, then discovery and registration, then the user is sent to the authorization page.
   const agent = new Client({ name: "sdk-agent", version: "1.0.0" });
