@@ -7,9 +7,14 @@ import { migrate } from "../db-migrate.mjs";
 
 const PG_ADMIN = process.env.PG_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
-/** The database's usage journal folder (lib/usage/usage-journal.ts's journalDir), removed with the database. */
-const dropJournal = (url) =>
-  rmSync(`data/usage-journal/${createHash("sha256").update(url).digest("hex").slice(0, 16)}`, { recursive: true, force: true });
+const urlHash = (url) => createHash("sha256").update(url).digest("hex").slice(0, 16);
+
+/** What lives beside a database and goes with it: its usage journal folder (lib/usage/usage-journal.ts's journalDir)
+ * and its local bus file (lib/bus/local-bus.ts's localBusFile: `<file>-bus` for SQLite, data/bus-<hash>.db else). */
+const dropJournal = (url) => rmSync(`data/usage-journal/${urlHash(url)}`, { recursive: true, force: true });
+const dropBus = (busFile) => {
+  for (const s of ["", "-wal", "-shm"]) rmSync(busFile + s, { force: true });
+};
 
 export async function createTestDatabase(kind = "sqlite") {
   const name = `platform_test_${Date.now()}_${randomBytes(3).toString("hex")}`;
@@ -21,6 +26,7 @@ export async function createTestDatabase(kind = "sqlite") {
       url,
       drop: async () => {
         for (const s of ["", "-wal", "-shm"]) rmSync(file + s, { force: true });
+        dropBus(`${file}-bus`);
         dropJournal(url);
       },
     };
@@ -40,6 +46,7 @@ export async function createTestDatabase(kind = "sqlite") {
       await c.connect();
       await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
       await c.end();
+      dropBus(`data/bus-${urlHash(url)}.db`);
       dropJournal(url);
     },
   };
