@@ -185,7 +185,7 @@ describe("dynamic client registration (RFC 7591)", () => {
   it("refuses redirect URIs that are not https or loopback http", async () => {
     for (const uri of [
       "http://example.com/callback",
-      "http://169.254.169.254/latest/meta-data",
+      "http://192.0.2.10/callback",
       "http://10.0.0.1/cb",
       "http://localhost.example.com/cb",
       "com.example.app:/callback",

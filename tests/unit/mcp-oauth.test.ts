@@ -39,7 +39,7 @@ describe("dynamically registered redirect URIs", () => {
   it("refuses other http hosts, private-use schemes, fragments and credentials", () => {
     for (const bad of [
       "http://example.com/cb",
-      "http://169.254.169.254/",
+      "http://192.0.2.10/",
       "http://192.168.1.1/cb",
       "http://localhost.evil.example/cb",
       "com.example.app:/cb",
