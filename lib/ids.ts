@@ -38,6 +38,8 @@ export const ID_PREFIXES = {
   account: "acct",
   subscription: "sub",
   invoice: "inv",
+  creditEntry: "cre",
+  spendAlert: "spa",
   payment: "pay",
   app: "app",
 } as const;

@@ -4,6 +4,7 @@ import { flushUsageEverywhere } from "@/lib/usage/flush-everywhere";
 import { closePeriod } from "./close-period";
 import { collectInvoice } from "./collect-payment";
 import { invalidateBillingCache } from "./rate-request";
+import { expireCredits } from "./credits";
 
 // The scheduled billing work (lib/jobs/scheduler.ts): close every period that has ended (invoice, then renew or
 // cancel) and charge it, then retry the payments that are due. Time comes from the injectable clock, so a test
@@ -56,7 +57,8 @@ export async function retryPayments(): Promise<{ attempted: number }> {
   return { attempted: due.length };
 }
 
-/** Both, in order: what the scheduler and the test clock run. */
+/** Every job, in order: what the scheduler and the test clock run. Credits lapse before periods close, so an
+ * invoice never applies credits that had expired by its end. */
 export async function runBillingJobs() {
-  return { ...(await finalizeInvoices()), ...(await retryPayments()) };
+  return { ...(await expireCredits()), ...(await finalizeInvoices()), ...(await retryPayments()) };
 }

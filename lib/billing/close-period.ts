@@ -6,6 +6,7 @@ import type { Prisma, Subscription as SubscriptionRow } from "@/generated/prisma
 import { emitSubscriptionEvent } from "./subscription-events";
 import { compilePrice } from "./price-plan";
 import { ratePeriod, invoiceTotal, type InvoiceLine } from "./rate-events";
+import { invoiceCredits } from "./invoice-credits";
 import { addInterval } from "./periods";
 import { periodQuantities } from "./period-usage";
 
@@ -56,6 +57,7 @@ export async function closePeriod(
   // Ids carry the real time they were made at (not the test clock): the events recorded before this moment.
   const usageCutoff = idTimeBound("usage", Date.now());
   const rated = await invoiceLinesFor(sub, start, end, sub.currentPeriodEnd, invoiceId, usageCutoff);
+  const credits = rated ? await invoiceCredits(sub, rated.price, rated.lines, start, end) : null;
   const ending = opts.cancel || sub.cancelAtPeriodEnd;
   const nextPriceId = sub.pendingPriceId ?? sub.priceId;
   let nextEnd = sub.currentPeriodEnd;
@@ -90,7 +92,9 @@ export async function closePeriod(
     let written: string | null = null;
     if (rated) {
       const t = now();
-      const total = invoiceTotal(rated.lines);
+      const subtotal = invoiceTotal(rated.lines);
+      const lines: InvoiceLine[] = credits ? [...rated.lines, credits.line] : rated.lines;
+      const total = invoiceTotal(lines);
       const count = await tx.invoice.count({ where: { businessId: sub.businessId, environment: sub.environment } });
       await tx.invoice.create({
         data: {
@@ -108,8 +112,8 @@ export async function closePeriod(
           periodStart: start,
           periodEnd: end,
           usageCutoff,
-          lines: rated.lines as unknown as Prisma.InputJsonValue,
-          subtotal: total,
+          lines: lines as unknown as Prisma.InputJsonValue,
+          subtotal,
           total,
           amountPaid: 0,
           attemptCount: 0,
@@ -120,6 +124,24 @@ export async function closePeriod(
         },
       });
       written = invoiceId;
+      if (credits?.ledgerNanos)
+        await tx.creditEntry.create({
+          data: {
+            id: newId("creditEntry"),
+            subscriptionId: sub.id,
+            businessId: sub.businessId,
+            providerId: sub.providerId || sub.businessId,
+            projectId: sub.projectId,
+            environment: sub.environment,
+            type: "invoice",
+            amountNanos: credits.ledgerNanos,
+            currency: rated.price.currency,
+            invoiceId,
+            note: "Credits applied to the invoice",
+            dedupeKey: `invoice:${invoiceId}`,
+            createdAt: t,
+          },
+        });
     }
     const after = await tx.subscription.findUniqueOrThrow({ where: { id: sub.id } });
     await emitSubscriptionEvent(

@@ -58,7 +58,7 @@ export function rateEvent(state: RatingState, e: EventUsage): bigint {
 
 export interface InvoiceLine {
   id: string;
-  type: "subscription" | "usage" | "minimum";
+  type: "subscription" | "usage" | "minimum" | "credits";
   description: string;
   priceId: string;
   metric: Measure | null;

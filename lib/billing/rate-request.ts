@@ -9,7 +9,9 @@ import { compilePrice, cumulativeCost, eventQuantity, type PricePlan } from "./p
 import { newRatingState, quantityOf, rateEvent, type RatingState } from "./rate-events";
 import { addInterval } from "./periods";
 import { periodQuantities } from "./period-usage";
-import { nanosToDecimal } from "./money";
+import { nanosToDecimal, toNanos } from "./money";
+import { ledgerNetNanos } from "./credit-sums";
+import type { StoredAutoRecharge, StoredSpendCap } from "./subscription-serialize";
 
 // A project's current subscriptions, their compiled prices and the period's running totals, in memory: what a
 // product call (gateway, key verification, meter event) is entitled to and what it costs, without a database
@@ -39,6 +41,15 @@ export interface SubscriptionEntry {
   rateLimit: { limit: number; windowSeconds: number } | null;
   monthlyQuota: number | null;
   billFailedCalls: boolean;
+  /** Prepaid: each call is paid from credits, reserved before it runs (lib/billing/spend-guard.ts). */
+  prepaid: boolean;
+  /** What a prepaid call reserves when its cost is known only from its answer (nanos; null: rate it up front). */
+  maxCostPerCallNanos: bigint | null;
+  /** The signed sum of the ledger's entries but burns (purchases, grants, expiries, invoices…), in nanos. */
+  creditNetNanos: bigint;
+  /** The consumer's monthly cap, in nanos, and what reaching it does. */
+  spendCap: { amountNanos: bigint; action: "block" | "notify"; thresholds: number[] } | null;
+  autoRecharge: { belowNanos: bigint; amountNanos: bigint; monthlyLimitNanos: bigint } | null;
   periodStart: number;
   periodEnd: number;
   /** Running totals of the period (null until the first call is rated in this process). */
@@ -89,6 +100,7 @@ async function load(key: string, projectId: string, environment: string, previou
     subs.push(s);
   }
   const prices = subs.length ? await db.price.findMany({ where: { id: { in: subs.map((s) => s.priceId) } } }) : [];
+  const credits = await ledgerNetNanos(subs.map((s) => s.id));
   const priceById = new Map(prices.map((p) => [p.id, p]));
   const byProduct = new Map<string, SubscriptionEntry>();
   for (const sub of subs) {
@@ -111,6 +123,11 @@ async function load(key: string, projectId: string, environment: string, previou
       rateLimit: (price.rateLimit as SubscriptionEntry["rateLimit"]) ?? null,
       monthlyQuota: price.monthlyQuota,
       billFailedCalls: price.billFailedCalls,
+      prepaid: price.billing === "prepaid",
+      maxCostPerCallNanos: price.maxCostPerCall === null ? null : toNanos(price.maxCostPerCall),
+      creditNetNanos: credits.get(sub.id) ?? 0n,
+      spendCap: spendCapOf(sub.spendCap as StoredSpendCap | null),
+      autoRecharge: autoRechargeOf(sub.autoRecharge as StoredAutoRecharge | null),
       periodStart: sub.currentPeriodStart.getTime(),
       periodEnd: sub.currentPeriodEnd.getTime(),
       state: same ? before.state : null,
@@ -120,6 +137,18 @@ async function load(key: string, projectId: string, environment: string, previou
   const entry: ProjectEntry = { loadedAt: NativeDate.now(), invalid: false, byProduct };
   S.set(key, entry);
   return entry;
+}
+
+const decimalNanos = (d: string) => toNanos(Number(d));
+
+function spendCapOf(cap: StoredSpendCap | null): SubscriptionEntry["spendCap"] {
+  if (!cap) return null;
+  return { amountNanos: decimalNanos(cap.amount), action: cap.action, thresholds: cap.thresholds };
+}
+
+function autoRechargeOf(a: StoredAutoRecharge | null): SubscriptionEntry["autoRecharge"] {
+  if (!a) return null;
+  return { belowNanos: decimalNanos(a.below), amountNanos: decimalNanos(a.amount), monthlyLimitNanos: decimalNanos(a.monthlyLimit) };
 }
 
 const pending = processSingleton("billing-rate-loading", () => new Map<string, Promise<ProjectEntry>>());

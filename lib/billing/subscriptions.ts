@@ -12,6 +12,9 @@ import type { AuthContext } from "@/lib/http/auth-context";
 import type { Prisma, Subscription as SubscriptionRow } from "@/generated/prisma-sqlite";
 import { SUBSCRIPTION_STATUSES, type SubscriptionCreate, type SubscriptionUpdate } from "@/lib/schemas/billing";
 import { compilePrice } from "./price-plan";
+import { nanosToDecimal, toNanos } from "./money";
+import { DEFAULT_THRESHOLDS } from "./spend-alerts";
+import { dbNull } from "@/lib/db/client";
 import { serializeSubscription } from "./subscription-serialize";
 import { emitSubscriptionEvent } from "./subscription-events";
 export { serializeSubscription };
@@ -56,6 +59,9 @@ export const SUBSCRIPTION_COLLECTION: CollectionSpec = {
     "updatedAt",
   ],
 };
+
+/** A request's amount as the exact decimal string it was written as. */
+const exact = (n: number) => nanosToDecimal(toNanos(n));
 
 const conflict = (code: string, field: string, message: string) =>
   new ApiError({ status: 409, type: "conflict_error", code, field, message });
@@ -179,6 +185,24 @@ export async function updateSubscription(auth: AuthContext, id: string, patch: z
   if (patch.metadata) {
     data.metadata = patch.metadata;
     previous.metadata = current.metadata ?? {};
+  }
+  if (patch.spendCap !== undefined) {
+    const cap = patch.spendCap;
+    data.spendCap = cap
+      ? {
+          amount: exact(cap.amount),
+          action: cap.action,
+          thresholds: [...new Set(cap.thresholds ?? DEFAULT_THRESHOLDS)].sort((a, b) => a - b),
+        }
+      : dbNull;
+    previous.spendCap = serializeSubscription(current).spendCap;
+  }
+  if (patch.autoRecharge !== undefined) {
+    const a = patch.autoRecharge;
+    if (a && !current.paymentMethod && !patch.paymentMethod)
+      throw invalidField("autoRecharge", "Auto top-up charges the subscription's card, and it has none.", "Send paymentMethod with it.");
+    data.autoRecharge = a ? { below: exact(a.below), amount: exact(a.amount), monthlyLimit: exact(a.monthlyLimit) } : dbNull;
+    previous.autoRecharge = serializeSubscription(current).autoRecharge;
   }
   const row = await withEvents(async (tx) => {
     const updated = await tx.subscription.update({ where: { id: current.id }, data });

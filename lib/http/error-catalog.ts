@@ -198,6 +198,36 @@ export const ERROR_CATALOG: ErrorDoc[] = [
     fix: "Use a new key for a new request.",
   },
   {
+    code: "INSUFFICIENT_CREDITS",
+    status: 402,
+    type: "authorization_error",
+    meaning:
+      "The subscription's price is prepaid and its credits cannot cover the call, so it was refused before it ran (nothing was spent). `balance` is what is left and `required` what the call needs.",
+    fix: "Buy credits (`POST /v1/subscriptions/{id}/credits`, or the subscription's page in the portal), or turn on auto top-up.",
+    fields: {
+      balance: z.string().meta({ description: "Credits left, exact decimal in the major unit" }),
+      required: z.string().meta({ description: "What the call reserves" }),
+      currency: z.string(),
+      subscriptionId: z.string(),
+      topUp: z.string().meta({ description: "Where to buy credits" }),
+    },
+  },
+  {
+    code: "SPEND_CAP_REACHED",
+    status: 402,
+    type: "authorization_error",
+    meaning:
+      "The subscription's monthly spend cap (action block) is reached: calls are refused until the next period or a raised cap. `cap` and `spent` say where it stands.",
+    fix: "Raise or remove the cap (`PATCH /v1/subscriptions/{id}` with `spendCap`), or wait for `resets`.",
+    fields: {
+      cap: z.string(),
+      spent: z.string(),
+      currency: z.string(),
+      subscriptionId: z.string(),
+      resets: z.string().meta({ description: "When the period, and the cap's count, renews (ISO 8601)" }),
+    },
+  },
+  {
     code: "CARD_DECLINED",
     status: 402,
     type: "card_error",

@@ -1,6 +1,7 @@
 import { processKeyRotations } from "@/lib/keys/rotation-job";
 import { purgeExpiredOAuth } from "@/lib/oauth/purge-expired";
 import { finalizeInvoices, retryPayments } from "@/lib/billing/billing-jobs";
+import { expireCredits } from "@/lib/billing/credits";
 import { purgeExpiredIdempotencyKeys, purgeExpiredLogs } from "./retention";
 import { compactRollups } from "./compact-rollups";
 
@@ -13,7 +14,8 @@ export const JOBS: Record<string, () => Promise<unknown>> = {
   "compact-rollups": compactRollups,
   "key-rotation": () => processKeyRotations(),
   "purge-oauth": purgeExpiredOAuth,
-  // Billing: close ended periods into invoices (renew or cancel) and charge them, then retry due payments.
+  // Billing: credits past their expiry lapse (before periods close, so no invoice applies them), then close ended periods into invoices (renew or cancel) and charge them, then retry due payments.
+  "expire-credits": expireCredits,
   "finalize-invoices": finalizeInvoices,
   "retry-payments": retryPayments,
 };

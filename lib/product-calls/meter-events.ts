@@ -5,6 +5,7 @@ import { ApiError, invalidField } from "@/lib/http/errors";
 import type { AuthContext } from "@/lib/http/auth-context";
 import { verifyApiKey } from "@/lib/auth/verify-api-key";
 import { currentSubscriptions, rateProductCall } from "@/lib/billing/rate-request";
+import { holdSpend, paidByCredits, settleSpend } from "@/lib/billing/spend-guard";
 import { recordMeterRollup } from "@/lib/usage/recorder";
 import type { MeterEventCreate } from "@/lib/schemas/product-calls";
 import { providerProduct } from "./provider-product";
@@ -79,10 +80,10 @@ export async function createMeterEvent(provider: AuthContext, input: MeterEventC
     );
   const cached = await currentSubscriptions(sub.projectId, sub.environment);
   const entry = cached.byProduct.get(product.id);
-  const cost =
-    entry && entry.subscriptionId === sub.id
-      ? await rateProductCall(entry, { at, statusCode: 200, bytes: 0, computeMs: 0, quantity: input.quantity })
-      : null;
+  const current = entry && entry.subscriptionId === sub.id ? entry : null;
+  // Prepaid credits and the spend cap are checked before the event is taken (402 with nothing recorded).
+  const hold = current ? await holdSpend(current, input.quantity) : null;
+  const cost = current ? await rateProductCall(current, { at, statusCode: 200, bytes: 0, computeMs: 0, quantity: input.quantity }) : null;
   const consumerAuth = { businessId: sub.businessId, projectId: sub.projectId, environment: sub.environment } as const;
   let row: UsageRow;
   try {
@@ -107,9 +108,12 @@ export async function createMeterEvent(provider: AuthContext, input: MeterEventC
         providerId: product.businessId,
         quantity: input.quantity,
         identifier,
+        paidByCredits: paidByCredits(hold),
       },
     });
+    await settleSpend(hold, cost?.nanos ?? null);
   } catch (e) {
+    await settleSpend(hold, null);
     // The same identifier reported twice at once: the unique index keeps one; answer it.
     if ((e as { code?: string }).code === "P2002") {
       const first = await db.usageEvent.findUnique({ where: { productId_identifier: { productId: product.id, identifier } } });

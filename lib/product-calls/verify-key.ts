@@ -7,6 +7,7 @@ import { entitlementFor } from "@/lib/billing/entitlement";
 import { rateProductCall } from "@/lib/billing/rate-request";
 import { recordProductUsage } from "@/lib/usage/recorder";
 import { consumePlanLimits } from "./plan-limits";
+import { holdSpend, paidByCredits, settleSpend, type SpendHold } from "@/lib/billing/spend-guard";
 import { providerProduct } from "./provider-product";
 
 // POST /v1/keys/verify: for a provider that serves its API itself (Unkey's verify). The provider sends the key
@@ -53,7 +54,7 @@ export async function verifyKeyForProduct(
   const consumerRef = { businessId: consumer.businessId, name: await businessName(consumer.businessId) };
   const ent = await entitlementFor(consumer, product.id, at.getTime());
   const base = { consumer: consumerRef, environment: consumer.environment };
-  const record = (statusCode: number, errorType: string | null, cost: number | null, subscriptionId: string | null) =>
+  const record = (statusCode: number, errorType: string | null, cost: number | null, subscriptionId: string | null, credits = false) =>
     recordProductUsage({
       at,
       auth: consumer,
@@ -69,7 +70,7 @@ export async function verifyKeyForProduct(
       ip: request.ip,
       userAgent: request.userAgent,
       cost,
-      product: { productId: product.id, subscriptionId, providerId: product.businessId },
+      product: { productId: product.id, subscriptionId, providerId: product.businessId, paidByCredits: credits },
     });
   if (!ent.allowed || !ent.subscription) {
     record(ent.status, ent.code, null, ent.subscription?.subscriptionId ?? null);
@@ -82,8 +83,19 @@ export async function verifyKeyForProduct(
     record(429, limits.code, null, sub.subscriptionId);
     return refused(limits.code, { ...base, ...plan, retryAfter: limits.retryAfter });
   }
+  let hold: SpendHold | null;
+  try {
+    hold = await holdSpend(sub);
+  } catch (e) {
+    // Credits or the spend cap cannot cover the call: refused like a limit, with the body's figures.
+    if (!(e instanceof ApiError) || e.status !== 402) throw e;
+    record(402, e.code, null, sub.subscriptionId);
+    const balance = e.extra?.balance as string | undefined;
+    return refused(e.code, { ...base, ...plan, message: e.message, ...(balance !== undefined ? { balance } : {}) });
+  }
   const cost = await rateProductCall(sub, { at, statusCode: 200, bytes: 0, computeMs: 0 });
-  record(200, null, cost ? Number(cost.decimal) : null, sub.subscriptionId);
+  await settleSpend(hold, cost?.nanos ?? null);
+  record(200, null, cost ? Number(cost.decimal) : null, sub.subscriptionId, paidByCredits(hold));
   return {
     valid: true,
     code: "VALID",

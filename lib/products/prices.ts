@@ -17,6 +17,8 @@ import { BILLING_CHANGED } from "@/lib/redis/topics";
 const onPlanChanged = () => announce(BILLING_CHANGED, "*");
 import { getProductOrThrow } from "./get-product-or-throw";
 import { serializePrice } from "./serialize";
+import { invalidField } from "@/lib/http/errors";
+import { compilePrice } from "@/lib/billing/price-plan";
 
 export const PRICE_COLLECTION: CollectionSpec = {
   filters: {
@@ -67,6 +69,25 @@ export async function listPrices(auth: AuthContext, productId: string, query: Co
 
 export async function createPrice(auth: AuthContext, productId: string, input: PriceCreate) {
   const product = await getProductOrThrow(auth, productId);
+  if (input.billing === "prepaid" && input.maxCostPerCall === undefined) {
+    // A prepaid call reserves its cost before it runs: a cost measured from the answer needs a stated ceiling.
+    const plan = compilePrice({
+      id: "",
+      ...input,
+      amount: input.amount ?? null,
+      includedQuantity: null,
+      minVolume: null,
+      tiers: input.tiers ?? null,
+      baseSubscription: input.baseSubscription ?? null,
+      overageRate: input.overageRate ?? null,
+      metrics: input.metrics ?? null,
+    });
+    if (plan.usage.some((c) => c.measure !== "requests" && c.measure !== "none"))
+      throw invalidField(
+        "maxCostPerCall",
+        "A prepaid price measured by bytes, tokens or compute needs 'maxCostPerCall': what a call reserves before its answer is known.",
+      );
+  }
   const t = now();
   // In a transaction (with no event) so that an Idempotency-Key's record commits with it (lib/db/commit-hook.ts).
   const row = await withEvents((tx) =>
@@ -92,6 +113,8 @@ export async function createPrice(auth: AuthContext, productId: string, input: P
         rateLimit: input.rateLimit ?? undefined,
         monthlyQuota: input.monthlyQuota ?? null,
         billFailedCalls: input.billFailedCalls ?? false,
+        billing: input.billing ?? "postpaid",
+        maxCostPerCall: input.maxCostPerCall ?? null,
         isActive: input.isActive ?? true,
         createdAt: t,
         updatedAt: t,

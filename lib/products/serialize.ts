@@ -124,6 +124,8 @@ export function serializePrice(p: PriceRow) {
     rateLimit: (p.rateLimit as { limit: number; windowSeconds: number } | null) ?? null,
     monthlyQuota: p.monthlyQuota,
     billFailedCalls: p.billFailedCalls,
+    billing: p.billing as "postpaid" | "prepaid",
+    maxCostPerCall: p.maxCostPerCall,
     isActive: p.isActive,
     environment: p.environment,
     createdAt: p.createdAt.toISOString(),

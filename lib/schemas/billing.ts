@@ -1,21 +1,11 @@
 import { z } from "zod";
 import { Environment, Metadata, Timestamp } from "./common";
+import { AutoRecharge, AutoRechargeInput, SpendCap, SpendCapInput } from "./credits";
+import { PaymentMethodInput } from "./payment-method";
+export { PaymentMethodInput };
 
 // Subscriptions, invoices and payments. Money on invoices is an integer count of the currency's minor unit
 // (cents; yen for JPY), as in Stripe; exact per-unit prices and line amounts are decimal strings in the major unit.
-
-const Card = z.strictObject({
-  number: z.string().min(12).max(23).meta({ example: "4242424242424242" }),
-  expMonth: z.number().int().min(1).max(12).optional(),
-  expYear: z.number().int().min(2000).max(2100).optional(),
-  cvc: z
-    .string()
-    .regex(/^\d{3,4}$/)
-    .optional(),
-});
-export const PaymentMethodInput = z
-  .strictObject({ card: Card })
-  .meta({ id: "PaymentMethodInput", description: "A card; the built-in test provider takes Stripe's test card numbers only." });
 
 export const SUBSCRIPTION_STATUSES = ["active", "past_due", "canceled"] as const;
 
@@ -34,6 +24,10 @@ export const SubscriptionUpdate = z
     cancelAtPeriodEnd: z.boolean().optional(),
     paymentMethod: PaymentMethodInput.optional(),
     metadata: Metadata.optional(),
+    spendCap: SpendCapInput.nullable().optional().meta({ description: "The monthly spend cap; null removes it." }),
+    autoRecharge: AutoRechargeInput.nullable()
+      .optional()
+      .meta({ description: "Auto top-up of prepaid credits (needs a card on the subscription); null turns it off." }),
   })
   .meta({ id: "SubscriptionUpdate" });
 
@@ -62,6 +56,8 @@ export const Subscription = z
     pendingPriceId: z.string().nullable(),
     paymentMethod: z.object({ type: z.string(), brand: z.string(), last4: z.string() }).nullable(),
     metadata: z.record(z.string(), z.string()),
+    spendCap: SpendCap.nullable(),
+    autoRecharge: AutoRecharge.nullable(),
     environment: Environment,
     createdAt: Timestamp,
     updatedAt: Timestamp,
@@ -71,7 +67,9 @@ export const Subscription = z
 export const InvoiceLine = z
   .object({
     id: z.string(),
-    type: z.enum(["subscription", "usage", "minimum"]),
+    type: z.enum(["subscription", "usage", "minimum", "credits"]).meta({
+      description: "credits: prepaid credits that paid the usage, or credits applied to a postpaid invoice (a negative amount).",
+    }),
     description: z.string(),
     priceId: z.string(),
     metric: z.string().nullable().meta({ description: "requests, bytes, tokens or compute; null for a fixed fee." }),

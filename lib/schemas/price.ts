@@ -54,6 +54,7 @@ export const PRICE_TYPES = ["usage", "subscription", "metered"] as const;
 export const PRICE_INTERVALS = ["request", "call", "month", "year"] as const;
 /** How tiers price a period: graduated (each unit at its tier's rate, the default) or volume (all units at the rate of the tier the total reaches). */
 export const TIERS_MODES = ["graduated", "volume"] as const;
+export const PRICE_BILLING = ["postpaid", "prepaid"] as const;
 
 // Amounts are numbers in the currency's major unit with at most 9 decimal places: billing reads them as exact
 // nanos (lib/billing/money.ts), so a price never meets binary rounding.
@@ -141,10 +142,23 @@ export const PriceCreate = z
     baseSubscription: BaseSubscription.optional(),
     overageRate: money.optional().meta({ description: "Price per request beyond the subscription's included quota." }),
     metrics: z.array(PriceMetric).min(1).max(20).optional(),
+    billing: z.enum(PRICE_BILLING).optional().meta({
+      description:
+        "postpaid (default): invoiced at the period's end, credits applied first; prepaid: each call is paid from the subscription's credits, refused with 402 INSUFFICIENT_CREDITS when they cannot cover it.",
+    }),
+    maxCostPerCall: money.optional().meta({
+      description: "What a prepaid call reserves before it runs when its cost is known only from its answer (bytes, tokens, compute).",
+    }),
     ...planLimits,
     isActive: z.boolean().optional(),
   })
   .superRefine((p, ctx) => {
+    if (p.maxCostPerCall !== undefined && p.billing !== "prepaid")
+      ctx.addIssue({
+        code: "custom",
+        path: ["maxCostPerCall"],
+        message: "'maxCostPerCall' applies to a prepaid price (billing: 'prepaid').",
+      });
     if (p.type === "usage") {
       if (p.amount === undefined && !p.tiers) required(ctx, "amount", "A usage price needs 'amount' or 'tiers'.");
       if (p.interval && p.interval !== "request" && p.interval !== "call") {
@@ -223,6 +237,8 @@ export const Price = z
     rateLimit: PlanRateLimit.nullable(),
     monthlyQuota: z.number().int().nullable(),
     billFailedCalls: z.boolean(),
+    billing: z.enum(PRICE_BILLING),
+    maxCostPerCall: z.number().nullable(),
     isActive: z.boolean(),
     environment: Environment,
     createdAt: Timestamp,

@@ -16,7 +16,7 @@ export const KeyVerification = z
     valid: z.boolean(),
     code: z.string().meta({
       description:
-        "VALID, or why not: INVALID_API_KEY, API_KEY_REVOKED, API_KEY_EXPIRED, PRODUCT_NOT_SUBSCRIBED, SUBSCRIPTION_INACTIVE, RATE_LIMIT_EXCEEDED, QUOTA_EXCEEDED.",
+        "VALID, or why not: INVALID_API_KEY, API_KEY_REVOKED, API_KEY_EXPIRED, PRODUCT_NOT_SUBSCRIBED, SUBSCRIPTION_INACTIVE, RATE_LIMIT_EXCEEDED, QUOTA_EXCEEDED, INSUFFICIENT_CREDITS, SPEND_CAP_REACHED.",
     }),
     consumer: z.object({ businessId: z.string(), name: z.string() }).nullable(),
     subscription: z.string().nullable(),
@@ -25,6 +25,8 @@ export const KeyVerification = z
     ratelimit: Limit.extend({ reset: z.number().int().meta({ description: "Unix seconds" }), windowSeconds: z.number().int() }).nullable(),
     quota: Limit.extend({ resets: z.string() }).nullable(),
     retryAfter: z.number().int().optional(),
+    message: z.string().optional().meta({ description: "Why a call was refused for money (credits, spend cap)." }),
+    balance: z.string().optional().meta({ description: "Prepaid credits left, when INSUFFICIENT_CREDITS." }),
     cost: z.object({ amount: z.string(), currency: z.string() }).nullable().optional(),
   })
   .meta({ id: "KeyVerification" });

@@ -24,7 +24,16 @@ import { runPipeline, type Pipeline } from "./pipeline";
 import { identifyRequest } from "./steps/identify";
 import { checkRestrictions } from "./steps/restrictions";
 import { mapError } from "./steps/map-error";
-import { authenticateGatewayCall, checkEntitlement, checkPlanLimits, resolveGatewayProduct } from "./steps/gateway";
+import {
+  authenticateGatewayCall,
+  checkEntitlement,
+  checkPlanLimits,
+  holdCallSpend,
+  releaseCallSpend,
+  resolveGatewayProduct,
+  settleCallSpend,
+} from "./steps/gateway";
+import { paidByCredits } from "@/lib/billing/spend-guard";
 import { writeAnswer } from "./write-answer";
 import { signedUpstreamHeaders } from "./upstream-headers";
 
@@ -101,6 +110,7 @@ async function proxyCall(ctx: RequestContext): Promise<void> {
       const pendingRate = rateProductCall(sub, { at: ctx.at, statusCode: status, bytes: requestBytes + responseBytes, computeMs: 0 });
       const rated = pendingRate instanceof Promise ? await pendingRate : pendingRate;
       if (rated) ctx.cost = nanosToNumber(rated.nanos);
+      settleCallSpend(ctx, rated?.nanos ?? null);
       const gatewayMs = performance.now() - gatewayStarted - upstreamMs;
       // Written down before the answer's first byte goes out: a crash from here on cannot lose the call's event.
       const journaled = journalRequest(gatewayRecord(ctx, status, requestBytes, responseBytes));
@@ -120,6 +130,7 @@ async function proxyCall(ctx: RequestContext): Promise<void> {
   if (result.fault) {
     // A failed upstream call is billed only when the price says so (billFailedCalls).
     const rated = await rateProductCall(sub, { at: ctx.at, statusCode: faultStatus(result.fault), bytes: 0, computeMs: 0 });
+    settleCallSpend(ctx, rated?.nanos ?? null);
     if (rated) {
       ctx.cost = nanosToNumber(rated.nanos);
       ctx.headers["X-Request-Cost"] = `${rated.decimal} ${rated.currency}`;
@@ -159,7 +170,12 @@ function gatewayRecord(ctx: RequestContext, statusCode: number, requestBytes: nu
     responseBody: proxied ? null : (response?.body ?? null),
     cost: ctx.cost,
     product: product
-      ? { productId: product.id, subscriptionId: ctx.subscription?.subscriptionId ?? null, providerId: product.providerId }
+      ? {
+          productId: product.id,
+          subscriptionId: ctx.subscription?.subscriptionId ?? null,
+          providerId: product.providerId,
+          paidByCredits: paidByCredits(ctx.spendHold),
+        }
       : null,
   };
 }
@@ -181,9 +197,17 @@ function recordGatewayCall(ctx: RequestContext): void {
   );
 }
 
-const CHECKS = [identifyRequest, authenticateGatewayCall, checkRestrictions, resolveGatewayProduct, checkEntitlement, checkPlanLimits];
+const CHECKS = [
+  identifyRequest,
+  authenticateGatewayCall,
+  checkRestrictions,
+  resolveGatewayProduct,
+  checkEntitlement,
+  checkPlanLimits,
+  holdCallSpend,
+];
 
-const GATEWAY_PIPELINE: Pipeline = { inbound: [...CHECKS, proxyCall], onError: mapError, outbound: [recordGatewayCall] };
+const GATEWAY_PIPELINE: Pipeline = { inbound: [...CHECKS, proxyCall], onError: mapError, outbound: [releaseCallSpend, recordGatewayCall] };
 
 /** Gateway step for a WebSocket (or any Upgrade) request: after the same checks, a tunnel to the upstream. The
  * call is rated and recorded once, when the upstream switches protocols. */
@@ -206,12 +230,17 @@ async function tunnelUpgrade(ctx: RequestContext): Promise<void> {
   if (result.status === 101) {
     const rated = await rateProductCall(ctx.subscription!, { at: ctx.at, statusCode: 101, bytes: 0, computeMs: 0 });
     if (rated) ctx.cost = nanosToNumber(rated.nanos);
+    settleCallSpend(ctx, rated?.nanos ?? null);
   }
   call.proxied = result;
   ctx.response = { status: result.status ?? 502, headers: result.responseHeaders, body: null };
 }
 
-const UPGRADE_PIPELINE: Pipeline = { inbound: [...CHECKS, tunnelUpgrade], onError: mapError, outbound: [recordGatewayCall] };
+const UPGRADE_PIPELINE: Pipeline = {
+  inbound: [...CHECKS, tunnelUpgrade],
+  onError: mapError,
+  outbound: [releaseCallSpend, recordGatewayCall],
+};
 
 /** The data plane's `upgrade` event: true when this is a gateway call (being answered); false to refuse it. */
 export function handleGatewayUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean {

@@ -24,7 +24,16 @@ import { runPipeline, type Pipeline } from "./pipeline";
 import { identifyRequest } from "./steps/identify";
 import { checkRestrictions } from "./steps/restrictions";
 import { mapError } from "./steps/map-error";
-import { authenticateGatewayCall, checkEntitlement, checkPlanLimits, resolveGatewayProduct } from "./steps/gateway";
+import {
+  authenticateGatewayCall,
+  checkEntitlement,
+  checkPlanLimits,
+  holdCallSpend,
+  releaseCallSpend,
+  resolveGatewayProduct,
+  settleCallSpend,
+} from "./steps/gateway";
+import { paidByCredits } from "@/lib/billing/spend-guard";
 import { writeAnswer } from "./write-answer";
 import { signedUpstreamHeaders } from "./upstream-headers";
 import { serveMcpRequest } from "./mcp-sdk";
@@ -208,6 +217,7 @@ async function callUpstream(ctx: RequestContext): Promise<void> {
     bytes: result.requestBytes + result.responseBytes,
     computeMs: 0,
   });
+  settleCallSpend(ctx, rated?.nanos ?? null);
   if (rated) {
     ctx.cost = nanosToNumber(rated.nanos);
     ctx.headers["X-Request-Cost"] = `${rated.decimal} ${rated.currency}`;
@@ -243,7 +253,12 @@ function toolRecord(ctx: RequestContext, statusCode: number): RequestRecord {
     responseHeaders: ctx.response?.headers ?? {},
     responseBody: up ? null : (ctx.response?.body ?? null),
     cost: ctx.cost,
-    product: { productId: product.id, subscriptionId: ctx.subscription?.subscriptionId ?? null, providerId: product.providerId },
+    product: {
+      productId: product.id,
+      subscriptionId: ctx.subscription?.subscriptionId ?? null,
+      providerId: product.providerId,
+      paidByCredits: paidByCredits(ctx.spendHold),
+    },
   };
 }
 
@@ -253,9 +268,9 @@ function recordToolCall(ctx: RequestContext): void {
 }
 
 const TOOL_PIPELINE: Pipeline = {
-  inbound: [identifyRequest, checkEntitlement, checkPlanLimits, callUpstream],
+  inbound: [identifyRequest, checkEntitlement, checkPlanLimits, holdCallSpend, callUpstream],
   onError: mapError,
-  outbound: [recordToolCall],
+  outbound: [releaseCallSpend, recordToolCall],
 };
 
 /**

@@ -5,6 +5,7 @@ import type { ApiError } from "@/lib/http/errors";
 import type { ResolvedVersion } from "@/lib/versions/resolve-version";
 import type { Admission } from "@/lib/limits/rate-limit";
 import type { CommitScope } from "@/lib/db/commit-hook";
+import type { SpendHold } from "@/lib/billing/spend-guard";
 import type { SubscriptionEntry } from "@/lib/billing/rate-request";
 import type { GatewayProduct } from "@/lib/gateway/gateway-product";
 import type { IdempotencyClaim } from "./idempotency";
@@ -63,6 +64,8 @@ export interface RequestContext {
   subscription: SubscriptionEntry | null;
   /** What the product call cost under its subscription (`X-Request-Cost`). */
   cost: number | null;
+  /** What the product call reserved against prepaid credits and the spend cap (settled when it is rated). */
+  spendHold: SpendHold | null;
 }
 
 export function createRequestContext(request: ApiRequest, route: AnyRoute, rawParams: Record<string, string>, at: Date): RequestContext {
@@ -91,5 +94,6 @@ export function createRequestContext(request: ApiRequest, route: AnyRoute, rawPa
     gatewayProduct: null,
     subscription: null,
     cost: null,
+    spendHold: null,
   };
 }

@@ -8,6 +8,7 @@ import { eventRoutes } from "@/lib/events/routes";
 import { automationRoutes } from "@/lib/automation/routes";
 import { oauthClientRoutes } from "@/lib/oauth/routes";
 import { billingRoutes } from "@/lib/billing/routes";
+import { creditRoutes } from "@/lib/billing/credit-routes";
 import { productCallRoutes } from "@/lib/product-calls/routes";
 import { appRoutes } from "@/lib/apps/routes";
 import { defineRoute, type AnyRoute } from "@/lib/http/route";
@@ -36,6 +37,7 @@ export const ROUTES: AnyRoute[] = [
   ...oauthClientRoutes,
   ...automationRoutes,
   ...billingRoutes,
+  ...creditRoutes,
   ...productCallRoutes,
   ...appRoutes,
   ...versionRoutes,

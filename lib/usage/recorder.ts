@@ -55,6 +55,8 @@ export interface ProductCallRef {
   subscriptionId: string | null;
   providerId: string;
   quantity?: number;
+  /** Paid from prepaid credits: the event is the credit burn (lib/billing/credits.ts). */
+  paidByCredits?: boolean;
 }
 
 // How long a record waits in the queue. Short, for the garbage collector's sake: under load V8 scavenges the young
@@ -124,6 +126,7 @@ export const USAGE_COLUMNS: Columns = {
   providerId: "text",
   quantity: "int",
   identifier: "text",
+  paidByCredits: "bool",
 };
 export const LOG_COLUMNS: Columns = {
   id: "text",
@@ -228,6 +231,7 @@ function usageRow(usageId: string, r: UsageRecord, base: RedactedBase = redactBa
     providerId: r.product?.providerId ?? null,
     quantity: r.product?.quantity ?? 1,
     identifier: null,
+    paidByCredits: r.product?.paidByCredits ?? false,
   };
 }
 

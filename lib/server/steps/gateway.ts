@@ -7,6 +7,7 @@ import { extractCredential } from "@/lib/auth/credentials";
 import { listenForKeyChanges } from "@/lib/auth/key-invalidation";
 import { andThen } from "@/lib/limits/store";
 import { assertTokenForProduct } from "@/lib/oauth/resource-binding";
+import { holdSpend, settleSpend } from "@/lib/billing/spend-guard";
 import type { RequestContext } from "../request-context";
 
 // The gateway's own steps (lib/server/gateway-front-door.ts runs them between the shared ones): the credential
@@ -113,6 +114,26 @@ function applyPlanLimits(ctx: RequestContext, limits: PlanLimitsResult): void {
     extra: { retryAfter: limits.retryAfter, limit: rl.limit, window: rl.windowSeconds, policy: "plan" },
     headers: { "Retry-After": String(limits.retryAfter) },
   });
+}
+
+/** Gateway step: what the call may cost, reserved against prepaid credits and the spend cap (402 when they cannot
+ * cover it, before anything runs). Settled with the call's rated cost (settleCallSpend). */
+export function holdCallSpend(ctx: RequestContext): void | Promise<void> {
+  return andThen(holdSpend(ctx.subscription!), (hold) => {
+    ctx.spendHold = hold;
+  });
+}
+
+/** The call's final cost against its reservation (null: not rated, the reservation is given back). Off the answer's
+ * path: with Redis it is a round trip nobody waits for. */
+export function settleCallSpend(ctx: RequestContext, nanos: bigint | null): void {
+  const settled = settleSpend(ctx.spendHold, nanos);
+  if (settled instanceof Promise) settled.catch((e) => console.error("[billing] settling a call's spend failed", e));
+}
+
+/** Outbound: a call that ended before it was rated (refused after its hold, the client gone) gives its hold back. */
+export function releaseCallSpend(ctx: RequestContext): void {
+  if (ctx.spendHold && !ctx.spendHold.settled) settleCallSpend(ctx, null);
 }
 
 export type { GatewayProduct };
