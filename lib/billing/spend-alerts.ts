@@ -19,11 +19,15 @@ export function crossedThresholds(thresholds: number[], capNanos: bigint, before
   return thresholds.filter((t) => before * 100n < BigInt(t) * capNanos && BigInt(t) * capNanos <= after * 100n);
 }
 
-export function afterSpend(sub: SubscriptionEntry, totals: { creditsUsed: bigint | null; periodSpent: bigint | null; callNanos: bigint }) {
+export function afterSpend(
+  sub: SubscriptionEntry,
+  totals: { creditsUsed: bigint | null; capWindow: { before: bigint; after: bigint } | null },
+) {
   const cap = sub.spendCap;
-  if (cap && totals.periodSpent !== null) {
-    for (const t of crossedThresholds(cap.thresholds, cap.amountNanos, totals.periodSpent - totals.callNanos, totals.periodSpent))
-      void spendThresholdReached(sub, t, totals.periodSpent).catch((e) => console.error("[billing] spend alert failed", e));
+  const w = totals.capWindow;
+  if (cap && w) {
+    for (const t of crossedThresholds(cap.thresholds, cap.amountNanos, w.before, w.after))
+      void spendThresholdReached(sub, t, w.after).catch((e) => console.error("[billing] spend alert failed", e));
   }
   const recharge = sub.autoRecharge;
   if (sub.prepaid && recharge && totals.creditsUsed !== null && sub.creditNetNanos - totals.creditsUsed < recharge.belowNanos)

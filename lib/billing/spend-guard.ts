@@ -25,6 +25,9 @@ export interface SpendHold {
   reserved: number;
   creditsKey: string | null;
   capKey: string | null;
+  /** The period's spend just before and just after this call's reservation (one atomic step of the store, so the
+   * calls' windows tile the line and each threshold is crossed by exactly one call). */
+  capWindow: { before: bigint; after: bigint } | null;
   settled: boolean;
 }
 
@@ -101,7 +104,7 @@ function hold(sub: SubscriptionEntry, quantity: number): MaybePromise<SpendHold>
   const store = limiterStore();
   const reserve = reserveNanos(sub, quantity);
   const r = Number(reserve);
-  const h: SpendHold = { sub, reserved: r, creditsKey: null, capKey: null, settled: false };
+  const h: SpendHold = { sub, reserved: r, creditsKey: null, capKey: null, capWindow: null, settled: false };
   const takeCredits = (): MaybePromise<void> => {
     if (!sub.prepaid) return;
     const key = creditsKeyOf(sub.subscriptionId);
@@ -128,6 +131,7 @@ function hold(sub: SubscriptionEntry, quantity: number): MaybePromise<SpendHold>
         );
       }
       h.capKey = key;
+      h.capWindow = { before: BigInt(spent) - BigInt(r), after: BigInt(spent) };
     });
   };
   return andThen(takeCredits(), () => andThen(takeCap(), () => h));
@@ -158,11 +162,11 @@ export function settleSpend(h: SpendHold | null | undefined, finalNanos: bigint 
   const credits = h.creditsKey ? store.incrementCounter(h.creditsKey, delta, seedBurned(h.sub), COUNTER_TTL_MS) : null;
   const spent = h.capKey ? store.incrementCounter(h.capKey, delta, seedPeriod(h.sub), COUNTER_TTL_MS) : null;
   return andThen(credits, (used) =>
-    andThen(spent, (periodSpent) => {
+    andThen(spent, () => {
+      const w = h.capWindow;
       afterSpend(h.sub, {
         creditsUsed: used === null ? null : BigInt(used),
-        periodSpent: periodSpent === null ? null : BigInt(periodSpent),
-        callNanos: BigInt(final),
+        capWindow: w ? { before: w.before, after: w.after + BigInt(delta) } : null,
       });
     }),
   );

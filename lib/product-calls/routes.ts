@@ -22,6 +22,9 @@ export const productCallRoutes = [
     summary: "Report a subscriber's usage of one of your products, rated and invoiced (idempotent by identifier)",
     tag: "Product calls",
     scope: "products:write",
+    statuses: {
+      402: "The subscription's prepaid credits cannot cover the event (INSUFFICIENT_CREDITS), or its spend cap is reached (SPEND_CAP_REACHED); nothing was recorded",
+    },
     body: MeterEventCreate,
     response: { kind: "single", status: 201, schema: MeterEvent },
     handler: ({ auth, body }) => createMeterEvent(auth, body),
