@@ -100,6 +100,12 @@ const customer = async (api: ApiClient): Promise<Params> => {
   await created(other.test, "/v1/subscriptions", { priceId, paymentMethod: CARD });
   return { id: other.businessId };
 };
+/** Tenant A's customer with its subscription to A's product (credits are granted to a subscription). */
+const customerSubscription = async (api: ApiClient): Promise<Params> => {
+  const { priceId } = await publishedPrice(api);
+  const other = await seedBusiness();
+  return { id: other.businessId, subscriptionId: (await created(other.test, "/v1/subscriptions", { priceId, paymentMethod: CARD })).id };
+};
 const apiKey = async (api: ApiClient): Promise<Params> => ({
   id: (await created(api, "/v1/api-keys", { name: "Fixture key", scopes: ["products:read"] })).id,
 });
@@ -180,6 +186,9 @@ runCommonRouteTests(ROUTES, {
     "/v1/executions/{id}": made("/v1/executions", EXECUTION_BODY),
     "/v1/subscriptions/{id}": subscription,
     "/v1/subscriptions/{id}/cancel": subscription,
+    "/v1/subscriptions/{id}/credits": subscription,
+    "/v1/subscriptions/{id}/credit-ledger": subscription,
+    "/v1/customers/{id}/credits": customerSubscription,
     "/v1/invoices/{id}": invoice,
     "/v1/invoices/{id}/lines/{lineId}/usage": invoice,
     "/v1/catalog/products/{id}": product,
@@ -228,6 +237,8 @@ runCommonRouteTests(ROUTES, {
     },
     "PATCH /v1/subscriptions/{id}": { metadata: { patched: "yes" } },
     "POST /v1/subscriptions/{id}/cancel": {},
+    "POST /v1/subscriptions/{id}/credits": { amount: 1, paymentMethod: CARD },
+    "POST /v1/customers/{id}/credits": (p: Params) => ({ subscription: p.subscriptionId, amount: 1, note: "Security grant" }),
     // An unknown key: the verification itself succeeds (200, valid: false).
     "POST /v1/keys/verify": async (_: Params, api: ApiClient) => ({ key: `sk_test_${"z".repeat(40)}`, product: (await product(api)).id }),
     // Tenant A's own project subscribes to A's product, which A then meters.
