@@ -26,6 +26,8 @@
 //      Every CPU, thread and memory figure of the platform is its data-plane worker's (the pid its /healthz names),
 //      not the supervisor's; BENCH_PROFILE and BENCH_NODE_ARGS reach that worker through DATA_PLANE_NODE_FLAGS.
 //      and checks that the gateway recorded a usage event for every call it answered
+//   3b. unless BENCH_PREPAID=0: the same calls on a prepaid plan (credits reserved before each call, settled after),
+//      throughput and paced p50 against the postpaid gateway, A B B A (goals: >= 0.9 of its throughput, <= 0.1 ms p50)
 //   4. optional (on unless BENCH_REDIS=0; skipped when Redis does not answer): limits exact over 2 processes: two
 //      more project servers on the same database sharing REDIS_URL (redis://127.0.0.1:6379) and a unique
 //      REDIS_PREFIX, a plan with rateLimit {limit: 500, windowSeconds: 60}, 1,000 calls alternating between them:
@@ -52,7 +54,17 @@ import { prepare, ensureInstalled, ensureGenerated } from "./lib/prepare.mjs";
 
 process.chdir(path.resolve(path.dirname(fileURLToPath(import.meta.url)), ".."));
 
-const GOALS = { throughputRatio: 0.7, referenceRatio: 0.9, addedP50Ms: 0.5, addedP99Ms: 2, rssMB: 120, startMs: 3000 };
+const GOALS = {
+  throughputRatio: 0.7,
+  referenceRatio: 0.9,
+  addedP50Ms: 0.5,
+  addedP99Ms: 2,
+  rssMB: 120,
+  startMs: 3000,
+  // Issue 39: prepaid credits on must keep >= 0.9 of the throughput and add <= 0.1 ms p50.
+  prepaidThroughputRatio: 0.9,
+  prepaidAddedP50Ms: 0.1,
+};
 const PAGE_LOOPS = 4;
 const CARD = { card: { number: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" } };
 const CALL_PATH = "/forecast?city=Oslo";
@@ -132,7 +144,7 @@ async function main() {
   );
 
   /** Provider publishes an API product on the upstream with a usage price; consumer subscribes. */
-  async function publishAndSubscribe(url, rateLimit) {
+  async function publishAndSubscribe(url, rateLimit, priceExtra = {}) {
     const product = await api(`${url}/v1/products`, {
       method: "POST",
       key: provider.testKey,
@@ -146,7 +158,7 @@ async function main() {
     const price = await api(`${url}/v1/products/${product.data.id}/prices`, {
       method: "POST",
       key: provider.testKey,
-      body: { name: "Per call", type: "usage", currency: "USD", amount: 0.001, rateLimit },
+      body: { name: "Per call", type: "usage", currency: "USD", amount: 0.001, rateLimit, ...priceExtra },
     });
     const published = await api(`${url}/v1/products/${product.data.id}`, {
       method: "PATCH",
@@ -299,6 +311,43 @@ async function main() {
   const barePaced2 = await paced("bare proxy", targets.bare);
   const barePaced = combinePaced([barePaced1, barePaced2]);
   const gatewayPaced = combinePaced([gatewayPaced1, gatewayPaced2]);
+
+  // Prepaid credits (issue 39): the same calls on a prepaid plan, each reserving its cost against the balance
+  // before it runs and settling after. Throughput and paced latency against the plain gateway, A B B A.
+  let prepaidPart = { skipped: "BENCH_PREPAID=0" };
+  if (process.env.BENCH_PREPAID !== "0") {
+    const prepaidOffer = await publishAndSubscribe(platform.url, { limit: 1_000_000_000, windowSeconds: 60 }, { billing: "prepaid" });
+    await api(`${platform.url}/v1/subscriptions/${prepaidOffer.subscriptionId}/credits`, {
+      method: "POST",
+      key: consumer.testKey,
+      body: { amount: 1_000_000 },
+    });
+    const prepaidTarget = { server: platform, path: `/gw/${prepaidOffer.slug}${CALL_PATH}` };
+    const probe = await fetch(`${platform.url}${prepaidTarget.path}`, { headers: auth });
+    await probe.arrayBuffer();
+    if (probe.status !== 200) throw new Error(`the prepaid plan's call answered ${probe.status}`);
+    await runLoad({ url: platform.url, requests: requestsFor(prepaidTarget), connections: CONNECTIONS, duration: WARMUP, warmup: 0 });
+    const plain1 = await measure("gateway, postpaid", targets.gateway);
+    const prepaid1 = await measure("gateway, prepaid credits", prepaidTarget);
+    const prepaid2 = await measure("gateway, prepaid credits (again)", prepaidTarget);
+    const plain2 = await measure("gateway, postpaid (again)", targets.gateway);
+    const plainPaced1 = await paced("gateway, postpaid", targets.gateway);
+    const prepaidPaced1 = await paced("gateway, prepaid credits", prepaidTarget);
+    const prepaidPaced2 = await paced("gateway, prepaid credits", prepaidTarget);
+    const plainPaced2 = await paced("gateway, postpaid", targets.gateway);
+    const plainLoad = bothRuns(plain1, plain2);
+    const prepaidLoad = bothRuns(prepaid1, prepaid2);
+    const plainPaced = combinePaced([plainPaced1, plainPaced2]);
+    const prepaidPaced = combinePaced([prepaidPaced1, prepaidPaced2]);
+    prepaidPart = {
+      plain: { load: plainLoad, paced: plainPaced },
+      prepaid: { load: prepaidLoad, paced: prepaidPaced },
+      throughputRatio: prepaidLoad.rps / plainLoad.rps,
+      addedP50Ms: prepaidPaced.p50 - plainPaced.p50,
+      cpuUsPerCallAdded: (prepaidLoad.serverCpuMsPerRequest - plainLoad.serverCpuMsPerRequest) * 1000,
+      refused: prepaid1.non2xx + prepaid2.non2xx,
+    };
+  }
 
   // Isolation: the gateway's calls at RATE alone, and while PAGE_LOOPS loops fetch pages Next renders, A B B A.
   const pages = ["/catalog", `/p/${offer.slug}`, `/p/${offer.slug}/docs`, "/docs"];
@@ -599,6 +648,16 @@ async function main() {
     `  data-plane start: ${dataPlaneStartMs ?? "n/a"} ms from its first line to listening (goal <= ${GOALS.startMs} ms): ${met(goals.dataPlaneStartMs.met)}`,
   );
   console.log(`  same-work reference drift between its two runs: ${(refDrift * 100).toFixed(0)}%`);
+  if (prepaidPart.skipped) console.log(`  prepaid credits: skipped (${prepaidPart.skipped})`);
+  else {
+    const pp = prepaidPart;
+    console.log(
+      `  prepaid credits / postpaid throughput: ${pp.throughputRatio.toFixed(2)} (${Math.round(pp.prepaid.load.rps)} against ${Math.round(pp.plain.load.rps)} req/s; goal >= ${GOALS.prepaidThroughputRatio}): ${met(pp.throughputRatio >= GOALS.prepaidThroughputRatio)}`,
+    );
+    console.log(
+      `  prepaid credits' added p50 at ${RATE} req/s: ${pp.addedP50Ms.toFixed(3)} ms (${pp.prepaid.paced.p50.toFixed(3)} against ${pp.plain.paced.p50.toFixed(3)}; goal <= ${GOALS.prepaidAddedP50Ms}): ${met(pp.addedP50Ms <= GOALS.prepaidAddedP50Ms)}; CPU ${pp.cpuUsPerCallAdded.toFixed(1)} µs a call more; ${pp.refused} calls refused`,
+    );
+  }
   if (redisPart.skipped) console.log(`  limits exact over 2 processes: skipped (${redisPart.skipped})`);
   else
     console.log(
@@ -641,6 +700,7 @@ async function main() {
     drift,
     goals,
     limitsOverTwoProcesses: redisPart,
+    prepaidCredits: prepaidPart,
     killNine: crashPart,
     profile,
     bareProfile,

@@ -367,3 +367,31 @@ test("the provider's settings and document are checked when set; a refresh fetch
   const none = await createProduct(a.test, { name: `No doc ${Date.now()}`, type: "API", api: { upstreamUrl: origin } });
   assert.equal(expectError(await a.test.post(`/v1/products/${none.id}/openapi/refresh`), 400, "INVALID_FIELD").field, "api.openapiUrl");
 });
+
+test("a tool call on a prepaid plan is paid from credits and refused, with what to do, when they run out", async () => {
+  const a = await seedBusiness();
+  const { price, slug } = await publishForecasts(a.test, { billing: "prepaid", amount: 0.01 });
+  const b = await seedBusiness();
+  const sub = await subscribe(b.test, price.id);
+  const agent = await connect(slug, b.testKey);
+  const broke = await agent.callTool({ name: "getForecast", arguments: { city: "Oslo" } });
+  assert.equal(broke.isError, true);
+  assert.match(text(broke), /INSUFFICIENT_CREDITS/);
+  assert.match(text(broke), new RegExp(`/v1/subscriptions/${sub.id}/credits`));
+  assert.equal((await b.test.post(`/v1/subscriptions/${sub.id}/credits`, { amount: 0.02 })).status, 201);
+  for (let i = 0; i < 2; i++) {
+    const paid = await agent.callTool({ name: "getForecast", arguments: { city: "Oslo" } });
+    assert.equal(paid.isError, undefined, text(paid));
+    assert.equal((paid._meta as { cost?: string }).cost, "0.01 USD");
+  }
+  const out = await agent.callTool({ name: "getForecast", arguments: { city: "Oslo" } });
+  assert.equal(out.isError, true);
+  assert.match(text(out), /INSUFFICIENT_CREDITS/);
+  await agent.close();
+  const credits = await poll(async () => {
+    const c = (await b.test.get(`/v1/subscriptions/${sub.id}/credits`)).body.data;
+    return c.balance === "0" && c.pending === "0" ? c : null;
+  });
+  assert.ok(credits, "two tool calls burned the 0.02");
+  assert.equal(await db.usageEvent.count({ where: { subscriptionId: sub.id, paidByCredits: true, cost: { gt: 0 } } }), 2);
+});
