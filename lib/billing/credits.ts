@@ -174,9 +174,10 @@ async function lotStates(sub: SubscriptionRow, entries: CreditEntryRow[], until:
   return allocateLots(lots, debits, until);
 }
 
-/** What a counter in the limiter's store holds now (0 when no process has counted yet). */
-async function counterValue(key: string): Promise<bigint> {
-  return BigInt(await limiterStore().incrementCounter(key, 0, async () => 0, 40 * 86_400_000));
+/** What a counter in the limiter's store holds now; seeded with `seed` (what the calls have recorded) when no
+ * process has counted yet, exactly as the first call would seed it. */
+async function counterValue(key: string, seed: bigint): Promise<bigint> {
+  return BigInt(await limiterStore().incrementCounter(key, 0, async () => Number(seed), 40 * 86_400_000));
 }
 
 /** GET /v1/subscriptions/{id}/credits: the balance, what is reserved, the grants and the cap. */
@@ -189,7 +190,7 @@ export async function creditSummary(sub: SubscriptionRow) {
   const states = new Map((await lotStates(sub, entries, at)).map((s) => [s.id, s]));
   const granted = entries.filter((e) => e.amountNanos > 0n).reduce((a, e) => a + e.amountNanos, 0n);
   const expired = entries.filter((e) => e.type === "expiry").reduce((a, e) => a - e.amountNanos, 0n);
-  const used = prepaid ? await counterValue(creditsKeyOf(sub.id)) : 0n;
+  const used = prepaid ? await counterValue(creditsKeyOf(sub.id), burned) : 0n;
   const periodSpend = await usageCostNanos(sub.id, { from: sub.currentPeriodStart, to: sub.currentPeriodEnd, flush: false });
   const serialized = serializeSubscription(sub);
   return {

@@ -11,10 +11,10 @@ import type { CollectionQuery, CollectionSpec } from "@/lib/http/collection-quer
 import type { AuthContext } from "@/lib/http/auth-context";
 import type { Prisma, Subscription as SubscriptionRow } from "@/generated/prisma-sqlite";
 import { SUBSCRIPTION_STATUSES, type SubscriptionCreate, type SubscriptionUpdate } from "@/lib/schemas/billing";
+import { dbNull } from "@/lib/db/client";
 import { compilePrice } from "./price-plan";
 import { nanosToDecimal, toNanos } from "./money";
 import { DEFAULT_THRESHOLDS } from "./spend-alerts";
-import { dbNull } from "@/lib/db/client";
 import { serializeSubscription } from "./subscription-serialize";
 import { emitSubscriptionEvent } from "./subscription-events";
 export { serializeSubscription };

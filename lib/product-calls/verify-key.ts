@@ -6,8 +6,8 @@ import { verifyApiKey } from "@/lib/auth/verify-api-key";
 import { entitlementFor } from "@/lib/billing/entitlement";
 import { rateProductCall } from "@/lib/billing/rate-request";
 import { recordProductUsage } from "@/lib/usage/recorder";
-import { consumePlanLimits } from "./plan-limits";
 import { holdSpend, paidByCredits, settleSpend, type SpendHold } from "@/lib/billing/spend-guard";
+import { consumePlanLimits } from "./plan-limits";
 import { providerProduct } from "./provider-product";
 
 // POST /v1/keys/verify: for a provider that serves its API itself (Unkey's verify). The provider sends the key

@@ -15,10 +15,10 @@ import { BILLING_CHANGED } from "@/lib/redis/topics";
 
 // Every project's rating and entitlement cache reads its subscriptions again ("*").
 const onPlanChanged = () => announce(BILLING_CHANGED, "*");
-import { getProductOrThrow } from "./get-product-or-throw";
-import { serializePrice } from "./serialize";
 import { invalidField } from "@/lib/http/errors";
 import { compilePrice } from "@/lib/billing/price-plan";
+import { getProductOrThrow } from "./get-product-or-throw";
+import { serializePrice } from "./serialize";
 
 export const PRICE_COLLECTION: CollectionSpec = {
   filters: {

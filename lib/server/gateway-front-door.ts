@@ -19,6 +19,7 @@ import {
 import { admitCall, recordOutcome } from "@/lib/gateway/circuit-breaker";
 import { circuitOpen, faultStatus, upstreamFailed } from "@/lib/gateway/upstream-errors";
 import { journalRequest, recordRequest, type RequestRecord } from "@/lib/usage/recorder";
+import { paidByCredits } from "@/lib/billing/spend-guard";
 import { createRequestContext, type RequestContext } from "./request-context";
 import { runPipeline, type Pipeline } from "./pipeline";
 import { identifyRequest } from "./steps/identify";
@@ -33,7 +34,6 @@ import {
   resolveGatewayProduct,
   settleCallSpend,
 } from "./steps/gateway";
-import { paidByCredits } from "@/lib/billing/spend-guard";
 import { writeAnswer } from "./write-answer";
 import { signedUpstreamHeaders } from "./upstream-headers";
 

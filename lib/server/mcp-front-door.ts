@@ -19,6 +19,7 @@ import { toolResult, refusalResult } from "@/lib/mcp/tool-result";
 import { assertTokenResource } from "@/lib/oauth/resource-binding";
 import { bearerChallenge } from "@/lib/oauth/protected-resource";
 import { mcpResourceUrl } from "@/lib/oauth/mcp-resource";
+import { paidByCredits } from "@/lib/billing/spend-guard";
 import { createRequestContext, type RequestContext } from "./request-context";
 import { runPipeline, type Pipeline } from "./pipeline";
 import { identifyRequest } from "./steps/identify";
@@ -33,7 +34,6 @@ import {
   resolveGatewayProduct,
   settleCallSpend,
 } from "./steps/gateway";
-import { paidByCredits } from "@/lib/billing/spend-guard";
 import { writeAnswer } from "./write-answer";
 import { signedUpstreamHeaders } from "./upstream-headers";
 import { serveMcpRequest } from "./mcp-sdk";

@@ -7,7 +7,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { BASE_URL, client, seedBusiness, expectError, type ApiClient } from "../helpers/api";
 import { db, poll, sleep, startSecondServer, type ServerWithLogs } from "../helpers/usage-db";
-import { publishApiProduct, subscribe, TEST_CARD } from "../helpers/marketplace";
+import { publishApiProduct, subscribe } from "../helpers/marketplace";
 import { startJsonUpstream, type JsonUpstream } from "../helpers/json-upstream";
 import { startReceiver, createEndpoint, type Receiver } from "../helpers/receiver";
 
