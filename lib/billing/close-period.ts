@@ -8,7 +8,7 @@ import { compilePrice } from "./price-plan";
 import { ratePeriod, invoiceTotal, type InvoiceLine } from "./rate-events";
 import { invoiceCredits } from "./invoice-credits";
 import { addInterval } from "./periods";
-import { periodQuantities } from "./period-usage";
+import { measuredMetrics, periodQuantities } from "./period-usage";
 
 // Closing a period: the invoice of [currentPeriodStart, end) is written, and the subscription moves on (renewed
 // for the next period, or canceled) in the same transaction, with its event. The update is conditional on the
@@ -37,7 +37,7 @@ export async function invoiceLinesFor(
   const price = await db.price.findUnique({ where: { id: sub.priceId } });
   if (!price) return null; // the price was deleted: nothing can be rated any more
   const plan = compilePrice(price);
-  const q = await periodQuantities({ subscriptionId: sub.id, start, end, idBefore });
+  const q = await periodQuantities({ subscriptionId: sub.id, start, end, idBefore }, { metrics: measuredMetrics(plan) });
   const cut = end.getTime() < fullEnd.getTime();
   const lines = ratePeriod(plan, q, {
     start,

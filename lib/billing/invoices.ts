@@ -8,7 +8,7 @@ import type { CollectionQuery, CollectionSpec } from "@/lib/http/collection-quer
 import type { AuthContext } from "@/lib/http/auth-context";
 import type { Invoice as InvoiceRow, Payment as PaymentRow } from "@/generated/prisma-sqlite";
 import { INVOICE_STATUSES } from "@/lib/schemas/billing";
-import { compilePrice } from "./price-plan";
+import { compilePrice, eventQuantity } from "./price-plan";
 import { newRatingState, rateEventParts, invoiceTotal } from "./rate-events";
 import { minorToDecimal, nanosToDecimal } from "./money";
 import { invoiceLinesFor, type StoredLine } from "./close-period";
@@ -197,23 +197,20 @@ export async function invoiceLineCsv(auth: AuthContext, invoiceId: string, lineI
   const out = ["event_id,timestamp,method,endpoint,status_code,api_key,quantity,cost,currency"];
   let quantity = 0;
   let total = 0n;
-  const measure = plan.usage[index].measure;
   for await (const e of periodEvents({
     subscriptionId: invoice.subscriptionId,
     start: invoice.periodStart,
     end: invoice.periodEnd,
     idBefore: invoice.usageCutoff,
   })) {
-    const usage = { bytes: e.requestSize + e.responseSize, computeMs: e.computeTime ?? 0, quantity: e.quantity };
+    const usage = {
+      bytes: e.requestSize + e.responseSize,
+      computeMs: e.computeTime ?? 0,
+      quantity: e.quantity,
+      quantities: e.quantities as Record<string, number> | null,
+    };
     const cost = rateEventParts(state, usage)[index];
-    const q =
-      measure === "requests"
-        ? e.quantity
-        : measure === "compute"
-          ? Math.round(usage.computeMs * 100)
-          : measure === "none"
-            ? 0
-            : usage.bytes;
+    const q = eventQuantity(plan.usage[index], usage);
     if (q === 0) continue;
     quantity += q;
     total += cost;

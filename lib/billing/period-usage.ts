@@ -1,6 +1,7 @@
-import { db } from "@/lib/db/client";
+import { db, databaseProvider } from "@/lib/db/client";
 import { flushUsageEverywhere } from "@/lib/usage/flush-everywhere";
 import { zeroQuantities, type Quantities } from "./rate-events";
+import type { PricePlan } from "./price-plan";
 
 // What a subscription used in a period, from its usage events: the product calls it rated that succeeded (status
 // below 400; and failed ones its price bills, which carry a cost). Calls of the platform's own /v1 are control
@@ -24,8 +25,9 @@ export function usageWhere(s: PeriodScope) {
   };
 }
 
-/** Totals of a period in base units: requests, bytes (tokens are counted from bytes), compute in 0.01 ms. */
-export async function periodQuantities(s: PeriodScope, opts: { flush?: boolean } = {}): Promise<Quantities> {
+/** Totals of a period in base units: requests, bytes (tokens are counted from bytes), compute in 0.01 ms; and the
+ * totals of the measured metrics `opts.metrics` names (quantities the gateway read from the calls' answers). */
+export async function periodQuantities(s: PeriodScope, opts: { flush?: boolean; metrics?: string[] } = {}): Promise<Quantities> {
   // Every process's queued events belong to the period too (the data plane's workers hold them until their flush).
   if (opts.flush !== false) await flushUsageEverywhere();
   const agg = await db.usageEvent.aggregate({
@@ -37,8 +39,43 @@ export async function periodQuantities(s: PeriodScope, opts: { flush?: boolean }
   q.bytes = (agg._sum.requestSize ?? 0) + (agg._sum.responseSize ?? 0);
   q.tokens = q.bytes;
   q.compute = Math.round((agg._sum.computeTime ?? 0) * 100);
+  if (opts.metrics?.length) q.measured = await measuredSums(s, opts.metrics);
   return q;
 }
+
+/** The period's sum of each measured metric: one SQL sum per metric over the events' `quantities` JSON. */
+async function measuredSums(s: PeriodScope, metrics: string[]): Promise<Record<string, number>> {
+  const pg = databaseProvider() === "postgresql";
+  const args: unknown[] = [];
+  const param = (v: unknown) => {
+    args.push(v);
+    return pg ? `$${args.length}` : "?";
+  };
+  const sums = metrics.map((m) =>
+    pg
+      ? `SUM(("quantities"->>${param(m)})::float8)`
+      : `SUM(CAST(json_extract("quantities", ${param(`$."${m.replace(/"/g, '""')}"`)}) AS REAL))`,
+  );
+  const where =
+    "subscriptionId" in s
+      ? [`"subscriptionId" = ${param(s.subscriptionId)}`]
+      : [`"projectId" = ${param(s.projectId)}`, `"environment" = ${param(s.environment)}`];
+  where.push(
+    `"timestamp" >= ${param(s.start)}`,
+    `"timestamp" < ${param(s.end)}`,
+    `("statusCode" < 400 OR "cost" > 0)`,
+    `"quantities" IS NOT NULL`,
+  );
+  if (s.idBefore) where.push(`"id" < ${param(s.idBefore)}`);
+  const [row] = await db.$queryRawUnsafe<Record<string, unknown>[]>(
+    `SELECT ${sums.map((x, i) => `${x} AS "m${i}"`).join(", ")} FROM "UsageEvent" WHERE ${where.join(" AND ")}`,
+    ...args,
+  );
+  return Object.fromEntries(metrics.map((m, i) => [m, Math.round(Number(row?.[`m${i}`] ?? 0))]));
+}
+
+/** The measured metrics a plan rates (what periodQuantities must sum for it). */
+export const measuredMetrics = (plan: PricePlan): string[] => plan.usage.filter((c) => c.measure === "measured").map((c) => c.metricKey!);
 
 /** The events of a period in rating order (timestamp, then id), a page at a time. */
 export async function* periodEvents(s: PeriodScope, pageSize = 5000) {
@@ -55,6 +92,7 @@ export async function* periodEvents(s: PeriodScope, pageSize = 5000) {
       computeTime: number | null;
       apiKey: string;
       quantity: number;
+      quantities: unknown;
     }[] = await db.usageEvent.findMany({
       where: {
         ...usageWhere(s),
@@ -73,6 +111,7 @@ export async function* periodEvents(s: PeriodScope, pageSize = 5000) {
         computeTime: true,
         apiKey: true,
         quantity: true,
+        quantities: true,
       },
     });
     for (const e of page) yield e;

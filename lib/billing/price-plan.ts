@@ -5,7 +5,7 @@ import { toNanos } from "./money";
 // first q base units of the period. The cost of one event is C(after) - C(before), so the costs of a period's
 // events always add up to C(total), the line's amount, exactly, whatever the price's shape.
 
-export type Measure = "requests" | "bytes" | "tokens" | "compute" | "none";
+export type Measure = "requests" | "bytes" | "tokens" | "compute" | "measured" | "none";
 export type TiersMode = "graduated" | "volume";
 export const DEFAULT_TIERS_MODE: TiersMode = "graduated";
 
@@ -43,7 +43,17 @@ export interface UsageComponent {
   unitNanos: bigint;
   tiers: Tier[] | null;
   tiersMode: TiersMode;
+  /** A measured metric's name: the key of its quantity in a usage event's `quantities` (measure "measured"). */
+  metricKey?: string;
+  /** Where a measured metric's quantity is read from a gateway call (lib/gateway/answer-meter.ts). */
+  from?: MetricSourceSpec;
 }
+
+export type MetricSourceSpec =
+  | { source: "response.json"; path: string }
+  | { source: "response.sse"; path: string; aggregate?: "last" | "sum" }
+  | { source: "response.header"; name: string }
+  | { source: "request.json"; path: string };
 
 export interface FixedComponent {
   key: string;
@@ -168,6 +178,15 @@ interface StoredMetric {
   amount: number;
   unit: string;
   includedQuantity?: number;
+  from?: MetricSourceSpec;
+}
+
+/** How many measured units one priced unit holds: "1M tokens" → 1,000,000; "1000 rows" → 1,000; "token" → 1. */
+export function measuredUnitSize(unit: string): number {
+  const parsed = /^(\d+(?:\.\d+)?)?\s*([kmb](?![a-z]))?/i.exec(unit.trim())!;
+  const count = parsed[1] ? Number(parsed[1]) : 1;
+  const multiplier = parsed[2] ? MULTIPLIERS[parsed[2].toLowerCase()] : 1;
+  return Math.max(1, Math.round(count * multiplier));
 }
 
 export function compilePrice(p: PriceLike): PricePlan {
@@ -213,6 +232,21 @@ export function compilePrice(p: PriceLike): PricePlan {
   }
   if (p.type === "metered") {
     ((p.metrics as StoredMetric[] | null) ?? []).forEach((metric, i) => {
+      if (metric.from) {
+        const unitSize = measuredUnitSize(metric.unit);
+        usage({
+          key: `metric-${i}`,
+          description: metric.name,
+          measure: "measured",
+          unit: metric.unit,
+          unitSize,
+          included: (metric.includedQuantity ?? 0) * unitSize,
+          unitNanos: toNanos(metric.amount),
+          metricKey: metric.name,
+          from: metric.from,
+        });
+        return;
+      }
       const { measure, unitSize } = metricMeasure(metric.name, metric.unit);
       usage({
         key: `metric-${i}`,
@@ -228,9 +262,19 @@ export function compilePrice(p: PriceLike): PricePlan {
   return plan;
 }
 
-/** One usage event's quantity of a measure, in base units. */
-export function eventQuantity(measure: Measure, e: { bytes: number; computeMs: number; quantity?: number }): number {
-  switch (measure) {
+/** What a usage event carries that rating reads. */
+export interface UsageAmounts {
+  bytes: number;
+  computeMs: number;
+  /** Units the event counts as (a meter event's quantity); 1 when absent. */
+  quantity?: number;
+  /** Quantities measured from the call (metric name → units), for measured metrics. */
+  quantities?: Record<string, number> | null;
+}
+
+/** One usage event's quantity of a component's measure, in base units. */
+export function eventQuantity(c: Pick<UsageComponent, "measure" | "metricKey">, e: UsageAmounts): number {
+  switch (c.measure) {
     case "requests":
       return e.quantity ?? 1;
     case "bytes":
@@ -238,6 +282,10 @@ export function eventQuantity(measure: Measure, e: { bytes: number; computeMs: n
       return e.bytes;
     case "compute":
       return Math.round(e.computeMs * 100);
+    case "measured": {
+      const v = e.quantities?.[c.metricKey!];
+      return typeof v === "number" && Number.isFinite(v) && v > 0 ? Math.round(v) : 0;
+    }
     case "none":
       return 0;
   }

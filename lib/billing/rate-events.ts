@@ -1,16 +1,20 @@
-import { cumulativeCost, eventQuantity, tierBreakdown, type Measure, type PricePlan, type UsageComponent } from "./price-plan";
+import {
+  cumulativeCost,
+  eventQuantity,
+  tierBreakdown,
+  type Measure,
+  type PricePlan,
+  type UsageAmounts,
+  type UsageComponent,
+} from "./price-plan";
 import { nanosToDecimal, allocateMinor, minorToNumber } from "./money";
 
 // Rating: the cost of one usage event given what came before it in its period, and the invoice lines of a
 // period's totals. Both come from the same cumulative cost functions, so the events' costs add up to the lines.
 
-export interface EventUsage {
-  bytes: number;
-  computeMs: number;
-  /** Units the event counts as (a meter event's quantity); 1 when absent. */
-  quantity?: number;
-}
-export type Quantities = Record<Exclude<Measure, "none">, number>;
+export type EventUsage = UsageAmounts;
+/** A period's totals in base units; `measured` holds the measured metrics' totals by name. */
+export type Quantities = Record<Exclude<Measure, "none" | "measured">, number> & { measured?: Record<string, number> };
 export const zeroQuantities = (): Quantities => ({ requests: 0, bytes: 0, tokens: 0, compute: 0 });
 
 export interface RatingState {
@@ -22,7 +26,9 @@ export interface RatingState {
 }
 
 export function quantityOf(c: UsageComponent, q: Quantities): number {
-  return c.measure === "none" ? 0 : q[c.measure];
+  if (c.measure === "none") return 0;
+  if (c.measure === "measured") return q.measured?.[c.metricKey!] ?? 0;
+  return q[c.measure];
 }
 
 export function newRatingState(plan: PricePlan, already: Quantities = zeroQuantities()): RatingState {
@@ -35,7 +41,7 @@ export function rateEventParts(state: RatingState, e: EventUsage): bigint[] {
   const parts: bigint[] = new Array(state.plan.usage.length);
   for (let i = 0; i < state.plan.usage.length; i++) {
     const c = state.plan.usage[i];
-    const q = eventQuantity(c.measure, e);
+    const q = eventQuantity(c, e);
     if (q === 0) {
       parts[i] = 0n;
       continue;

@@ -5,10 +5,10 @@ import { processSingleton } from "@/lib/process-state";
 import { NativeDate } from "@/lib/native-date";
 import { limiterStore } from "@/lib/limits/limiter";
 import { andThen, type MaybePromise } from "@/lib/limits/store";
-import { compilePrice, cumulativeCost, eventQuantity, type PricePlan } from "./price-plan";
+import { compilePrice, cumulativeCost, eventQuantity, type PricePlan, type UsageAmounts } from "./price-plan";
 import { newRatingState, quantityOf, rateEvent, type RatingState } from "./rate-events";
 import { addInterval } from "./periods";
-import { periodQuantities } from "./period-usage";
+import { measuredMetrics, periodQuantities } from "./period-usage";
 import { nanosToDecimal, toNanos } from "./money";
 import { ledgerNetNanos } from "./credit-sums";
 import type { StoredAutoRecharge, StoredSpendCap } from "./subscription-serialize";
@@ -175,7 +175,10 @@ export function currentSubscriptions(projectId: string, environment: string): Pr
 /** The running totals of the subscription's period, read from its usage events once per process. */
 async function ratingState(sub: SubscriptionEntry): Promise<RatingState> {
   if (sub.state) return sub.state;
-  const q = await periodQuantities({ subscriptionId: sub.subscriptionId, start: new Date(sub.periodStart), end: new Date(sub.periodEnd) });
+  const q = await periodQuantities(
+    { subscriptionId: sub.subscriptionId, start: new Date(sub.periodStart), end: new Date(sub.periodEnd) },
+    { metrics: measuredMetrics(sub.plan) },
+  );
   if (!sub.state) {
     sub.state = newRatingState(sub.plan, q);
     sub.calls = q.requests;
@@ -213,7 +216,15 @@ function costOf(nanos: bigint, currency: string): RequestCost {
   };
 }
 
-type CallUsage = { at: Date; statusCode: number; bytes: number; computeMs: number; quantity?: number };
+type CallUsage = {
+  at: Date;
+  statusCode: number;
+  bytes: number;
+  computeMs: number;
+  quantity?: number;
+  /** Measured from the call's request or answer (metric name → units). */
+  quantities?: Record<string, number> | null;
+};
 
 /**
  * Rates a product call under its subscription: null when it is not rated (it failed and the price does not bill
@@ -245,7 +256,7 @@ function rateLoaded(sub: SubscriptionEntry, r: CallUsage): MaybePromise<RequestC
   }
   const quantity = r.quantity ?? 1;
   sub.calls += quantity;
-  const usage = { bytes: r.bytes, computeMs: Math.round(r.computeMs * 100) / 100, quantity };
+  const usage = { bytes: r.bytes, computeMs: Math.round(r.computeMs * 100) / 100, quantity, quantities: r.quantities };
   const store = limiterStore();
   if (store.kind === "memory") return costOf(rateEvent(state, usage), sub.plan.currency);
   return andThen(rateShared(sub, usage), (nanos) => costOf(nanos, sub.plan.currency));
@@ -257,19 +268,22 @@ function rateLoaded(sub: SubscriptionEntry, r: CallUsage): MaybePromise<RequestC
  * cost at the counter's new total, so an included quantity or a tier boundary is crossed by exactly one call
  * wherever it lands. Seeded once from the period's recorded usage, as the plan's quota counter is.
  */
-function rateShared(sub: SubscriptionEntry, usage: { bytes: number; computeMs: number; quantity: number }): MaybePromise<bigint> {
+function rateShared(sub: SubscriptionEntry, usage: UsageAmounts): MaybePromise<bigint> {
   const store = limiterStore();
   const prefix = process.env.REDIS_PREFIX ?? "platform:";
   const ttl = Math.max(60_000, sub.periodEnd - NativeDate.now() + 86_400_000);
   let total: MaybePromise<bigint> = 0n;
   sub.plan.usage.forEach((c, i) => {
-    const q = eventQuantity(c.measure, usage);
+    const q = eventQuantity(c, usage);
     if (q === 0) return;
     const key = `${prefix}rating:${sub.subscriptionId}:${sub.periodStart}:${i}`;
     const seed = async () =>
       quantityOf(
         c,
-        await periodQuantities({ subscriptionId: sub.subscriptionId, start: new Date(sub.periodStart), end: new Date(sub.periodEnd) }),
+        await periodQuantities(
+          { subscriptionId: sub.subscriptionId, start: new Date(sub.periodStart), end: new Date(sub.periodEnd) },
+          { metrics: measuredMetrics(sub.plan) },
+        ),
       );
     total = andThen(total, (sum) =>
       andThen(store.incrementCounter(key, q, seed, ttl), (after) => sum + cumulativeCost(c, after) - cumulativeCost(c, after - q)),

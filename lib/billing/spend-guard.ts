@@ -40,7 +40,7 @@ export function reserveNanos(sub: SubscriptionEntry, quantity = 1): bigint {
   if (sub.maxCostPerCallNanos !== null) return sub.maxCostPerCallNanos;
   let total = 0n;
   sub.plan.usage.forEach((c, i) => {
-    const q = eventQuantity(c.measure, { bytes: 0, computeMs: 0, quantity });
+    const q = eventQuantity(c, { bytes: 0, computeMs: 0, quantity });
     if (q === 0) return;
     const before = sub.state?.counted[i] ?? 0;
     total += cumulativeCost(c, before + q) - cumulativeCost(c, before);

@@ -172,13 +172,24 @@ export interface UpstreamCall {
   timeoutMs: number;
 }
 
+/** Headers that can be known only once the whole answer has passed (a cost measured from the body): sent as HTTP
+ * trailers of a chunked answer, declared up front in `Trailer`. */
+export interface DeferredHeaders {
+  headers: Record<string, string>;
+  trailerNames: string[];
+  trailers: (result: ProxyResult) => Record<string, string> | Promise<Record<string, string>>;
+}
+
 export interface ProxyCall extends UpstreamCall {
   /** Headers to add to the answer, decided once the upstream's status is known (cost, request id, timing). */
   onResponse: (
     status: number,
     upstreamMs: number,
     headers: http.IncomingHttpHeaders,
-  ) => Record<string, string> | Promise<Record<string, string>>;
+  ) => Record<string, string> | DeferredHeaders | Promise<Record<string, string> | DeferredHeaders>;
+  /** Each chunk of the request body as it goes to the upstream, and of the answer as it goes to the client. */
+  onRequestChunk?: (chunk: Buffer) => void;
+  onResponseChunk?: (chunk: Buffer) => void;
 }
 
 /** The start both kinds of call share: the result, settled once, a fault before any answer, the upstream request
@@ -267,12 +278,14 @@ export function proxyRequest(req: IncomingMessage, res: ServerResponse, call: Pr
       c.stopTimer();
       if (result.fault) return up.destroy();
       c.answered(up.statusCode ?? 502);
-      let extra: Record<string, string>;
+      let answer: Record<string, string> | DeferredHeaders;
       try {
-        extra = await call.onResponse(result.status!, result.upstreamMs, up.headers);
+        answer = await call.onResponse(result.status!, result.upstreamMs, up.headers);
       } catch {
-        extra = {};
+        answer = {};
       }
+      const deferred = "trailers" in answer && typeof answer.trailers === "function" ? (answer as DeferredHeaders) : null;
+      const extra = deferred ? deferred.headers : (answer as Record<string, string>);
       if (res.destroyed) {
         up.destroy();
         return done();
@@ -280,16 +293,38 @@ export function proxyRequest(req: IncomingMessage, res: ServerResponse, call: Pr
       // The gateway's headers win over the upstream's of the same name (names compared in lower case).
       const headers = answerHeaders(up.headers);
       for (const k in extra) headers[k.toLowerCase()] = extra[k];
+      // Trailers need a chunked answer: its length is dropped (the bytes pass unchanged).
+      if (deferred) {
+        delete headers["content-length"];
+        headers.trailer = deferred.trailerNames.join(", ");
+      }
       for (const k in headers) if (typeof headers[k] === "string") result.responseHeaders[k] = headers[k];
       res.writeHead(result.status!, headers);
       // A stream of unknown length (SSE, chunked): the head goes out now, and each chunk as it comes. With a length,
       // the head leaves with the first chunk: one write instead of two.
-      if (up.headers["content-length"] === undefined) res.flushHeaders();
+      if (up.headers["content-length"] === undefined || deferred) res.flushHeaders();
+      const onChunk = call.onResponseChunk;
       up.on("data", (chunk: Buffer) => {
         result.responseBytes += chunk.length;
+        onChunk?.(chunk);
       });
-      up.pipe(res);
-      up.on("end", done);
+      if (!deferred) {
+        up.pipe(res);
+        up.on("end", done);
+      } else {
+        up.pipe(res, { end: false });
+        up.on("end", async () => {
+          try {
+            const trailers = await deferred.trailers(result);
+            for (const k in trailers) result.responseHeaders[k.toLowerCase()] = trailers[k];
+            if (!res.destroyed) res.addTrailers(trailers);
+          } catch (e) {
+            console.error("[gateway] the answer's trailers failed", e);
+          }
+          res.end();
+          done();
+        });
+      }
       up.on("error", () => {
         res.destroy();
         done();
@@ -306,8 +341,10 @@ export function proxyRequest(req: IncomingMessage, res: ServerResponse, call: Pr
     const length = req.headers["content-length"];
     if (req.headers["transfer-encoding"] === undefined && (length === undefined || length === "0")) upstream.end();
     else {
+      const onChunk = call.onRequestChunk;
       req.on("data", (chunk: Buffer) => {
         result.requestBytes += chunk.length;
+        onChunk?.(chunk);
       });
       req.pipe(upstream);
     }

@@ -86,12 +86,41 @@ export const BaseSubscription = z
   })
   .meta({ id: "BaseSubscription" });
 
+// A dotted path into a JSON document: "usage.output_tokens", "data.0.rows" (a number is an array index).
+const JsonPath = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[A-Za-z0-9_$-]+(\.[A-Za-z0-9_$-]+)*$/, "must be a dotted path such as usage.output_tokens");
+
+export const METRIC_SOURCES = ["response.json", "response.sse", "response.header", "request.json"] as const;
+
+export const MetricSource = z
+  .discriminatedUnion("source", [
+    z.strictObject({ source: z.literal("response.json"), path: JsonPath }),
+    z.strictObject({ source: z.literal("response.sse"), path: JsonPath, aggregate: z.enum(["last", "sum"]).optional() }),
+    z.strictObject({
+      source: z.literal("response.header"),
+      name: z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/, "must be a header name"),
+    }),
+    z.strictObject({ source: z.literal("request.json"), path: JsonPath }),
+  ])
+  .meta({
+    id: "MetricSource",
+    description:
+      "Where the gateway reads a call's quantity of this metric: response.json (a number at `path` in a JSON answer, or in the last event of an SSE answer that has it), response.sse (each event of a text/event-stream answer: the last value at `path`, or their sum with aggregate: sum), response.header (a number in the answer's header `name`), request.json (a number at `path` in the request's JSON body). Read while the answer streams to the client, never buffered for it.",
+  });
+
 export const PriceMetric = z
   .strictObject({
     name: z.string().trim().min(1).max(100).meta({ example: "tokens" }),
     amount: money,
     unit: z.string().trim().min(1).max(50).meta({ example: "1K tokens" }),
     includedQuantity: z.number().int().nonnegative().optional(),
+    from: MetricSource.optional().meta({
+      description:
+        "Measure the metric from each gateway call's request or answer (tokens, rows, units the upstream reports). `unit` then says how many of them one priced unit is: '1M tokens' is a million.",
+    }),
   })
   .meta({ id: "PriceMetric" });
 

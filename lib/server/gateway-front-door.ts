@@ -17,6 +17,7 @@ import {
   type UpstreamTarget,
 } from "@/lib/gateway/proxy";
 import { admitCall, recordOutcome } from "@/lib/gateway/circuit-breaker";
+import { answerMeter } from "@/lib/gateway/answer-meter";
 import { circuitOpen, faultStatus, upstreamFailed } from "@/lib/gateway/upstream-errors";
 import { journalRequest, recordRequest, type RequestRecord } from "@/lib/usage/recorder";
 import { paidByCredits } from "@/lib/billing/spend-guard";
@@ -65,6 +66,8 @@ interface GatewayCall {
   /** What follows the slug: the path and query asked of the upstream, under its prefix. */
   pathWithQuery: string;
   proxied: ProxyResult | null;
+  /** Units measured from the call's request or answer (a price's measured metrics). */
+  quantities?: Record<string, number> | null;
   socket?: Duplex;
   head?: Buffer;
 }
@@ -90,6 +93,12 @@ function upstreamHeaders(ctx: RequestContext, call: GatewayCall, target: Upstrea
 const targetOf = (ctx: RequestContext, call: GatewayCall) =>
   upstreamTarget(ctx.auth!.environment === "production" ? ctx.gatewayProduct!.live : ctx.gatewayProduct!.sandbox, call.pathWithQuery);
 
+/** The price's metrics measured from calls (lib/gateway/answer-meter.ts). */
+const measuredOf = (sub: RequestContext["subscription"]) =>
+  sub!.plan.usage.filter((c) => c.measure === "measured").map((c) => ({ name: c.metricKey!, from: c.from! }));
+/** Whether the price bills bytes (data transfer, tokens counted from bytes). */
+const billsBytes = (sub: RequestContext["subscription"]) => sub!.plan.usage.some((c) => c.measure === "bytes" || c.measure === "tokens");
+
 /** Gateway step: the call, streamed to the upstream and back, signed and rated. */
 async function proxyCall(ctx: RequestContext): Promise<void> {
   const call = callOf(ctx);
@@ -99,31 +108,47 @@ async function proxyCall(ctx: RequestContext): Promise<void> {
   const headers = upstreamHeaders(ctx, call, target);
   const gatewayStarted = ctx.started;
   if (!admitCall(product.id)) throw circuitOpen();
+  const meter = answerMeter(measuredOf(sub));
+  // A cost that depends on the answer's body (a measured metric, or bytes of an answer of unknown length) is known
+  // only once the body has passed: it is rated then and sent as the trailer X-Request-Cost, never as a wrong header.
+  let finishDeferred: ((r: ProxyResult) => Promise<Record<string, string>>) | null = null;
   const result = await proxyRequest(call.req, call.res!, {
     target,
     method: ctx.request.method,
     headers: headerList(headers),
     timeoutMs: product.timeoutMs,
+    onRequestChunk: meter ? (c) => meter.request(c) : undefined,
+    onResponseChunk: meter ? (c) => meter.response(c) : undefined,
     onResponse: async (status, upstreamMs, upHeaders) => {
+      const gatewayMs = performance.now() - gatewayStarted - upstreamMs;
+      // The upstream decides its answer's type and caching; the envelope's defaults are for refusals.
+      const headers: Record<string, string> = {};
+      for (const name in ctx.headers) if (name !== "Content-Type" && name !== "Cache-Control") headers[name] = ctx.headers[name];
+      headers["Server-Timing"] = `gateway;dur=${gatewayMs.toFixed(2)}, upstream;dur=${upstreamMs.toFixed(2)}`;
+      meter?.headers(upHeaders);
+      const declaredLength = upHeaders["content-length"];
+      const unknownLength = declaredLength === undefined || call.req.headers["transfer-encoding"] !== undefined;
+      if (meter || (billsBytes(sub) && unknownLength && status < 400)) {
+        let finished: Promise<Record<string, string>> | null = null;
+        finishDeferred = (r) => (finished ??= rateAtEnd(ctx, status, r, meter?.finish() ?? null));
+        return { headers, trailerNames: ["X-Request-Cost"], trailers: (r) => finishDeferred!(r) };
+      }
       const requestBytes = Number(call.req.headers["content-length"] ?? 0);
-      const responseBytes = Number(upHeaders["content-length"] ?? 0);
+      const responseBytes = Number(declaredLength ?? 0);
       const pendingRate = rateProductCall(sub, { at: ctx.at, statusCode: status, bytes: requestBytes + responseBytes, computeMs: 0 });
       const rated = pendingRate instanceof Promise ? await pendingRate : pendingRate;
       if (rated) ctx.cost = nanosToNumber(rated.nanos);
       settleCallSpend(ctx, rated?.nanos ?? null);
-      const gatewayMs = performance.now() - gatewayStarted - upstreamMs;
       // Written down before the answer's first byte goes out: a crash from here on cannot lose the call's event.
       const journaled = journalRequest(gatewayRecord(ctx, status, requestBytes, responseBytes));
       if (journaled) await journaled;
-      // The upstream decides its answer's type and caching; the envelope's defaults are for refusals.
-      const headers: Record<string, string> = {};
-      for (const name in ctx.headers) if (name !== "Content-Type" && name !== "Cache-Control") headers[name] = ctx.headers[name];
       if (rated) headers["X-Request-Cost"] = `${rated.decimal} ${rated.currency}`;
-      headers["Server-Timing"] = `gateway;dur=${gatewayMs.toFixed(2)}, upstream;dur=${upstreamMs.toFixed(2)}`;
       return headers;
     },
   });
   call.proxied = result;
+  // An answer cut off before its end (the client went away) is still rated for what passed.
+  if (finishDeferred && result.status !== null) await (finishDeferred as (r: ProxyResult) => Promise<Record<string, string>>)(result);
   // A call whose client went away before the upstream answered (no status, no fault) says nothing about the upstream.
   if (result.fault) recordOutcome(product.id, false);
   else if (result.status !== null) recordOutcome(product.id, result.status < 500);
@@ -139,6 +164,25 @@ async function proxyCall(ctx: RequestContext): Promise<void> {
   }
   // Streamed already: the answer as recorded (no body kept: it went straight to the client).
   ctx.response = { status: result.status ?? 499, headers: result.responseHeaders, body: null };
+}
+
+/** A call whose cost needed its whole answer: rated by the bytes that passed and the quantities measured, journaled
+ * before the last chunk goes out; answers the trailer. */
+async function rateAtEnd(ctx: RequestContext, status: number, r: ProxyResult, quantities: Record<string, number> | null) {
+  const call = callOf(ctx);
+  call.quantities = quantities;
+  const rated = await rateProductCall(ctx.subscription!, {
+    at: ctx.at,
+    statusCode: status,
+    bytes: r.requestBytes + r.responseBytes,
+    computeMs: 0,
+    quantities,
+  });
+  if (rated) ctx.cost = nanosToNumber(rated.nanos);
+  settleCallSpend(ctx, rated?.nanos ?? null);
+  const journaled = journalRequest(gatewayRecord(ctx, status, r.requestBytes, r.responseBytes));
+  if (journaled) await journaled;
+  return rated ? { "X-Request-Cost": `${rated.decimal} ${rated.currency}` } : ({} as Record<string, string>);
 }
 
 /** The call's record: endpoint `/gw/{slug}`, with product, subscription and provider for both sides. One object
@@ -175,6 +219,7 @@ function gatewayRecord(ctx: RequestContext, statusCode: number, requestBytes: nu
           subscriptionId: ctx.subscription?.subscriptionId ?? null,
           providerId: product.providerId,
           paidByCredits: paidByCredits(ctx.spendHold),
+          quantities: call?.quantities ?? null,
         }
       : null,
   };

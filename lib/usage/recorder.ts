@@ -57,6 +57,8 @@ export interface ProductCallRef {
   quantity?: number;
   /** Paid from prepaid credits: the event is the credit burn (lib/billing/credits.ts). */
   paidByCredits?: boolean;
+  /** Units measured from the call's request or answer, by metric name (lib/gateway/answer-meter.ts). */
+  quantities?: Record<string, number> | null;
 }
 
 // How long a record waits in the queue. Short, for the garbage collector's sake: under load V8 scavenges the young
@@ -127,6 +129,7 @@ export const USAGE_COLUMNS: Columns = {
   quantity: "int",
   identifier: "text",
   paidByCredits: "bool",
+  quantities: "json",
 };
 export const LOG_COLUMNS: Columns = {
   id: "text",
@@ -232,6 +235,7 @@ function usageRow(usageId: string, r: UsageRecord, base: RedactedBase = redactBa
     quantity: r.product?.quantity ?? 1,
     identifier: null,
     paidByCredits: r.product?.paidByCredits ?? false,
+    quantities: (r.product?.quantities ?? undefined) as UsageRow["quantities"],
   };
 }
 

@@ -1,0 +1,163 @@
+import type { IncomingHttpHeaders } from "node:http";
+import type { MetricSourceSpec } from "@/lib/billing/price-plan";
+
+// Metering what an answer contains (issue 40): a price's measured metrics name where each call's quantity is (a
+// number in the JSON answer, in the events of an SSE stream, in a header, or in the request's JSON body). The
+// gateway feeds the meter the chunks as they pass through to the client, so nothing is held back: a JSON body is
+// kept aside only up to METER_JSON_MAX_BYTES (a larger one counts 0, with a warning), an SSE stream is read event by
+// event and only the current event is kept.
+
+export interface MeteredMetric {
+  name: string;
+  from: MetricSourceSpec;
+}
+
+const JSON_CAP = () => Number(process.env.METER_JSON_MAX_BYTES ?? 10 * 1024 * 1024);
+
+/** The number at a dotted path ("usage.output_tokens"; a numeric segment indexes an array), or undefined. */
+export function numberAt(doc: unknown, path: string): number | undefined {
+  let v: unknown = doc;
+  for (const key of path.split(".")) {
+    if (v === null || typeof v !== "object") return undefined;
+    v = (v as Record<string, unknown>)[key];
+  }
+  if (typeof v === "number" && Number.isFinite(v)) return v;
+  if (typeof v === "string" && v.trim() !== "" && Number.isFinite(Number(v))) return Number(v);
+  return undefined;
+}
+
+/** A JSON body kept aside while it streams past, up to the cap. */
+class JsonTap {
+  private chunks: Buffer[] = [];
+  private size = 0;
+  overflowed = false;
+  push(chunk: Buffer) {
+    if (this.overflowed) return;
+    this.size += chunk.length;
+    if (this.size > JSON_CAP()) {
+      this.overflowed = true;
+      this.chunks = [];
+      return;
+    }
+    this.chunks.push(chunk);
+  }
+  parse(): unknown {
+    if (this.overflowed || this.size === 0) return undefined;
+    try {
+      return JSON.parse(Buffer.concat(this.chunks).toString("utf8"));
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/** An SSE stream read event by event (WHATWG: lines, `data:` fields joined with \n, a blank line ends an event). */
+class SseTap {
+  private partial = "";
+  private data: string[] = [];
+  private readonly decoder = new TextDecoder();
+  constructor(private readonly onEvent: (data: string) => void) {}
+  push(chunk: Buffer) {
+    this.partial += this.decoder.decode(chunk, { stream: true });
+    let nl: number;
+    while ((nl = this.partial.search(/\r\n|\r|\n/)) >= 0) {
+      const line = this.partial.slice(0, nl);
+      this.partial = this.partial.slice(nl + (this.partial.startsWith("\r\n", nl) ? 2 : 1));
+      this.line(line);
+    }
+    // A line longer than the cap is not an event anyone meters: dropped rather than held.
+    if (this.partial.length > JSON_CAP()) this.partial = "";
+  }
+  end() {
+    if (this.partial) this.line(this.partial);
+    this.partial = "";
+    this.line("");
+  }
+  private line(line: string) {
+    if (line === "") {
+      if (this.data.length) this.onEvent(this.data.join("\n"));
+      this.data = [];
+      return;
+    }
+    if (line.startsWith("data:")) this.data.push(line.slice(line.startsWith("data: ") ? 6 : 5));
+  }
+}
+
+export interface AnswerMeter {
+  /** A chunk of the request body, as it goes to the upstream. */
+  request(chunk: Buffer): void;
+  /** The upstream's headers, once. */
+  headers(h: IncomingHttpHeaders): void;
+  /** A chunk of the answer, as it goes to the client. */
+  response(chunk: Buffer): void;
+  /** The quantities, by metric name (0 where nothing was found). */
+  finish(): Record<string, number>;
+}
+
+const isSse = (h: IncomingHttpHeaders) => /^text\/event-stream/i.test(String(h["content-type"] ?? ""));
+
+/** A meter for one call; null when the price measures nothing from calls. */
+export function answerMeter(metrics: MeteredMetric[], warn: (msg: string) => void = console.warn): AnswerMeter | null {
+  if (!metrics.length) return null;
+  const wantsRequest = metrics.some((m) => m.from.source === "request.json");
+  const wantsBody = metrics.some((m) => m.from.source === "response.json" || m.from.source === "response.sse");
+  const request = wantsRequest ? new JsonTap() : null;
+  const values = new Map<string, number>();
+  let json: JsonTap | null = null;
+  let sse: SseTap | null = null;
+  let upHeaders: IncomingHttpHeaders = {};
+
+  const onEvent = (data: string) => {
+    let doc: unknown;
+    try {
+      doc = JSON.parse(data);
+    } catch {
+      return; // "[DONE]" and other non-JSON events carry no quantity
+    }
+    for (const m of metrics) {
+      if (m.from.source !== "response.sse" && m.from.source !== "response.json") continue;
+      const v = numberAt(doc, m.from.path);
+      if (v === undefined) continue;
+      const sum = m.from.source === "response.sse" && m.from.aggregate === "sum";
+      values.set(m.name, sum ? (values.get(m.name) ?? 0) + v : v);
+    }
+  };
+
+  return {
+    request(chunk) {
+      request?.push(chunk);
+    },
+    headers(h) {
+      upHeaders = h;
+      if (!wantsBody) return;
+      if (isSse(h)) sse = new SseTap(onEvent);
+      else json = new JsonTap();
+    },
+    response(chunk) {
+      if (sse) sse.push(chunk);
+      else json?.push(chunk);
+    },
+    finish() {
+      const out: Record<string, number> = {};
+      (sse as SseTap | null)?.end();
+      const body = (json as JsonTap | null)?.parse();
+      if ((json as JsonTap | null)?.overflowed)
+        warn(`[gateway] an answer larger than METER_JSON_MAX_BYTES (${JSON_CAP()}) was not read for its metrics: counted as 0`);
+      const requestBody = request?.parse();
+      if (request?.overflowed) warn(`[gateway] a request body larger than METER_JSON_MAX_BYTES was not read for its metrics`);
+      for (const m of metrics) {
+        let v: number | undefined;
+        if (m.from.source === "response.header") {
+          const raw = upHeaders[m.from.name.toLowerCase()];
+          const n = Number(Array.isArray(raw) ? raw[0] : raw);
+          v = raw !== undefined && Number.isFinite(n) ? n : undefined;
+        } else if (m.from.source === "request.json") v = numberAt(requestBody, m.from.path);
+        else if (sse) v = values.get(m.name);
+        else if (m.from.source === "response.json") v = numberAt(body, m.from.path);
+        else if (m.from.source === "response.sse") v = undefined; // an SSE metric of a non-SSE answer
+        out[m.name] = v !== undefined && v > 0 ? v : 0;
+      }
+      return out;
+    },
+  };
+}
