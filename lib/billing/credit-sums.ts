@@ -22,16 +22,19 @@ export async function usageCostNanos(
   opts: { from?: Date; to?: Date; credits?: boolean; flush?: boolean } = {},
 ): Promise<bigint> {
   if (opts.flush !== false) await flushUsageEverywhere();
-  const where = [`"subscriptionId" = $1`, `"cost" > 0`];
+  // PostgreSQL numbers its placeholders ($1); SQLite takes "?" (a "$1" there is a named parameter, and the
+  // positional values are "too many parameter values").
+  const param = (i: number) => (databaseProvider() === "postgresql" ? `$${i}` : "?");
+  const where = [`"subscriptionId" = ${param(1)}`, `"cost" > 0`];
   const args: unknown[] = [subscriptionId];
   if (opts.credits) where.push(`"paidByCredits" = ${databaseProvider() === "postgresql" ? "true" : "1"}`);
   if (opts.from) {
     args.push(opts.from);
-    where.push(`"timestamp" >= $${args.length}`);
+    where.push(`"timestamp" >= ${param(args.length)}`);
   }
   if (opts.to) {
     args.push(opts.to);
-    where.push(`"timestamp" < $${args.length}`);
+    where.push(`"timestamp" < ${param(args.length)}`);
   }
   const [row] = await db.$queryRawUnsafe<{ total: unknown }[]>(
     `SELECT SUM(${nanosExpr()}) AS "total" FROM "UsageEvent" WHERE ${where.join(" AND ")}`,
