@@ -85,6 +85,16 @@ test("a prepaid plan: buying credits, a spend cap, the ledger, and the provider'
     201,
   );
   expect(price.billing).toBe("prepaid");
+  // The product page's plan form offers prepaid billing too; the pricing table badges such a plan.
+  await page.goto(`/portal/products/${product.id}`);
+  await hydrated(page.getByRole("button", { name: "Add plan" }));
+  await page.getByLabel("Plan name").fill("Starter credits");
+  await page.getByLabel("Billing").selectOption("prepaid");
+  await page.getByLabel("Price per call").fill("0.01");
+  await page.getByRole("button", { name: "Add plan" }).click();
+  await expect(page.getByTestId("plan-Starter credits")).toContainText("Prepaid");
+  await expect(page.getByTestId("plan-Starter credits")).toContainText("pay as you go from credits");
+  await expect(page.getByTestId("plan-Prepaid")).toContainText("Prepaid");
   const slug = (await send(request, "patch", keyA, `/v1/products/${product.id}`, { visibility: "public" }, 200)).slug as string;
 
   // ── B: another browser. The catalogue shows the plan as prepaid; subscribe with the test card.
@@ -96,7 +106,7 @@ test("a prepaid plan: buying credits, a spend cap, the ledger, and the provider'
   await pageB.goto(`/catalog/${slug}`);
   const plan = pageB.getByTestId("plan-Prepaid");
   await expect(plan).toContainText("Prepaid");
-  await expect(plan).toContainText("0.002 USD per call");
+  await expect(plan).toContainText("0.002 USD per request");
   await expect(plan).toContainText("pay as you go from credits");
   await pageB.getByRole("link", { name: "Subscribe to Prepaid" }).click();
   await hydrated(pageB.getByRole("button", { name: "Subscribe" }));
