@@ -6,7 +6,8 @@ import { acceptDialogs, bearer, createKey, expectNoOverflow, hydrated, newAccoun
 // catalogue shows it as prepaid; developer B subscribes, sees a declined card refused under the amount, buys 1 USD
 // of credits and sees the balance, sets a spend cap, and sees the purchase (and a call's burn) in its ledger. A's
 // customer page shows B's balance, and a grant A makes there appears in B's ledger. The credits card fits a 390 px
-// screen, in the console and in the product's portal, and the pages have no serious axe violation. Test mode.
+// screen, in the console and in the product's portal, and the pages have no serious axe violation. A cap reached
+// shows its banner in the console and the product's portal. Test mode.
 
 const CARD = (number: string) => ({ card: { number, expMonth: 12, expYear: 2030, cvc: "123" } });
 
@@ -210,6 +211,32 @@ test("a prepaid plan: buying credits, a spend cap, the ledger, and the provider'
   await expect(first).toContainText("+0.25 USD");
   await expect(first).toContainText(`Sorry for the outage ${tag}`);
 
+  // A cap of 0.004 USD: the next call brings the period's spend to it (served), the banner says calls are now
+  // refused until the period ends, and the call after that is refused.
+  await hydrated(pageB.getByRole("button", { name: "Save cap" }));
+  await pageB.getByLabel("Cap per period (USD)").fill("0.004");
+  await pageB.getByRole("button", { name: "Save cap" }).click();
+  await expect(pageB.getByTestId("spend-cap-current")).toContainText("Cap 0.004 USD per period");
+  await expect(pageB.getByTestId("spend-meter")).toContainText("0.002 USD of 0.004 USD this period (50 %)");
+  const again = await request.post("/v1/keys/verify", { headers: bearer(keyA), data: { key: productKey, product: product.id } });
+  expect(again.status(), await again.text()).toBe(200);
+  expect((await again.json()).data.valid, "the call that reaches the cap is served").toBe(true);
+  await eventually(pageB, async () => {
+    await expect(pageB.getByTestId("credits-banner-cap")).toContainText("Spend cap reached", { timeout: 2_000 });
+  });
+  await expect(pageB.getByTestId("credits-banner-cap")).toContainText("402 SPEND_CAP_REACHED");
+  await expect(pageB.getByTestId("credits-balance")).toHaveText("1.246 USD");
+  const refused = await request.post("/v1/keys/verify", { headers: bearer(keyA), data: { key: productKey, product: product.id } });
+  expect(await refused.text()).toContain("SPEND_CAP_REACHED");
+  await shot(pageB, "subscription-capped");
+
+  // The product's portal: the dashboard shows the credits and the banner; Usage shows the banner too.
+  await pageB.goto(`/p/${slug}`);
+  await expect(pageB.getByTestId("dashboard-credits")).toHaveText("1.246 USD");
+  await expect(pageB.getByTestId("credits-banner-cap")).toContainText("Spend cap reached");
+  await pageB.goto(`/p/${slug}/usage`);
+  await expect(pageB.getByTestId("credits-banner-cap")).toContainText("Spend cap reached");
+
   // ── 390 px: the console's subscription page and the product portal's settings, credits card and ledger included.
   await pageB.setViewportSize({ width: 390, height: 844 });
   await pageB.reload();
@@ -218,8 +245,8 @@ test("a prepaid plan: buying credits, a spend cap, the ledger, and the provider'
   expect(await expectNoOverflow(pageB, `/portal/subscriptions/${subscriptionId}`)).toBe(true);
   await shot(pageB, "subscription-390");
   await pageB.goto(`/p/${slug}/settings`);
-  await expect(pageB.getByTestId("credits-balance")).toHaveText("1.248 USD");
-  await expect(pageB.getByTestId("spend-cap-current")).toContainText("Cap 0.50 USD per period");
+  await expect(pageB.getByTestId("credits-balance")).toHaveText("1.246 USD");
+  await expect(pageB.getByTestId("spend-cap-current")).toContainText("Cap 0.004 USD per period");
   await expect(pageB.getByTestId("credit-ledger").getByTestId("ledger-grant")).toContainText(`Sorry for the outage ${tag}`);
   await pageB.waitForLoadState("networkidle").catch(() => {});
   expect(await expectNoOverflow(pageB, `/p/${slug}/settings`)).toBe(true);

@@ -80,8 +80,13 @@ export function BuyCreditsForm({
       className="space-y-2"
       aria-label="Buy credits"
       onSubmit={(e) => {
+        const form = e.currentTarget;
         const v = submitted(e);
-        run(() => buyCreditsAction(subscriptionId, { amount: v.amount }), `Added ${v.amount} ${currency} of credits.`);
+        run(
+          () => buyCreditsAction(subscriptionId, { amount: v.amount }),
+          `Added ${v.amount} ${currency} of credits.`,
+          () => form.reset(),
+        );
       }}
     >
       <div className="flex flex-wrap items-end gap-3">

@@ -1,3 +1,4 @@
+import Link from "next/link";
 import type { ReactNode } from "react";
 import type { AuthContext } from "@/lib/http/auth-context";
 import { grants as scopeGrants } from "@/lib/auth/scopes";
@@ -307,43 +308,41 @@ export function ConsumerCredits({
           ) : null}
         </div>
       </Card>
-      <div className="grid gap-6 lg:grid-cols-2">
-        <Card title={`Spend cap${of}`}>
-          <div className="space-y-4" data-testid="spend-cap-card">
-            {summary.spendCap ? (
-              <>
-                <p className="text-sm" data-testid="spend-cap-current">
-                  Cap <strong className="tabular-nums">{decimalMoney(summary.spendCap.amount, summary.currency)}</strong> per period,{" "}
-                  {summary.spendCap.action === "block" ? "calls refused at the cap" : "notify only"}; alerts at{" "}
-                  {summary.spendCap.thresholds.map((t) => `${t} %`).join(", ")}.
-                </p>
-                <SpendMeter summary={summary} label={`This period's spend${of} against the cap`} />
-              </>
-            ) : (
-              <p className="text-sm text-slate-600 dark:text-slate-400" data-testid="spend-cap-current">
-                No cap: {decimalMoney(summary.periodSpend, summary.currency)} spent this period. A cap sends alerts (webhook
-                billing.spend_threshold) as the period&apos;s spend nears it, and can refuse calls at it.
+      <Card title={`Spend cap${of}`}>
+        <div className="space-y-4" data-testid="spend-cap-card">
+          {summary.spendCap ? (
+            <>
+              <p className="text-sm" data-testid="spend-cap-current">
+                Cap <strong className="tabular-nums">{decimalMoney(summary.spendCap.amount, summary.currency)}</strong> per period,{" "}
+                {summary.spendCap.action === "block" ? "calls refused at the cap" : "notify only"}; alerts at{" "}
+                {summary.spendCap.thresholds.map((t) => `${t} %`).join(", ")}.
               </p>
-            )}
-            {canWrite ? <SpendCapForm subscriptionId={subscription.id} currency={summary.currency} current={summary.spendCap} /> : null}
-          </div>
-        </Card>
-        <Card title={`Auto top-up${of}`}>
-          <div className="space-y-4" data-testid="auto-recharge-card">
-            <p className="text-sm text-slate-600 dark:text-slate-400" data-testid="auto-recharge-current">
-              {summary.autoRecharge
-                ? `On: when the balance falls below ${decimalMoney(summary.autoRecharge.below, summary.currency)}, ${decimalMoney(
-                    summary.autoRecharge.amount,
-                    summary.currency,
-                  )} is bought with the card, at most ${decimalMoney(summary.autoRecharge.monthlyLimit, summary.currency)} a month.`
-                : "Off. Auto top-up buys credits with the subscription's card when the balance runs low."}
+              <SpendMeter summary={summary} label={`This period's spend${of} against the cap`} />
+            </>
+          ) : (
+            <p className="text-sm text-slate-600 dark:text-slate-400" data-testid="spend-cap-current">
+              No cap: {decimalMoney(summary.periodSpend, summary.currency)} spent this period. A cap sends alerts (webhook
+              billing.spend_threshold) as the period&apos;s spend nears it, and can refuse calls at it.
             </p>
-            {canWrite ? (
-              <AutoRechargeForm subscriptionId={subscription.id} currency={summary.currency} current={summary.autoRecharge} />
-            ) : null}
-          </div>
-        </Card>
-      </div>
+          )}
+          {canWrite ? <SpendCapForm subscriptionId={subscription.id} currency={summary.currency} current={summary.spendCap} /> : null}
+        </div>
+      </Card>
+      <Card title={`Auto top-up${of}`}>
+        <div className="space-y-4" data-testid="auto-recharge-card">
+          <p className="text-sm text-slate-600 dark:text-slate-400" data-testid="auto-recharge-current">
+            {summary.autoRecharge
+              ? `On: when the balance falls below ${decimalMoney(summary.autoRecharge.below, summary.currency)}, ${decimalMoney(
+                  summary.autoRecharge.amount,
+                  summary.currency,
+                )} is bought with the card, at most ${decimalMoney(summary.autoRecharge.monthlyLimit, summary.currency)} a month.`
+              : "Off. Auto top-up buys credits with the subscription's card when the balance runs low."}
+          </p>
+          {canWrite ? (
+            <AutoRechargeForm subscriptionId={subscription.id} currency={summary.currency} current={summary.autoRecharge} />
+          ) : null}
+        </div>
+      </Card>
       <Card title={`Credit ledger${of}`}>
         <LedgerTable entries={ledger.data} currency={summary.currency} caption={`Credit ledger${of}, newest first`} />
         {ledger.hasMore ? (
@@ -434,6 +433,35 @@ export function ProviderCredits({
           </div>
         ) : null}
       </div>
+    </Card>
+  );
+}
+
+/** Whether a subscription's credits are worth a glance: a prepaid plan, credits held or given, or a cap set. */
+export const creditsInUse = (s: CreditSummary) =>
+  s.billing === "prepaid" || Number(s.granted) > 0 || s.spendCap !== null || s.autoRecharge !== null;
+
+/**
+ * A subscription's credits at a glance, for a product portal's dashboard: the balance, the cap and the period's
+ * spend, and a link to where credits are bought and limits set.
+ */
+export function CreditsGlance({ summary, title, manageHref }: { summary: CreditSummary; title: string; manageHref: string }) {
+  return (
+    <Card title={title} actions={summary.billing === "prepaid" ? <Badge tone="info">Prepaid</Badge> : undefined}>
+      <p className="text-3xl font-semibold tabular-nums" data-testid="dashboard-credits">
+        {decimalMoney(summary.balance, summary.currency)}
+      </p>
+      <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+        {summary.billing === "prepaid" ? "of credits left: each call is paid from them." : "of credits, applied to your invoices first."}
+      </p>
+      {summary.spendCap ? (
+        <div className="mt-3">
+          <SpendMeter summary={summary} label={`${title}: this period's spend against the cap`} />
+        </div>
+      ) : null}
+      <p className="mt-3 text-sm">
+        <Link href={manageHref}>Buy credits and set limits</Link>
+      </p>
     </Card>
   );
 }
