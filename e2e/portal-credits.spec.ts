@@ -239,7 +239,7 @@ test("a prepaid plan: buying credits, a spend cap, the ledger, and the provider'
 
   // ── 390 px: the console's subscription page and the product portal's settings, credits card and ledger included.
   await pageB.setViewportSize({ width: 390, height: 844 });
-  await pageB.reload();
+  await pageB.goto(`/portal/subscriptions/${subscriptionId}`);
   await expect(pageB.getByTestId("credits-card")).toBeVisible();
   await pageB.waitForLoadState("networkidle").catch(() => {});
   expect(await expectNoOverflow(pageB, `/portal/subscriptions/${subscriptionId}`)).toBe(true);
