@@ -53,7 +53,14 @@ export async function createPriceAction(productId: string, input: unknown) {
   return runAction(
     "prices:write",
     async (ctx) => {
-      const price = await createPrice(ctx.auth, String(productId), PriceCreate.parse(parseForm(PriceForm, input)));
+      // billing (postpaid, the default, or prepaid) is the API's own field, beside what PriceForm reads.
+      const { billing, ...form } = (input ?? {}) as { billing?: unknown };
+      const prepaid = parseForm(z.enum(["postpaid", "prepaid", ""], "Choose postpaid or prepaid."), billing ?? "") === "prepaid";
+      const price = await createPrice(
+        ctx.auth,
+        String(productId),
+        PriceCreate.parse({ ...parseForm(PriceForm, form), ...(prepaid ? { billing: "prepaid" } : {}) }),
+      );
       return { id: price.id };
     },
     [`/portal/products/${productId}`, "/catalog"],

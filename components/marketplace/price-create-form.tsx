@@ -4,7 +4,8 @@ import { useRouter } from "next/navigation";
 import { createPriceAction } from "@/app/portal/marketplace-actions";
 import { Button, Field, Input, Select } from "@/components/ui/primitives";
 
-// Adding a plan to a product: per call, or a monthly subscription with included calls and an overage rate; and
+// Adding a plan to a product: per call, or a monthly subscription with included calls and an overage rate;
+// postpaid (invoiced after each period) or prepaid (paid from credits the subscriber buys first, issue 39); and
 // what the plan buys: a rate limit (calls per window) and a monthly quota.
 
 const CURRENCIES = ["USD", "EUR", "GBP", "JPY", "CHF", "CAD", "AUD"];
@@ -28,6 +29,7 @@ export function PriceCreateForm({ productId }: { productId: string }) {
     "rateLimit.limit",
     "rateLimit.windowSeconds",
     "monthlyQuota",
+    "billing",
   ];
 
   function submit(form: FormData) {
@@ -42,6 +44,7 @@ export function PriceCreateForm({ productId }: { productId: string }) {
       overageRate: kind === "subscription" ? value("overageRate") : "",
       rateLimit: { limit: value("rateLimit"), windowSeconds: value("rateWindow") },
       monthlyQuota: value("monthlyQuota"),
+      billing: value("billing"),
     };
     start(async () => {
       const r = await createPriceAction(productId, input);
@@ -78,6 +81,12 @@ export function PriceCreateForm({ productId }: { productId: string }) {
           {CURRENCIES.map((c) => (
             <option key={c}>{c}</option>
           ))}
+        </Select>
+      </Field>
+      <Field label="Billing" htmlFor="price-billing" error={errorOn("billing")}>
+        <Select id="price-billing" name="billing" defaultValue="postpaid">
+          <option value="postpaid">Postpaid: invoiced after each period</option>
+          <option value="prepaid">Prepaid: paid from credits bought first</option>
         </Select>
       </Field>
       {kind === "usage" ? (

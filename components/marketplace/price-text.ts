@@ -20,7 +20,9 @@ export type PriceView = Pick<
   | "metrics"
   | "rateLimit"
   | "monthlyQuota"
->;
+> &
+  // Optional: a price read before issue 39 (or a test's literal) has none and is postpaid.
+  Partial<Pick<ReturnType<typeof serializePrice>, "billing" | "maxCostPerCall">>;
 
 const number = new Intl.NumberFormat("en-US", { maximumFractionDigits: 9 });
 const count = new Intl.NumberFormat("en-US");
@@ -40,9 +42,21 @@ function windowText(seconds: number): string {
   return `${seconds} seconds`;
 }
 
+/** Whether a plan is paid from prepaid credits (issue 39) rather than invoiced after the period. */
+export const isPrepaid = (p: Pick<PriceView, "billing">) => p.billing === "prepaid";
+
+/** What a prepaid plan says about its credits, first of its lines. */
+function prepaidLines(p: PriceView): string[] {
+  if (!isPrepaid(p)) return [];
+  const lines = ["Prepaid: pay as you go from credits you buy first; calls stop when they run out"];
+  if (p.maxCostPerCall !== null && p.maxCostPerCall !== undefined)
+    lines.push(`each call holds up to ${money(p.maxCostPerCall, p.currency)} of credits until its cost is known`);
+  return lines;
+}
+
 /** What a plan charges, as a headline and the lines under it. */
 export function describePrice(p: PriceView): { headline: string; details: string[]; shape: string } {
-  const details: string[] = [];
+  const details: string[] = prepaidLines(p);
   if (p.type === "subscription" && p.baseSubscription) {
     const b = p.baseSubscription;
     details.push(`${count.format(b.includedQuota)} calls included per ${b.interval}`);

@@ -1,8 +1,10 @@
 import Link from "next/link";
-import { describeLimits, describePrice, type PriceView } from "./price-text";
+import { Badge } from "@/components/ui/primitives";
+import { describeLimits, describePrice, isPrepaid, type PriceView } from "./price-text";
 
-// A product's active plans side by side: what each costs, the rate limit and monthly quota it buys, and (on the
-// product page) a Subscribe link per plan, which leads to the portal's subscribe form (sign-in first).
+// A product's active plans side by side: what each costs (a prepaid plan badged as such, paid from credits), the
+// rate limit and monthly quota it buys, and (on the product page) a Subscribe link per plan, which leads to the
+// portal's subscribe form (sign-in first).
 
 export function PricingTable({
   prices,
@@ -47,6 +49,12 @@ export function PricingTable({
               <tr key={p.id} className="border-t border-slate-100 align-top dark:border-slate-800" data-testid={`plan-${p.name}`}>
                 <th scope="row" className="py-2 pr-3 font-medium">
                   {p.name}
+                  {isPrepaid(p) ? (
+                    <>
+                      {" "}
+                      <Badge tone="info">Prepaid</Badge>
+                    </>
+                  ) : null}
                   <span className="block text-xs font-normal text-slate-500 dark:text-slate-400">{d.shape}</span>
                 </th>
                 <td className="py-2 pr-3">

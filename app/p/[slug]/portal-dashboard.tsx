@@ -5,11 +5,15 @@ import { usageMetrics } from "@/lib/usage/metrics";
 import { searchLogs } from "@/lib/usage/log-search";
 import { Card, Stat } from "@/components/ui/primitives";
 import { LogTable, type LogRowView } from "@/components/portal/log-table";
+import { CreditBanners, CreditsGlance, creditsInUse } from "@/components/marketplace/credits-panel";
+import { subscriptionCredits } from "@/lib/billing/credits";
 import { visitorView } from "./load";
 
 // The Developer dashboard above a portal's landing page, for a signed-in visitor with a current subscription: the
 // panels of `defaultPanels` in their order (api-keys, usage-metrics, recent-requests), each shaped by
-// `views.dashboard` (showAPIMetrics, showErrors, showRateLimits, showRecentRequests). Nothing for anyone else.
+// `views.dashboard` (showAPIMetrics, showErrors, showRateLimits, showRecentRequests), and the credits of each
+// subscription that uses them (a prepaid plan, credits held, a spend cap: issue 39) with the cap's banners. Nothing
+// for anyone else.
 
 const PANELS = ["api-keys", "usage-metrics", "recent-requests"] as const;
 
@@ -25,7 +29,10 @@ export async function PortalDashboard({ slug }: { slug: string }) {
       (p !== "usage-metrics" || props.showAPIMetrics) &&
       (p !== "recent-requests" || props.showRecentRequests),
   );
-  if (!panels.length) return null;
+  const credits = (await Promise.all(v.current.map(async (s) => ({ s, summary: await subscriptionCredits(viewer.auth, s.id) })))).filter(
+    (c) => creditsInUse(c.summary),
+  );
+  if (!panels.length && !credits.length) return null;
   const [keys, metrics, recent] = await Promise.all([
     panels.includes("api-keys") ? keysThatMayCall(viewer.auth, v.productIds) : 0,
     panels.includes("usage-metrics") ? usageMetrics(viewer.auth, "day", { productIds: v.productIds }) : null,
@@ -95,7 +102,29 @@ export async function PortalDashboard({ slug }: { slug: string }) {
       <h2 id="portal-dashboard-title" className="mb-4 text-2xl font-semibold tracking-tight">
         Your dashboard
       </h2>
-      <div className="grid gap-6 lg:grid-cols-2">{panels.map((p) => panel[p])}</div>
+      {credits.length ? (
+        <div className="mb-6 space-y-2 empty:hidden">
+          {credits.map(({ s, summary }) => (
+            <CreditBanners
+              key={s.id}
+              summary={summary}
+              periodEnd={s.currentPeriodEnd}
+              product={v.current.length > 1 ? s.productName : undefined}
+            />
+          ))}
+        </div>
+      ) : null}
+      <div className="grid gap-6 lg:grid-cols-2">
+        {panels.map((p) => panel[p])}
+        {credits.map(({ s, summary }) => (
+          <CreditsGlance
+            key={`credits-${s.id}`}
+            summary={summary}
+            title={v.current.length > 1 ? `Credits for ${s.productName}` : "Credits"}
+            manageHref={`${base}/settings`}
+          />
+        ))}
+      </div>
     </section>
   );
 }

@@ -7,10 +7,13 @@ import { PlanUsage } from "@/components/product-portal/plan-usage";
 import { projectToolCallStats } from "@/lib/usage/tool-call-stats";
 import { Card } from "@/components/ui/primitives";
 import { ToolCallTable } from "@/components/portal/call-via";
+import { CreditBanners } from "@/components/marketplace/credits-panel";
+import { subscriptionCredits } from "@/lib/billing/credits";
 import { visitorView } from "../load";
 
 // /p/{slug}/usage: the visitor's calls of this portal's products per period (views.usage.periods), against their
-// plan's rate limit and quota (showRateLimits, showQuotas) and with the period's cost so far (showCosts).
+// plan's rate limit and quota (showRateLimits, showQuotas) and with the period's cost so far (showCosts); the
+// credits' banners when a spend cap's threshold was crossed or prepaid credits ran out.
 
 type Params = Promise<{ slug: string }>;
 
@@ -41,13 +44,23 @@ export default async function ProductPortalUsage({ params }: { params: Params })
       </div>
     );
   const period = props.periods.includes("day") ? "day" : props.periods[0];
-  const [overview, toolCalls] = await Promise.all([
+  const [overview, toolCalls, credits] = await Promise.all([
     productUsageOverview(viewer.auth, period, v.productIds),
     projectToolCallStats(viewer.auth, 7, v.productIds),
+    Promise.all(v.current.map(async (s) => ({ s, summary: await subscriptionCredits(viewer.auth, s.id) }))),
   ]);
   return (
     <div className="space-y-6">
       {header}
+      {/* A spend cap's threshold crossed this period, or prepaid credits run out (issue 39). */}
+      {credits.map(({ s, summary }) => (
+        <CreditBanners
+          key={s.id}
+          summary={summary}
+          periodEnd={s.currentPeriodEnd}
+          product={v.current.length > 1 ? s.productName : undefined}
+        />
+      ))}
       <PlanUsage subscriptions={v.current} props={props} />
       {/* The console's charts refresh through TanStack Query, as in the console's layout. */}
       <QueryProvider>

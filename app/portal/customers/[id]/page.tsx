@@ -3,20 +3,27 @@ import { notFound } from "next/navigation";
 import { ApiError } from "@/lib/http/errors";
 import { requirePortalContext } from "@/lib/portal/portal-context";
 import { customerUsage, getCustomer } from "@/lib/billing/customers";
+import { customerCredits } from "@/lib/billing/credits";
+import { grants } from "@/lib/auth/scopes";
 import { namesOf } from "@/lib/billing/marketplace-views";
 import { Badge, Card, EmptyState } from "@/components/ui/primitives";
 import { day, minorMoney, statusTone } from "@/components/marketplace/format";
 import { money } from "@/components/marketplace/price-text";
+import { ProviderCredits } from "@/components/marketplace/credits-panel";
 
-// One customer: its subscriptions to this business's products, their calls in the last 30 days, and the invoices
-// it was sent for them. Another provider's customer, or a business that buys nothing from this one, is a 404.
+// One customer: its subscriptions to this business's products, their credits (balances, lots, "Grant credits"),
+// their calls in the last 30 days, and the invoices it was sent for them. Another provider's customer, or a business that buys nothing from this one, is a 404.
 
 export const metadata = { title: "Customer · Developer Portal" };
 
 export default async function CustomerPage({ params }: { params: Promise<{ id: string }> }) {
   const ctx = await requirePortalContext();
   const { id } = await params;
-  const [customer, usage] = await Promise.all([getCustomer(ctx.auth, id), customerUsage(ctx.auth, id, {})]).catch((e) => {
+  const [customer, usage, credits] = await Promise.all([
+    getCustomer(ctx.auth, id),
+    customerUsage(ctx.auth, id, {}),
+    customerCredits(ctx.auth, id),
+  ]).catch((e) => {
     if (e instanceof ApiError && e.status === 404) notFound();
     throw e;
   });
@@ -84,6 +91,23 @@ export default async function CustomerPage({ params }: { params: Promise<{ id: s
           </table>
         </div>
       </Card>
+      <ProviderCredits
+        customerId={id}
+        balances={credits.data}
+        subscriptions={
+          new Map(
+            customer.subscriptions.map((s) => [
+              s.id,
+              {
+                product: productName(s.productId),
+                plan: names.prices.get(s.priceId) ?? s.priceId,
+                current: s.status === "active" || s.status === "past_due",
+              },
+            ]),
+          )
+        }
+        canWrite={grants(ctx.auth.scopes, "subscriptions:write")}
+      />
       <Card title="Usage, last 30 days">
         {usage.products.length === 0 ? (
           <p className="text-sm text-slate-500">No calls of your products in the last 30 days.</p>

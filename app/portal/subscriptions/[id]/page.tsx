@@ -6,8 +6,10 @@ import { consumerSubscription } from "@/lib/billing/marketplace-views";
 import { Badge, Card } from "@/components/ui/primitives";
 import { CancelSubscription, ProductKeyCard } from "@/components/marketplace/subscription-actions";
 import { day, minorMoney, statusTone } from "@/components/marketplace/format";
+import { ConsumerCredits, CreditBanners, loadCredits } from "@/components/marketplace/credits-panel";
 
-// One subscription: product, seller, plan, status and period; a key limited to the product; canceling.
+// One subscription: product, seller, plan, status and period; its credits, spend cap, auto top-up and credit
+// ledger (issue 39); a key limited to the product; canceling.
 
 export const metadata = { title: "Subscription · Developer Portal" };
 
@@ -19,6 +21,7 @@ export default async function SubscriptionPage({ params }: { params: Promise<{ i
     throw e;
   });
   const current = sub.status === "active" || sub.status === "past_due";
+  const credits = await loadCredits(ctx.auth, sub.id);
   return (
     <div className="space-y-6">
       <p className="text-sm">
@@ -28,6 +31,7 @@ export default async function SubscriptionPage({ params }: { params: Promise<{ i
         <h1 className="text-2xl font-bold">{sub.productName}</h1>
         <Badge tone={statusTone(sub.status)}>{sub.status.replace("_", " ")}</Badge>
       </div>
+      <CreditBanners summary={credits.summary} periodEnd={sub.currentPeriodEnd} />
       <Card title="Subscription">
         <dl className="grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]" data-testid="subscription-details">
           <dt className="text-slate-500">Product</dt>
@@ -59,6 +63,7 @@ export default async function SubscriptionPage({ params }: { params: Promise<{ i
           <dd>{sub.environment === "test" ? "Test (never charged)" : "Live"}</dd>
         </dl>
       </Card>
+      <ConsumerCredits auth={ctx.auth} subscription={sub} credits={credits} />
       <ProductKeyCard subscriptionId={sub.id} productName={sub.productName} active={current} />
       {current ? (
         <Card title="Cancel">
