@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from "node:http";
-import type { MetricSourceSpec } from "@/lib/billing/price-plan";
+import type { MetricSourceSpec, PricePlan } from "@/lib/billing/price-plan";
 
 // Metering what an answer contains (issue 40): a price's measured metrics name where each call's quantity is (a
 // number in the JSON answer, in the events of an SSE stream, in a header, or in the request's JSON body). The
@@ -161,3 +161,7 @@ export function answerMeter(metrics: MeteredMetric[], warn: (msg: string) => voi
     },
   };
 }
+
+/** A meter for a call rated by `plan`'s measured metrics; null when it has none. */
+export const meterFor = (plan: PricePlan) =>
+  answerMeter(plan.usage.filter((c) => c.measure === "measured").map((c) => ({ name: c.metricKey!, from: c.from! })));

@@ -17,7 +17,7 @@ import {
   type UpstreamTarget,
 } from "@/lib/gateway/proxy";
 import { admitCall, recordOutcome } from "@/lib/gateway/circuit-breaker";
-import { answerMeter } from "@/lib/gateway/answer-meter";
+import { meterFor } from "@/lib/gateway/answer-meter";
 import { circuitOpen, faultStatus, upstreamFailed } from "@/lib/gateway/upstream-errors";
 import { journalRequest, recordRequest, type RequestRecord } from "@/lib/usage/recorder";
 import { paidByCredits } from "@/lib/billing/spend-guard";
@@ -93,9 +93,6 @@ function upstreamHeaders(ctx: RequestContext, call: GatewayCall, target: Upstrea
 const targetOf = (ctx: RequestContext, call: GatewayCall) =>
   upstreamTarget(ctx.auth!.environment === "production" ? ctx.gatewayProduct!.live : ctx.gatewayProduct!.sandbox, call.pathWithQuery);
 
-/** The price's metrics measured from calls (lib/gateway/answer-meter.ts). */
-const measuredOf = (sub: RequestContext["subscription"]) =>
-  sub!.plan.usage.filter((c) => c.measure === "measured").map((c) => ({ name: c.metricKey!, from: c.from! }));
 /** Whether the price bills bytes (data transfer, tokens counted from bytes). */
 const billsBytes = (sub: RequestContext["subscription"]) => sub!.plan.usage.some((c) => c.measure === "bytes" || c.measure === "tokens");
 
@@ -108,7 +105,7 @@ async function proxyCall(ctx: RequestContext): Promise<void> {
   const headers = upstreamHeaders(ctx, call, target);
   const gatewayStarted = ctx.started;
   if (!admitCall(product.id)) throw circuitOpen();
-  const meter = answerMeter(measuredOf(sub));
+  const meter = meterFor(sub.plan);
   // A cost that depends on the answer's body (a measured metric, or bytes of an answer of unknown length) is known
   // only once the body has passed: it is rated then and sent as the trailer X-Request-Cost, never as a wrong header.
   let finishDeferred: ((r: ProxyResult) => Promise<Record<string, string>>) | null = null;

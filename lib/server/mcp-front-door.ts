@@ -20,6 +20,7 @@ import { assertTokenResource } from "@/lib/oauth/resource-binding";
 import { bearerChallenge } from "@/lib/oauth/protected-resource";
 import { mcpResourceUrl } from "@/lib/oauth/mcp-resource";
 import { paidByCredits } from "@/lib/billing/spend-guard";
+import { meterFor } from "@/lib/gateway/answer-meter";
 import { createRequestContext, type RequestContext } from "./request-context";
 import { runPipeline, type Pipeline } from "./pipeline";
 import { identifyRequest } from "./steps/identify";
@@ -154,6 +155,8 @@ interface ToolContext extends RequestContext {
   tool: McpTool;
   toolArgs: Record<string, unknown> | undefined;
   upstream: BufferedResult | null;
+  /** Units measured from the tool call's request and answer (a price's measured metrics). */
+  quantities?: Record<string, number> | null;
   mcpSession: Session;
 }
 
@@ -211,11 +214,20 @@ async function callUpstream(ctx: RequestContext): Promise<void> {
   if (result.fault) recordOutcome(product.id, false);
   else recordOutcome(product.id, (result.status ?? 502) < 500);
   const status = result.fault ? faultStatus(result.fault) : result.status!;
+  // A price's measured metrics read the tool call's request and answer, as on /gw (here the answer is buffered).
+  const meter = meterFor(sub.plan);
+  if (meter && !result.fault) {
+    if (request.body) meter.request(request.body);
+    meter.headers(result.responseHeaders);
+    meter.response(result.body);
+    tc.quantities = meter.finish();
+  }
   const rated = await rateProductCall(sub, {
     at: ctx.at,
     statusCode: status,
     bytes: result.requestBytes + result.responseBytes,
     computeMs: 0,
+    quantities: tc.quantities ?? null,
   });
   settleCallSpend(ctx, rated?.nanos ?? null);
   if (rated) {
@@ -258,6 +270,7 @@ function toolRecord(ctx: RequestContext, statusCode: number): RequestRecord {
       subscriptionId: ctx.subscription?.subscriptionId ?? null,
       providerId: product.providerId,
       paidByCredits: paidByCredits(ctx.spendHold),
+      quantities: tc.quantities ?? null,
     },
   };
 }

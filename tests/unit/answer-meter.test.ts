@@ -1,0 +1,62 @@
+// The gateway's answer meter (lib/gateway/answer-meter.ts): quantities read from JSON, SSE events split across
+// chunks anywhere, headers and request bodies, and what it does with answers it will not hold.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { answerMeter, numberAt } from "@/lib/gateway/answer-meter";
+
+test("numberAt follows dotted paths into objects and arrays and reads numbers only", () => {
+  const doc = { usage: { output_tokens: 350, text: "x", n: "12" }, data: [{ rows: 4 }] };
+  assert.equal(numberAt(doc, "usage.output_tokens"), 350);
+  assert.equal(numberAt(doc, "data.0.rows"), 4);
+  assert.equal(numberAt(doc, "usage.n"), 12);
+  assert.equal(numberAt(doc, "usage.text"), undefined);
+  assert.equal(numberAt(doc, "usage.missing.deeper"), undefined);
+  assert.equal(numberAt(null, "a"), undefined);
+});
+
+test("an SSE stream cut anywhere: the last value, or the sum, of the events that carry the path", () => {
+  const stream =
+    'event: message_start\ndata: {"usage":{"input_tokens":1200}}\n\n' +
+    'data: {"delta":{"tokens":3}}\n\ndata: {"delta":{"tokens":4}}\r\n\r\n' +
+    'data: {"usage":{"output_tokens":2}}\n\ndata: {"usage":{"output_tokens":350}}\n\ndata: [DONE]\n\n';
+  for (const size of [1, 3, 7, 1000]) {
+    const meter = answerMeter([
+      { name: "in", from: { source: "response.json", path: "usage.input_tokens" } },
+      { name: "out", from: { source: "response.sse", path: "usage.output_tokens" } },
+      { name: "deltas", from: { source: "response.sse", path: "delta.tokens", aggregate: "sum" } },
+    ])!;
+    meter.headers({ "content-type": "text/event-stream; charset=utf-8" });
+    const bytes = Buffer.from(stream);
+    for (let i = 0; i < bytes.length; i += size) meter.response(bytes.subarray(i, i + size));
+    assert.deepEqual(meter.finish(), { in: 1200, out: 350, deltas: 7 }, `chunks of ${size} bytes`);
+  }
+});
+
+test("a JSON answer, a header and the request body; an answer over the cap counts 0 with a warning", () => {
+  const meter = answerMeter([
+    { name: "out", from: { source: "response.json", path: "usage.output_tokens" } },
+    { name: "units", from: { source: "response.header", name: "X-Units" } },
+    { name: "asked", from: { source: "request.json", path: "max_tokens" } },
+  ])!;
+  meter.request(Buffer.from('{"max_to'));
+  meter.request(Buffer.from('kens":2000}'));
+  meter.headers({ "content-type": "application/json", "x-units": "7" });
+  meter.response(Buffer.from('{"usage":{"output'));
+  meter.response(Buffer.from('_tokens":350}}'));
+  assert.deepEqual(meter.finish(), { out: 350, units: 7, asked: 2000 });
+
+  const previous = process.env.METER_JSON_MAX_BYTES;
+  process.env.METER_JSON_MAX_BYTES = "10";
+  try {
+    const warnings: string[] = [];
+    const capped = answerMeter([{ name: "out", from: { source: "response.json", path: "usage.output_tokens" } }], (m) => warnings.push(m))!;
+    capped.headers({ "content-type": "application/json" });
+    capped.response(Buffer.from('{"usage":{"output_tokens":350}}'));
+    assert.deepEqual(capped.finish(), { out: 0 });
+    assert.match(warnings[0], /METER_JSON_MAX_BYTES/);
+  } finally {
+    if (previous === undefined) delete process.env.METER_JSON_MAX_BYTES;
+    else process.env.METER_JSON_MAX_BYTES = previous;
+  }
+  assert.equal(answerMeter([]), null, "a price that measures nothing needs no meter");
+});
