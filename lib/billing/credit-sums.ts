@@ -24,7 +24,8 @@ export async function usageCostNanos(
   if (opts.flush !== false) await flushUsageEverywhere();
   const pg = databaseProvider() === "postgresql";
   const param = (i: number) => (pg ? `$${i}` : "?");
-  const where = [`"subscriptionId" = ${param(1)}`, `"cost" > 0`];
+  // Corrections of meter events can cost less than nothing (a refund of what they took back): counted too.
+  const where = [`"subscriptionId" = ${param(1)}`, `"cost" <> 0`];
   const args: unknown[] = [subscriptionId];
   if (opts.credits) where.push(`"paidByCredits" = ${pg ? "true" : "1"}`);
   if (opts.from) {

@@ -253,7 +253,7 @@ export async function creditLedger(auth: AuthContext, id: string, query: { limit
     take: limit + 1,
   });
   const burns = await db.usageEvent.findMany({
-    where: { subscriptionId: sub.id, paidByCredits: true, cost: { gt: 0 }, ...(before ? { timestamp: { lt: before } } : {}) },
+    where: { subscriptionId: sub.id, paidByCredits: true, cost: { not: 0 }, ...(before ? { timestamp: { lt: before } } : {}) },
     orderBy: [{ timestamp: "desc" }, { id: "desc" }],
     take: limit + 1,
     select: { id: true, cost: true, timestamp: true, endpoint: true },
@@ -276,7 +276,8 @@ export async function creditLedger(auth: AuthContext, id: string, query: { limit
     ...burns.map((b) => ({
       id: b.id,
       object: "credit_ledger_entry" as const,
-      type: "burn" as const,
+      // A corrected meter event gives back what it had burned: a refund.
+      type: (b.cost! < 0 ? "refund" : "burn") as "burn" | "refund",
       amount: nanosToDecimal(-toNanos(b.cost)),
       currency,
       requestId: `req_${b.id.slice(b.id.indexOf("_") + 1)}`,

@@ -17,6 +17,7 @@ export const EVENT_TYPES = [
   "payment.succeeded",
   "payment.failed",
   "api.quota_exceeded",
+  "usage.amended",
   "billing.spend_threshold",
   "billing.credits_added",
   "billing.auto_recharge_failed",

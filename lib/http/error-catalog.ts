@@ -198,6 +198,15 @@ export const ERROR_CATALOG: ErrorDoc[] = [
     fix: "Use a new key for a new request.",
   },
   {
+    code: "USAGE_INVOICED",
+    status: 409,
+    type: "conflict_error",
+    meaning:
+      "A correction (amend or void) of usage whose period is already on a finalised invoice, which never changes; `invoiceId` names it.",
+    fix: "Give the customer credits instead (`POST /v1/customers/{id}/credits`).",
+    fields: { invoiceId: z.string().nullable().meta({ description: "The finalised invoice the usage is on" }) },
+  },
+  {
     code: "INSUFFICIENT_CREDITS",
     status: 402,
     type: "authorization_error",

@@ -71,5 +71,37 @@ export const MeterEvent = z
     timestamp: z.string(),
     identifier: z.string(),
     cost: z.object({ amount: z.string(), currency: z.string() }).nullable(),
+    correctionOf: z.string().nullable().optional().meta({ description: "The event this one amends or voids (a correction)." }),
+    reason: z.string().nullable().optional().meta({ description: "Why the correction was made." }),
   })
   .meta({ id: "MeterEvent" });
+
+export const MeterEventAmend = z
+  .strictObject({
+    quantity: z.number().int().min(0).max(1_000_000_000).meta({ description: "What the event should have counted." }),
+    reason: z.string().trim().min(1).max(500).meta({ description: "Why (kept in the audit log and sent in usage.amended)." }),
+  })
+  .meta({ id: "MeterEventAmend" });
+
+export const MeterEventVoid = z
+  .strictObject({ reason: z.string().trim().min(1).max(500).meta({ description: "Why the event is voided." }) })
+  .meta({ id: "MeterEventVoid" });
+
+export const MeterEventBackfill = z.strictObject({ events: z.array(MeterEventCreate).min(1).max(1000) }).meta({ id: "MeterEventBackfill" });
+
+export const MeterEventBackfillResult = z
+  .object({
+    object: z.literal("list"),
+    created: z.number().int(),
+    duplicates: z.number().int(),
+    errors: z.number().int(),
+    data: z.array(
+      z.object({
+        index: z.number().int(),
+        status: z.enum(["created", "duplicate", "error"]),
+        event: MeterEvent.nullable(),
+        error: z.object({ code: z.string(), message: z.string(), field: z.string().nullable() }).nullable(),
+      }),
+    ),
+  })
+  .meta({ id: "MeterEventBackfillResult" });

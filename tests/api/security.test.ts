@@ -106,6 +106,12 @@ const customerSubscription = async (api: ApiClient): Promise<Params> => {
   const other = await seedBusiness();
   return { id: other.businessId, subscriptionId: (await created(other.test, "/v1/subscriptions", { priceId, paymentMethod: CARD })).id };
 };
+/** A meter event tenant A reported on its own project's subscription to its own product. */
+const meterEvent = async (api: ApiClient): Promise<Params> => {
+  const { productId, priceId } = await publishedPrice(api);
+  const subscription = (await created(api, "/v1/subscriptions", { priceId })).id;
+  return { id: (await created(api, "/v1/meter-events", { product: productId, subscription, quantity: 3 })).id };
+};
 const apiKey = async (api: ApiClient): Promise<Params> => ({
   id: (await created(api, "/v1/api-keys", { name: "Fixture key", scopes: ["products:read"] })).id,
 });
@@ -189,6 +195,8 @@ runCommonRouteTests(ROUTES, {
     "/v1/subscriptions/{id}/credits": subscription,
     "/v1/subscriptions/{id}/credit-ledger": subscription,
     "/v1/customers/{id}/credits": customerSubscription,
+    "/v1/meter-events/{id}/amend": meterEvent,
+    "/v1/meter-events/{id}/void": meterEvent,
     "/v1/invoices/{id}": invoice,
     "/v1/invoices/{id}/lines/{lineId}/usage": invoice,
     "/v1/catalog/products/{id}": product,
@@ -239,6 +247,12 @@ runCommonRouteTests(ROUTES, {
     "POST /v1/subscriptions/{id}/cancel": {},
     "POST /v1/subscriptions/{id}/credits": { amount: 1, paymentMethod: CARD },
     "POST /v1/customers/{id}/credits": (p: Params) => ({ subscription: p.subscriptionId, amount: 1, note: "Security grant" }),
+    "POST /v1/meter-events/{id}/amend": { quantity: 1, reason: "Security amendment" },
+    "POST /v1/meter-events/{id}/void": { reason: "Security void" },
+    "POST /v1/meter-events/backfill": async (_: Params, api: ApiClient) => {
+      const { productId, priceId } = await publishedPrice(api);
+      return { events: [{ product: productId, subscription: (await created(api, "/v1/subscriptions", { priceId })).id, quantity: 1 }] };
+    },
     // An unknown key: the verification itself succeeds (200, valid: false).
     "POST /v1/keys/verify": async (_: Params, api: ApiClient) => ({ key: `sk_test_${"z".repeat(40)}`, product: (await product(api)).id }),
     // Tenant A's own project subscribes to A's product, which A then meters.

@@ -1,0 +1,169 @@
+import { db } from "@/lib/db/client";
+import { newId } from "@/lib/ids";
+import { now } from "@/lib/clock";
+import { ApiError, notFound } from "@/lib/http/errors";
+import type { AuthContext } from "@/lib/http/auth-context";
+import { withEvents, emitEvent, type Tx } from "@/lib/events/emit-event";
+import { recordAudit } from "@/lib/audit/record-audit";
+import { currentSubscriptions, rateProductCall } from "@/lib/billing/rate-request";
+import { holdSpend, paidByCredits, settleSpend } from "@/lib/billing/spend-guard";
+import type { MeterEventCreate } from "@/lib/schemas/product-calls";
+import { createMeterEvent, serializeMeterEvent } from "./meter-events";
+
+// Corrected usage, audited (issue 40; Orb's amendments are the model). A meter event of the open period can be
+// amended to another quantity or voided (amended to 0): the original is kept and marked, and the correction is a
+// new event of the difference that references it, rated like any event (a negative difference is a negative
+// cost: on a prepaid plan the credits come back). Each correction is an audit entry for both businesses and a
+// usage.amended event to both sides. Once the period is invoiced, a correction is a 409 naming the invoice: the
+// provider credits the customer instead (POST /v1/customers/{id}/credits); a finalised invoice never changes.
+
+const CURRENT = ["active", "past_due"];
+
+async function invoiceCovering(subscriptionId: string, at: Date) {
+  return db.invoice.findFirst({ where: { subscriptionId, periodStart: { lte: at }, periodEnd: { gt: at } } });
+}
+
+export async function amendMeterEvent(provider: AuthContext, id: string, input: { quantity: number; reason: string }, action = "amended") {
+  const original = await db.usageEvent.findFirst({ where: { id, providerId: provider.businessId, method: "METER" } });
+  if (!original || original.environment !== provider.environment) throw notFound("meter event", id);
+  if (original.correctionOf)
+    throw new ApiError({
+      status: 409,
+      type: "conflict_error",
+      code: "STATE_CONFLICT",
+      field: "id",
+      message: `This event is a correction of ${original.correctionOf}: amend that one instead.`,
+    });
+  const sub = original.subscriptionId ? await db.subscription.findUnique({ where: { id: original.subscriptionId } }) : null;
+  const open = sub && CURRENT.includes(sub.status) && original.timestamp >= sub.currentPeriodStart;
+  if (!sub || !open) {
+    const invoice = sub ? await invoiceCovering(sub.id, original.timestamp) : null;
+    throw new ApiError({
+      status: 409,
+      type: "conflict_error",
+      code: "USAGE_INVOICED",
+      field: "id",
+      message: invoice
+        ? `The event's period is on invoice ${invoice.id}, which is finalised: usage on it can no longer change.`
+        : "The event's period is closed: usage on it can no longer change.",
+      suggestion: "Credit the customer instead: POST /v1/customers/{id}/credits.",
+      extra: { invoiceId: invoice?.id ?? null },
+    });
+  }
+  const corrections = await db.usageEvent.aggregate({ where: { correctionOf: original.id }, _sum: { quantity: true } });
+  const effective = original.quantity + (corrections._sum.quantity ?? 0);
+  const delta = input.quantity - effective;
+  if (delta === 0) return { ...serializeMeterEvent(original, null), quantity: effective, correctionOf: null, reason: null };
+
+  // Rated and paid like any event of the period: a positive difference needs credits (402), a negative one refunds.
+  const cached = await currentSubscriptions(sub.projectId, sub.environment);
+  const entry = cached.byProduct.get(original.productId ?? "");
+  const current = entry && entry.subscriptionId === sub.id ? entry : null;
+  const hold = current ? await holdSpend(current, delta) : null;
+  const cost = current
+    ? await rateProductCall(current, { at: original.timestamp, statusCode: 200, bytes: 0, computeMs: 0, quantity: delta })
+    : null;
+  const t = now();
+  const correctionId = newId("usage");
+  let correction;
+  try {
+    correction = await withEvents(async (tx) => {
+      const row = await tx.usageEvent.create({
+        data: {
+          id: correctionId,
+          timestamp: original.timestamp,
+          businessId: original.businessId,
+          projectId: original.projectId,
+          environment: original.environment,
+          apiKey: provider.principal.id,
+          method: "METER",
+          endpoint: original.endpoint,
+          path: original.path,
+          statusCode: 200,
+          latency: 0,
+          requestSize: 0,
+          responseSize: 0,
+          computeTime: 0,
+          cost: cost ? Number(cost.decimal) : null,
+          billable: original.billable,
+          productId: original.productId,
+          subscriptionId: original.subscriptionId,
+          providerId: original.providerId,
+          quantity: delta,
+          paidByCredits: paidByCredits(hold),
+          correctionOf: original.id,
+          correctionReason: input.reason,
+        },
+      });
+      await tx.usageEvent.update({ where: { id: original.id }, data: { correctedBy: row.id } });
+      const data = {
+        object: "usage_correction",
+        action,
+        original: original.id,
+        correction: row.id,
+        subscriptionId: original.subscriptionId,
+        productId: original.productId,
+        quantity: { from: effective, to: input.quantity, difference: delta },
+        cost: cost ? { amount: cost.decimal, currency: cost.currency } : null,
+        reason: input.reason,
+        at: t.toISOString(),
+      };
+      const event = { businessId: original.businessId, environment: original.environment, type: "usage.amended", data };
+      await emitEvent(event, tx as unknown as Tx);
+      if (original.providerId && original.providerId !== original.businessId)
+        await emitEvent({ ...event, businessId: original.providerId }, tx as unknown as Tx);
+      return row;
+    });
+    await settleSpend(hold, cost?.nanos ?? null);
+  } catch (e) {
+    await settleSpend(hold, null);
+    throw e;
+  }
+  // Who, when, why: an audit entry in each business's log.
+  for (const businessId of new Set([original.businessId, original.providerId ?? provider.businessId]))
+    recordAudit({
+      businessId,
+      environment: original.environment,
+      actorType: "api_key",
+      actorId: provider.principal.id,
+      action: `usage.${action}`,
+      targetType: "usage_event",
+      targetId: original.id,
+      details: { correction: correction.id, from: effective, to: input.quantity, reason: input.reason, by: provider.businessId },
+    });
+  return { ...serializeMeterEvent(correction, cost?.currency ?? null), correctionOf: original.id, reason: input.reason };
+}
+
+export const voidMeterEvent = (provider: AuthContext, id: string, input: { reason: string }) =>
+  amendMeterEvent(provider, id, { quantity: 0, reason: input.reason }, "voided");
+
+/** Up to 1,000 events at once, each exactly as POST /v1/meter-events takes it (deduplicated by identifier, forever,
+ * per product), each answered on its own: one refused event does not stop the others. */
+export async function backfillMeterEvents(provider: AuthContext, input: { events: MeterEventCreate[] }) {
+  const results = [];
+  let created = 0,
+    duplicates = 0,
+    errors = 0;
+  for (const [index, e] of input.events.entries()) {
+    try {
+      const existed =
+        e.identifier !== undefined &&
+        (await db.usageEvent.findFirst({ where: { identifier: e.identifier, providerId: provider.businessId }, select: { id: true } })) !==
+          null;
+      const event = await createMeterEvent(provider, e);
+      if (existed) duplicates++;
+      else created++;
+      results.push({ index, status: existed ? ("duplicate" as const) : ("created" as const), event, error: null });
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      errors++;
+      results.push({
+        index,
+        status: "error" as const,
+        event: null,
+        error: { code: err.code, message: err.message, field: err.field ?? null },
+      });
+    }
+  }
+  return { object: "list" as const, created, duplicates, errors, data: results };
+}
