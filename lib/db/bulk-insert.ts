@@ -18,13 +18,14 @@ import { insertOnSqliteThread, sqliteThreadRunning } from "./sqlite-thread";
 export type ColumnType = "text" | "int" | "float" | "bool" | "date" | "json";
 export type Columns = Record<string, ColumnType>;
 
+// A boolean the row does not carry is false, never NULL: a journal line written before a boolean column was added
+// (a replay after an upgrade) still inserts.
 function sqliteValue(type: ColumnType, v: unknown): unknown {
+  if (type === "bool") return v ? 1 : 0;
   if (v === null || v === undefined) return null;
   switch (type) {
     case "date":
       return toSqliteDate(v as Date);
-    case "bool":
-      return v ? 1 : 0;
     case "json":
       return JSON.stringify(v);
     default:
@@ -71,7 +72,10 @@ async function insertPostgres(table: string, columns: Columns, rows: Record<stri
   const list = Object.keys(columns)
     .map((c) => `"${c}"`)
     .join(", ");
-  const sql = `INSERT INTO "${table}" (${list}) SELECT ${list} FROM json_populate_recordset(NULL::"${table}", $1::json)${skipExisting ? " ON CONFLICT DO NOTHING" : ""}`;
+  const select = Object.entries(columns)
+    .map(([c, type]) => (type === "bool" ? `COALESCE("${c}", false)` : `"${c}"`))
+    .join(", ");
+  const sql = `INSERT INTO "${table}" (${list}) SELECT ${select} FROM json_populate_recordset(NULL::"${table}", $1::json)${skipExisting ? " ON CONFLICT DO NOTHING" : ""}`;
   const json = JSON.stringify(rows);
   // The plain pg pool when there is one: through Prisma, each batch's parameter was serialized again by its engine.
   const pool = directPostgres();

@@ -75,6 +75,11 @@ test("bulk-inserted usage events and logs read back exactly, nulls and unicode i
       providerId: null,
       quantity: 1,
       identifier: null,
+      paidByCredits: false,
+      quantities: null,
+      correctionOf: null,
+      correctedBy: null,
+      correctionReason: null,
     },
     {
       id: newId("usage"),
@@ -103,10 +108,19 @@ test("bulk-inserted usage events and logs read back exactly, nulls and unicode i
       providerId: "biz_y",
       quantity: 250,
       identifier: "batch \u2603",
+      paidByCredits: true,
+      quantities: { "output tokens": 350, "caf\u00e9 rows": 2 },
+      correctionOf: null,
+      correctedBy: null,
+      correctionReason: null,
     },
   ];
   await bulkInsert("UsageEvent", USAGE, usage);
   assert.deepEqual(await db.usageEvent.findMany({ where: { projectId }, orderBy: { timestamp: "asc" } }), usage);
+  // A journal line written before paidByCredits existed (replayed after an upgrade) inserts, as false.
+  const { paidByCredits: _, ...older } = { ...usage[0], id: newId("usage") };
+  await bulkInsert("UsageEvent", USAGE, [older]);
+  assert.equal((await db.usageEvent.findUnique({ where: { id: older.id } }))?.paidByCredits, false);
 
   const logs = [
     {
