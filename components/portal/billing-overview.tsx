@@ -12,7 +12,7 @@ type Simulation = Awaited<ReturnType<typeof simulatePlans>>;
 
 const money = (minor: number, currency: string) => `${minorToDecimal(BigInt(minor), currency)} ${currency}`;
 const day = (iso: string) => new Date(iso).toISOString().slice(0, 10);
-const statusTone = { paid: "success", open: "warning", uncollectible: "danger", upcoming: "info" } as const;
+const statusTone = { paid: "success", open: "warning", uncollectible: "danger", upcoming: "info", draft: "info" } as const;
 
 function Lines({ invoice }: { invoice: Upcoming | PastInvoice }) {
   return (

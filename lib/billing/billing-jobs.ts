@@ -1,7 +1,7 @@
 import { db } from "@/lib/db/client";
 import { now } from "@/lib/clock";
 import { flushUsageEverywhere } from "@/lib/usage/flush-everywhere";
-import { closePeriod } from "./close-period";
+import { closePeriod, finalizeDraftInvoices } from "./close-period";
 import { collectInvoice } from "./collect-payment";
 import { invalidateBillingCache } from "./rate-request";
 import { expireCredits } from "./credits";
@@ -47,6 +47,14 @@ export async function finalizeInvoices(): Promise<{ closed: number; invoices: nu
   return { closed, invoices };
 }
 
+/** Drafts past their grace: rated again with late usage, finalised and charged. */
+export async function finalizeDrafts(): Promise<{ finalizedDrafts: number }> {
+  await flushUsageEverywhere();
+  const { finalized } = await finalizeDraftInvoices();
+  for (const id of finalized) await collectInvoice(id);
+  return { finalizedDrafts: finalized.length };
+}
+
 export async function retryPayments(): Promise<{ attempted: number }> {
   const due = await db.invoice.findMany({
     where: { status: "open", nextPaymentAttempt: { lte: now() } },
@@ -60,5 +68,5 @@ export async function retryPayments(): Promise<{ attempted: number }> {
 /** Every job, in order: what the scheduler and the test clock run. Credits lapse before periods close, so an
  * invoice never applies credits that had expired by its end. */
 export async function runBillingJobs() {
-  return { ...(await expireCredits()), ...(await finalizeInvoices()), ...(await retryPayments()) };
+  return { ...(await expireCredits()), ...(await finalizeInvoices()), ...(await finalizeDrafts()), ...(await retryPayments()) };
 }

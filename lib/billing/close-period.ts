@@ -47,6 +47,9 @@ export async function invoiceLinesFor(
   return { price, lines: linksFor(lines, invoiceId, start, end, sub.id) };
 }
 
+/** How long a closed period's invoice stays a draft, taking late usage (INVOICE_GRACE_HOURS, default 1). */
+export const invoiceGraceMs = () => Math.max(0, Number(process.env.INVOICE_GRACE_HOURS ?? 1)) * 3_600_000;
+
 export async function closePeriod(
   sub: SubscriptionRow,
   opts: { endAt?: Date; cancel?: boolean } = {},
@@ -54,10 +57,13 @@ export async function closePeriod(
   const start = sub.currentPeriodStart;
   const end = opts.endAt && opts.endAt < sub.currentPeriodEnd ? opts.endAt : sub.currentPeriodEnd;
   const invoiceId = newId("invoice");
+  // A period that ends on its date is invoiced as a draft for the grace period (late usage still counts); one the
+  // consumer ends now is finalised at once, as its cancellation asks.
+  const graceMs = opts.cancel ? 0 : invoiceGraceMs();
   // Ids carry the real time they were made at (not the test clock): the events recorded before this moment.
   const usageCutoff = idTimeBound("usage", Date.now());
   const rated = await invoiceLinesFor(sub, start, end, sub.currentPeriodEnd, invoiceId, usageCutoff);
-  const credits = rated ? await invoiceCredits(sub, rated.price, rated.lines, start, end) : null;
+  const credits = rated && graceMs === 0 ? await invoiceCredits(sub, rated.price, rated.lines, start, end) : null;
   const ending = opts.cancel || sub.cancelAtPeriodEnd;
   const nextPriceId = sub.pendingPriceId ?? sub.priceId;
   let nextEnd = sub.currentPeriodEnd;
@@ -107,7 +113,7 @@ export async function closePeriod(
           providerId: sub.providerId,
           productId: sub.productId,
           number: `${sub.environment === "test" ? "TEST-" : ""}${sub.businessId.slice(-6)}-${String(count + 1).padStart(4, "0")}`,
-          status: "open",
+          status: graceMs ? "draft" : "open",
           currency: rated.price.currency,
           periodStart: start,
           periodEnd: end,
@@ -117,8 +123,9 @@ export async function closePeriod(
           total,
           amountPaid: 0,
           attemptCount: 0,
-          nextPaymentAttempt: t,
-          finalizedAt: t,
+          nextPaymentAttempt: graceMs ? null : t,
+          // A draft's is when it will be finalised.
+          finalizedAt: graceMs ? new Date(end.getTime() + graceMs) : t,
           createdAt: t,
           updatedAt: t,
         },
@@ -153,4 +160,60 @@ export async function closePeriod(
     );
     return { invoiceId: written };
   });
+}
+
+/**
+ * The job after the grace: each draft whose time has come is rated again with every event of its period (late ones
+ * and corrections included), takes the credits, and becomes open (then charged). Conditional on still being a draft,
+ * so two processes finalise it once.
+ */
+export async function finalizeDraftInvoices(): Promise<{ finalized: string[] }> {
+  const due = await db.invoice.findMany({ where: { status: "draft", finalizedAt: { lte: now() } }, take: 200 });
+  const finalized: string[] = [];
+  for (const inv of due) {
+    const usageCutoff = idTimeBound("usage", Date.now());
+    const sub = { id: inv.subscriptionId, priceId: inv.priceId };
+    const rated = await invoiceLinesFor(sub, inv.periodStart, inv.periodEnd, inv.periodEnd, inv.id, usageCutoff);
+    if (!rated) continue;
+    const credits = await invoiceCredits(sub, rated.price, rated.lines, inv.periodStart, inv.periodEnd);
+    const lines: InvoiceLine[] = credits ? [...rated.lines, credits.line] : rated.lines;
+    const t = now();
+    const done = await withEvents(async (tx) => {
+      const claimed = await tx.invoice.updateMany({
+        where: { id: inv.id, status: "draft" },
+        data: {
+          status: "open",
+          lines: lines as unknown as Prisma.InputJsonValue,
+          subtotal: invoiceTotal(rated.lines),
+          total: invoiceTotal(lines),
+          usageCutoff,
+          finalizedAt: t,
+          nextPaymentAttempt: t,
+          updatedAt: t,
+        },
+      });
+      if (claimed.count !== 1) return false;
+      if (credits?.ledgerNanos)
+        await tx.creditEntry.create({
+          data: {
+            id: newId("creditEntry"),
+            subscriptionId: inv.subscriptionId,
+            businessId: inv.businessId,
+            providerId: inv.providerId || inv.businessId,
+            projectId: inv.projectId,
+            environment: inv.environment,
+            type: "invoice",
+            amountNanos: credits.ledgerNanos,
+            currency: inv.currency,
+            invoiceId: inv.id,
+            note: "Credits applied to the invoice",
+            dedupeKey: `invoice:${inv.id}`,
+            createdAt: t,
+          },
+        });
+      return true;
+    });
+    if (done) finalized.push(inv.id);
+  }
+  return { finalized };
 }

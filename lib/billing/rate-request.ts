@@ -205,7 +205,7 @@ export interface RequestCost {
   readonly decimal: string;
 }
 
-function costOf(nanos: bigint, currency: string): RequestCost {
+export function costOf(nanos: bigint, currency: string): RequestCost {
   let decimal: string | undefined;
   return {
     nanos,

@@ -1,6 +1,6 @@
 import { processKeyRotations } from "@/lib/keys/rotation-job";
 import { purgeExpiredOAuth } from "@/lib/oauth/purge-expired";
-import { finalizeInvoices, retryPayments } from "@/lib/billing/billing-jobs";
+import { finalizeDrafts, finalizeInvoices, retryPayments } from "@/lib/billing/billing-jobs";
 import { expireCredits } from "@/lib/billing/credits";
 import { purgeExpiredIdempotencyKeys, purgeExpiredLogs } from "./retention";
 import { compactRollups } from "./compact-rollups";
@@ -17,6 +17,8 @@ export const JOBS: Record<string, () => Promise<unknown>> = {
   // Billing: credits past their expiry lapse (before periods close, so no invoice applies them), then close ended periods into invoices (renew or cancel) and charge them, then retry due payments.
   "expire-credits": expireCredits,
   "finalize-invoices": finalizeInvoices,
+  // Drafts past INVOICE_GRACE_HOURS: rated again with the late usage, finalised and charged.
+  "finalize-drafts": finalizeDrafts,
   "retry-payments": retryPayments,
 };
 

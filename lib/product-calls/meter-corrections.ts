@@ -7,6 +7,7 @@ import { withEvents, emitEvent, type Tx } from "@/lib/events/emit-event";
 import { recordAudit } from "@/lib/audit/record-audit";
 import { currentSubscriptions, rateProductCall } from "@/lib/billing/rate-request";
 import { holdSpend, paidByCredits, settleSpend } from "@/lib/billing/spend-guard";
+import { draftCovering, rateLate } from "@/lib/billing/late-usage";
 import type { MeterEventCreate } from "@/lib/schemas/product-calls";
 import { createMeterEvent, serializeMeterEvent } from "./meter-events";
 
@@ -20,7 +21,7 @@ import { createMeterEvent, serializeMeterEvent } from "./meter-events";
 const CURRENT = ["active", "past_due"];
 
 async function invoiceCovering(subscriptionId: string, at: Date) {
-  return db.invoice.findFirst({ where: { subscriptionId, periodStart: { lte: at }, periodEnd: { gt: at } } });
+  return db.invoice.findFirst({ where: { subscriptionId, status: { not: "draft" }, periodStart: { lte: at }, periodEnd: { gt: at } } });
 }
 
 export async function amendMeterEvent(provider: AuthContext, id: string, input: { quantity: number; reason: string }, action = "amended") {
@@ -36,7 +37,9 @@ export async function amendMeterEvent(provider: AuthContext, id: string, input: 
     });
   const sub = original.subscriptionId ? await db.subscription.findUnique({ where: { id: original.subscriptionId } }) : null;
   const open = sub && CURRENT.includes(sub.status) && original.timestamp >= sub.currentPeriodStart;
-  if (!sub || !open) {
+  // A period in its grace (its invoice a draft) can still be corrected; the draft is rated again when finalised.
+  const late = sub && !open ? await draftCovering(sub.id, original.timestamp) : null;
+  if (!sub || (!open && !late)) {
     const invoice = sub ? await invoiceCovering(sub.id, original.timestamp) : null;
     throw new ApiError({
       status: 409,
@@ -58,11 +61,13 @@ export async function amendMeterEvent(provider: AuthContext, id: string, input: 
   // Rated and paid like any event of the period: a positive difference needs credits (402), a negative one refunds.
   const cached = await currentSubscriptions(sub.projectId, sub.environment);
   const entry = cached.byProduct.get(original.productId ?? "");
-  const current = entry && entry.subscriptionId === sub.id ? entry : null;
+  const current = entry && entry.subscriptionId === sub.id && !late ? entry : null;
   const hold = current ? await holdSpend(current, delta) : null;
-  const cost = current
-    ? await rateProductCall(current, { at: original.timestamp, statusCode: 200, bytes: 0, computeMs: 0, quantity: delta })
-    : null;
+  const cost = late
+    ? await rateLate(late, delta)
+    : current
+      ? await rateProductCall(current, { at: original.timestamp, statusCode: 200, bytes: 0, computeMs: 0, quantity: delta })
+      : null;
   const t = now();
   const correctionId = newId("usage");
   let correction;

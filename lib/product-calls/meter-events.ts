@@ -6,6 +6,7 @@ import type { AuthContext } from "@/lib/http/auth-context";
 import { verifyApiKey } from "@/lib/auth/verify-api-key";
 import { currentSubscriptions, rateProductCall } from "@/lib/billing/rate-request";
 import { holdSpend, paidByCredits, settleSpend } from "@/lib/billing/spend-guard";
+import { draftCovering, rateLate } from "@/lib/billing/late-usage";
 import { recordMeterRollup } from "@/lib/usage/recorder";
 import type { MeterEventCreate } from "@/lib/schemas/product-calls";
 import { providerProduct } from "./provider-product";
@@ -72,18 +73,24 @@ export async function createMeterEvent(provider: AuthContext, input: MeterEventC
     throw invalidField(input.subscription ? "subscription" : "key", "The subscription is canceled: its periods are closed.");
   const t = now();
   const at = input.timestamp ? new Date(input.timestamp) : t;
-  if (at < sub.currentPeriodStart || at >= sub.currentPeriodEnd || at.getTime() > t.getTime() + FUTURE_SKEW_MS)
+  // A closed period whose invoice is still a draft (its grace) takes late usage, rated against that period.
+  const late = at < sub.currentPeriodStart ? await draftCovering(sub.id, at) : null;
+  if ((at < sub.currentPeriodStart && !late) || at >= sub.currentPeriodEnd || at.getTime() > t.getTime() + FUTURE_SKEW_MS)
     throw invalidField(
       "timestamp",
-      `The timestamp is outside the subscription's open period (${sub.currentPeriodStart.toISOString()} to ${sub.currentPeriodEnd.toISOString()}).`,
-      "Report usage while its period is open; a finalised invoice is never changed.",
+      `The timestamp is outside the subscription's open period (${sub.currentPeriodStart.toISOString()} to ${sub.currentPeriodEnd.toISOString()}) and any period still in its grace.`,
+      "Report usage while its period is open or its invoice a draft (INVOICE_GRACE_HOURS); a finalised invoice is never changed.",
     );
   const cached = await currentSubscriptions(sub.projectId, sub.environment);
   const entry = cached.byProduct.get(product.id);
-  const current = entry && entry.subscriptionId === sub.id ? entry : null;
+  const current = entry && entry.subscriptionId === sub.id && !late ? entry : null;
   // Prepaid credits and the spend cap are checked before the event is taken (402 with nothing recorded).
   const hold = current ? await holdSpend(current, input.quantity) : null;
-  const cost = current ? await rateProductCall(current, { at, statusCode: 200, bytes: 0, computeMs: 0, quantity: input.quantity }) : null;
+  const cost = late
+    ? await rateLate(late, input.quantity)
+    : current
+      ? await rateProductCall(current, { at, statusCode: 200, bytes: 0, computeMs: 0, quantity: input.quantity })
+      : null;
   const consumerAuth = { businessId: sub.businessId, projectId: sub.projectId, environment: sub.environment } as const;
   let row: UsageRow;
   try {

@@ -91,7 +91,9 @@ export const InvoiceLine = z
   })
   .meta({ id: "InvoiceLine" });
 
-export const INVOICE_STATUSES = ["upcoming", "open", "paid", "uncollectible"] as const;
+// draft: a closed period in its grace (INVOICE_GRACE_HOURS) — late usage of the period is still taken and the
+// lines may change; it is finalised (open, then charged) when the grace ends.
+export const INVOICE_STATUSES = ["upcoming", "draft", "open", "paid", "uncollectible"] as const;
 
 export const Invoice = z
   .object({

@@ -9,6 +9,8 @@ import { client, type ApiClient } from "../helpers/api";
 import { startClockServer, testClockHeaders, type ClockServer } from "../helpers/receiver";
 
 const DAY = 86_400_000;
+// INVOICE_GRACE_HOURS' default: a closed period's invoice is a draft this long, then finalised and charged.
+const GRACE = 3_600_000;
 let server: ClockServer;
 let api: ApiClient;
 let offset = 0;
@@ -85,6 +87,10 @@ test("the job finalises the period: tiered lines equal the announced costs and t
 
   const periodEnd = Date.parse(sub.currentPeriodEnd);
   await moveTo(periodEnd + 60_000);
+  const [draft] = await invoicesOf(sub.id);
+  assert.equal(draft?.status, "draft", "in its grace the period's invoice is a draft");
+  assert.equal(draft.finalizedAt, new Date(periodEnd + GRACE).toISOString(), "a draft says when it will be finalised");
+  await moveTo(periodEnd + GRACE + 60_000);
   const [invoice] = await invoicesOf(sub.id);
   assert.ok(invoice, "the scheduled job wrote the invoice");
   assert.equal(invoice.periodStart, sub.currentPeriodStart);
@@ -130,7 +136,7 @@ test("the job finalises the period: tiered lines equal the announced costs and t
   for (const t of ["subscription.created", "subscription.renewed", "payment.succeeded"]) assert.ok(types.includes(t), t);
 
   // Running the job again finalises nothing twice.
-  await moveTo(periodEnd + 120_000);
+  await moveTo(periodEnd + GRACE + 120_000);
   assert.equal((await invoicesOf(sub.id)).length, 1);
 
   // Cancel at the end of the new period: a last invoice, then canceled.
@@ -155,13 +161,13 @@ test("a failing card: retries after 1, 3 and 5 days, past_due at the third failu
   const sub = created.body.data;
   const end = Date.parse(sub.currentPeriodEnd);
 
-  await moveTo(end + 60_000);
+  await moveTo(end + GRACE + 60_000);
   let [inv] = await invoicesOf(sub.id);
   assert.equal(inv.status, "open");
   assert.equal(inv.total, 2000);
   assert.equal(inv.attemptCount, 1);
   const first = Date.parse(inv.nextPaymentAttempt);
-  assert.ok(Math.abs(first - (end + 60_000 + DAY)) < 30_000, "retry one day later");
+  assert.ok(Math.abs(first - (end + GRACE + 60_000 + DAY)) < 30_000, "retry one day after the invoice was finalised");
   const failed = (await api.get("/v1/events?type=payment.failed")).body.data;
   assert.equal(failed.length, 1);
   assert.equal(failed[0].data.failureCode, "card_declined");
@@ -194,7 +200,7 @@ test("a failing card: retries after 1, 3 and 5 days, past_due at the third failu
   assert.equal(patched.status, 200, patched.text);
   assert.equal(patched.body.data.status, "past_due", "an uncollectible invoice is not charged again");
   const renewed = patched.body.data;
-  await moveTo(Date.parse(renewed.currentPeriodEnd) + 60_000);
+  await moveTo(Date.parse(renewed.currentPeriodEnd) + GRACE + 60_000);
   const invoices = await invoicesOf(sub.id);
   assert.equal(invoices.length, 2);
   assert.equal(invoices[1].status, "paid");

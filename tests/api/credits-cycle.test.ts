@@ -64,7 +64,8 @@ test("a postpaid invoice takes the credits first; a prepaid one shows its usage 
   assert.equal((await api.post(`/v1/subscriptions/${prepaid.sub.id}/credits`, { amount: 1 })).status, 201);
   await calls(prepaid.productId, 7);
 
-  await moveTo(Date.parse(postpaid.sub.currentPeriodEnd) + 60_000);
+  // Past the period's end and its grace (INVOICE_GRACE_HOURS, 1 by default): the invoices are finalised.
+  await moveTo(Date.parse(postpaid.sub.currentPeriodEnd) + 3_600_000 + 60_000);
 
   const inv = await invoiceOf(postpaid.sub.id);
   assert.ok(inv, "the period's invoice");
@@ -125,4 +126,56 @@ test("a grant lapses at expiresAt with what is left of it, after the calls have 
   // Calls now spend the lasting grant.
   await calls(productId, 1);
   assert.equal((await creditsOf(sub.id)).balance, "0.9");
+});
+
+test("late usage in the grace: an event dated in the closed period and an amendment reach the finalised invoice, audited", async () => {
+  const { productId, sub } = await subscribed({ amount: 0.01 });
+  const first = await api.post("/v1/meter-events", { product: productId, subscription: sub.id, quantity: 5 });
+  assert.equal(first.status, 201, first.text);
+  const end = Date.parse(sub.currentPeriodEnd);
+
+  await moveTo(end + 60_000);
+  const draft = await invoiceOf(sub.id);
+  assert.deepEqual([draft.status, draft.total], ["draft", 5], "in its grace the invoice is a draft");
+  // Reported late, dated in the closed period: taken, rated against that period.
+  const late = await api.post("/v1/meter-events", {
+    product: productId,
+    subscription: sub.id,
+    quantity: 3,
+    timestamp: new Date(end - 3_600_000).toISOString(),
+  });
+  assert.equal(late.status, 201, late.text);
+  assert.equal(late.body.data.cost.amount, "0.03");
+  const amended = await api.post(`/v1/meter-events/${first.body.data.id}/amend`, { quantity: 2, reason: "Over-reported" });
+  assert.equal(amended.status, 201, amended.text);
+
+  await moveTo(end + 3_600_000 + 60_000);
+  const final = await invoiceOf(sub.id);
+  assert.equal(final.id, draft.id);
+  assert.notEqual(final.status, "draft");
+  const usage = final.lines.find((l: { type: string }) => l.type === "usage");
+  assert.equal(usage.quantity, 5, "2 (amended from 5) + 3 reported late");
+  assert.equal(final.total, 5);
+  // The audit log is written off the request's path (a short queue): read until it is there.
+  let audit: { action: string; details: { reason: string } }[] = [];
+  for (let i = 0; i < 50 && !audit.length; i++) {
+    audit = (await api.get(`/v1/audit-logs?targetId=${first.body.data.id}`)).body.data ?? [];
+    if (!audit.length) await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.equal(audit[0]?.action, "usage.amended");
+  assert.equal(audit[0]?.details.reason, "Over-reported");
+
+  // Finalised: a correction is refused naming the invoice, and the period takes no more usage.
+  const refused = await api.post(`/v1/meter-events/${late.body.data.id}/void`, { reason: "too late" });
+  assert.equal(refused.status, 409, refused.text);
+  assert.equal(refused.body.error.code, "USAGE_INVOICED");
+  assert.equal(refused.body.error.invoiceId, final.id);
+  const tooLate = await api.post("/v1/meter-events", {
+    product: productId,
+    subscription: sub.id,
+    quantity: 1,
+    timestamp: new Date(end - 60_000).toISOString(),
+  });
+  assert.equal(tooLate.status, 400);
+  assert.equal(tooLate.body.error.field, "timestamp");
 });
