@@ -51,31 +51,34 @@ class JsonTap {
   }
 }
 
-/** An SSE stream read event by event (WHATWG: lines, `data:` fields joined with \n, a blank line ends an event). */
+/** An SSE stream read event by event (WHATWG: lines ending in LF or CRLF, `data:` fields joined with \n, a blank
+ * line ends an event). Only the line being read is held. */
 class SseTap {
   private partial = "";
   private data: string[] = [];
   private readonly decoder = new TextDecoder();
   constructor(private readonly onEvent: (data: string) => void) {}
   push(chunk: Buffer) {
-    this.partial += this.decoder.decode(chunk, { stream: true });
+    const text = this.partial + this.decoder.decode(chunk, { stream: true });
+    let from = 0;
     let nl: number;
-    while ((nl = this.partial.search(/\r\n|\r|\n/)) >= 0) {
-      const line = this.partial.slice(0, nl);
-      this.partial = this.partial.slice(nl + (this.partial.startsWith("\r\n", nl) ? 2 : 1));
-      this.line(line);
+    while ((nl = text.indexOf("\n", from)) >= 0) {
+      const end = nl > from && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+      this.line(text.slice(from, end));
+      from = nl + 1;
     }
+    this.partial = from === 0 ? text : text.slice(from);
     // A line longer than the cap is not an event anyone meters: dropped rather than held.
     if (this.partial.length > JSON_CAP()) this.partial = "";
   }
   end() {
-    if (this.partial) this.line(this.partial);
+    if (this.partial) this.line(this.partial.endsWith("\r") ? this.partial.slice(0, -1) : this.partial);
     this.partial = "";
     this.line("");
   }
   private line(line: string) {
     if (line === "") {
-      if (this.data.length) this.onEvent(this.data.join("\n"));
+      if (this.data.length) this.onEvent(this.data.length === 1 ? this.data[0] : this.data.join("\n"));
       this.data = [];
       return;
     }
@@ -107,7 +110,18 @@ export function answerMeter(metrics: MeteredMetric[], warn: (msg: string) => voi
   let sse: SseTap | null = null;
   let upHeaders: IncomingHttpHeaders = {};
 
+  // An event is parsed only when it names one of the paths' last keys: most events of a stream (the deltas) do not.
+  const needles = [
+    ...new Set(
+      metrics.flatMap((m) =>
+        m.from.source === "response.sse" || m.from.source === "response.json" ? [`"${m.from.path.split(".").pop()}"`] : [],
+      ),
+    ),
+  ];
+  // A path ending in an array index has no key to look for: every event is parsed then.
+  const everyEvent = needles.some((n) => /^"\d+"$/.test(n));
   const onEvent = (data: string) => {
+    if (!everyEvent && !needles.some((n) => data.includes(n))) return;
     let doc: unknown;
     try {
       doc = JSON.parse(data);
