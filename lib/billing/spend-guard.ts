@@ -28,6 +28,11 @@ export interface SpendHold {
   /** The period's spend just before and just after this call's reservation (one atomic step of the store, so the
    * calls' windows tile the line and each threshold is crossed by exactly one call). */
   capWindow: { before: bigint; after: bigint } | null;
+  /** The most this call may cost (its reservation and what the balance or cap still allowed when it was taken):
+   * a streamed answer measured as it passes is stopped before it goes past this (null: no limit). */
+  budget: bigint | null;
+  /** Which limit the budget is (the error a stream stopped by it reports). */
+  budgetCode: "INSUFFICIENT_CREDITS" | "SPEND_CAP_REACHED" | null;
   settled: boolean;
 }
 
@@ -104,7 +109,23 @@ function hold(sub: SubscriptionEntry, quantity: number): MaybePromise<SpendHold>
   const store = limiterStore();
   const reserve = reserveNanos(sub, quantity);
   const r = Number(reserve);
-  const h: SpendHold = { sub, reserved: r, creditsKey: null, capKey: null, capWindow: null, settled: false };
+  const h: SpendHold = {
+    sub,
+    reserved: r,
+    creditsKey: null,
+    capKey: null,
+    capWindow: null,
+    budget: null,
+    budgetCode: null,
+    settled: false,
+  };
+  const limitBudget = (room: bigint, code: SpendHold["budgetCode"]) => {
+    const b = reserve + (room > 0n ? room : 0n);
+    if (h.budget === null || b < h.budget) {
+      h.budget = b;
+      h.budgetCode = code;
+    }
+  };
   const takeCredits = (): MaybePromise<void> => {
     if (!sub.prepaid) return;
     const key = creditsKeyOf(sub.subscriptionId);
@@ -116,6 +137,7 @@ function hold(sub: SubscriptionEntry, quantity: number): MaybePromise<SpendHold>
         });
       }
       h.creditsKey = key;
+      limitBudget(balanceAfter, "INSUFFICIENT_CREDITS");
     });
   };
   const takeCap = (): MaybePromise<void> => {
@@ -132,6 +154,7 @@ function hold(sub: SubscriptionEntry, quantity: number): MaybePromise<SpendHold>
       }
       h.capKey = key;
       h.capWindow = { before: BigInt(spent) - BigInt(r), after: BigInt(spent) };
+      if (cap.action === "block") limitBudget(cap.amountNanos - BigInt(spent), "SPEND_CAP_REACHED");
     });
   };
   return andThen(takeCredits(), () => andThen(takeCap(), () => h));
@@ -170,6 +193,19 @@ export function settleSpend(h: SpendHold | null | undefined, finalNanos: bigint 
       });
     }),
   );
+}
+
+/** What `quantities` of the price's measured metrics would cost the call at the period's running totals. */
+export function measuredCost(sub: SubscriptionEntry, quantities: Record<string, number>): bigint {
+  let total = 0n;
+  sub.plan.usage.forEach((c, i) => {
+    if (c.measure !== "measured") return;
+    const q = Math.round(quantities[c.metricKey!] ?? 0);
+    if (q <= 0) return;
+    const before = sub.state?.counted[i] ?? 0;
+    total += cumulativeCost(c, before + q) - cumulativeCost(c, before);
+  });
+  return total;
 }
 
 /** Whether the call is paid from credits (its usage event is then the burn). */

@@ -95,6 +95,8 @@ export interface AnswerMeter {
   response(chunk: Buffer): void;
   /** The quantities, by metric name (0 where nothing was found). */
   finish(): Record<string, number>;
+  /** An SSE answer's quantities so far (what the events delivered until now carry); null for other answers. */
+  current(): Record<string, number> | null;
 }
 
 const isSse = (h: IncomingHttpHeaders) => /^text\/event-stream/i.test(String(h["content-type"] ?? ""));
@@ -150,6 +152,13 @@ export function answerMeter(metrics: MeteredMetric[], warn: (msg: string) => voi
     response(chunk) {
       if (sse) sse.push(chunk);
       else json?.push(chunk);
+    },
+    current() {
+      if (!sse) return null;
+      const out: Record<string, number> = {};
+      for (const m of metrics)
+        if (m.from.source === "response.sse" || m.from.source === "response.json") out[m.name] = values.get(m.name) ?? 0;
+      return out;
     },
     finish() {
       const out: Record<string, number> = {};

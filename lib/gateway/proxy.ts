@@ -187,9 +187,11 @@ export interface ProxyCall extends UpstreamCall {
     upstreamMs: number,
     headers: http.IncomingHttpHeaders,
   ) => Record<string, string> | DeferredHeaders | Promise<Record<string, string> | DeferredHeaders>;
-  /** Each chunk of the request body as it goes to the upstream, and of the answer as it goes to the client. */
+  /** Each chunk of the request body as it goes to the upstream, and of the answer before it goes to the client. An
+   * answer's chunk may stop the answer instead (a budget spent mid-stream): the returned text is written in its place
+   * as the answer's last bytes, the upstream is let go and the answer ends (with its trailers). */
   onRequestChunk?: (chunk: Buffer) => void;
-  onResponseChunk?: (chunk: Buffer) => void;
+  onResponseChunk?: (chunk: Buffer) => void | { stop: string };
 }
 
 /** The start both kinds of call share: the result, settled once, a fault before any answer, the upstream request
@@ -257,9 +259,12 @@ export function proxyRequest(req: IncomingMessage, res: ServerResponse, call: Pr
     const c = startCall(call, agentFor(call.target), resolve);
     if (!c) return;
     const { result, done, fault, upstream } = c;
+    // Set when the gateway stops an answer itself (a budget spent): the upstream's errors after that are its own.
+    let stopped = false;
 
     upstream.on("error", (e: NodeJS.ErrnoException) => {
       c.stopTimer();
+      if (stopped) return;
       if (result.status === null) {
         fault(
           "UPSTREAM_UNAVAILABLE",
@@ -304,28 +309,57 @@ export function proxyRequest(req: IncomingMessage, res: ServerResponse, call: Pr
       // the head leaves with the first chunk: one write instead of two.
       if (up.headers["content-length"] === undefined || deferred) res.flushHeaders();
       const onChunk = call.onResponseChunk;
-      up.on("data", (chunk: Buffer) => {
-        result.responseBytes += chunk.length;
-        onChunk?.(chunk);
-      });
-      if (!deferred) {
-        up.pipe(res);
-        up.on("end", done);
+      const finishDeferred = async () => {
+        try {
+          const trailers = await deferred!.trailers(result);
+          for (const k in trailers) result.responseHeaders[k.toLowerCase()] = trailers[k];
+          if (!res.destroyed) res.addTrailers(trailers);
+        } catch (e) {
+          console.error("[gateway] the answer's trailers failed", e);
+        }
+        res.end();
+        done();
+      };
+      if (!onChunk) {
+        up.on("data", (chunk: Buffer) => {
+          result.responseBytes += chunk.length;
+        });
+        up.pipe(res, { end: !deferred });
+        up.on("end", deferred ? finishDeferred : done);
       } else {
-        up.pipe(res, { end: false });
-        up.on("end", async () => {
-          try {
-            const trailers = await deferred.trailers(result);
-            for (const k in trailers) result.responseHeaders[k.toLowerCase()] = trailers[k];
-            if (!res.destroyed) res.addTrailers(trailers);
-          } catch (e) {
-            console.error("[gateway] the answer's trailers failed", e);
+        // A metered answer: each chunk is looked at before it is passed on (by hand, with the pipe's back-pressure),
+        // so one that would overspend is never sent.
+        up.on("data", (chunk: Buffer) => {
+          if (stopped) return;
+          const verdict = onChunk(chunk);
+          if (verdict && "stop" in verdict) {
+            stopped = true;
+            up.destroy();
+            res.write(verdict.stop);
+            if (deferred) void finishDeferred();
+            else {
+              res.end();
+              done();
+            }
+            return;
           }
-          res.end();
-          done();
+          result.responseBytes += chunk.length;
+          if (!res.write(chunk)) {
+            up.pause();
+            res.once("drain", () => up.resume());
+          }
+        });
+        up.on("end", () => {
+          if (stopped) return;
+          if (deferred) void finishDeferred();
+          else {
+            res.end();
+            done();
+          }
         });
       }
       up.on("error", () => {
+        if (stopped) return; // let go on purpose (a stream stopped mid-way)
         res.destroy();
         done();
       });

@@ -20,7 +20,7 @@ import { admitCall, recordOutcome } from "@/lib/gateway/circuit-breaker";
 import { meterFor } from "@/lib/gateway/answer-meter";
 import { circuitOpen, faultStatus, upstreamFailed } from "@/lib/gateway/upstream-errors";
 import { journalRequest, recordRequest, type RequestRecord } from "@/lib/usage/recorder";
-import { paidByCredits } from "@/lib/billing/spend-guard";
+import { measuredCost, paidByCredits } from "@/lib/billing/spend-guard";
 import { createRequestContext, type RequestContext } from "./request-context";
 import { runPipeline, type Pipeline } from "./pipeline";
 import { identifyRequest } from "./steps/identify";
@@ -106,6 +106,21 @@ async function proxyCall(ctx: RequestContext): Promise<void> {
   const gatewayStarted = ctx.started;
   if (!admitCall(product.id)) throw circuitOpen();
   const meter = meterFor(sub.plan);
+  // A streamed answer metered as it passes is stopped before it costs more than the call may spend (its credits or
+  // cap, lib/billing/spend-guard.ts): what was delivered is billed, and the client gets an SSE error event.
+  const hold = ctx.spendHold;
+  let cutAt: Record<string, number> | null = null;
+  const watchBudget =
+    meter && hold?.budget !== null && hold?.budget !== undefined
+      ? (chunk: Buffer) => {
+          const before = meter.current();
+          meter.response(chunk);
+          const after = meter.current();
+          if (!after || measuredCost(sub, after) <= hold.budget!) return;
+          cutAt = before ?? {};
+          return { stop: budgetStopEvent(hold.budgetCode!) };
+        }
+      : null;
   // A cost that depends on the answer's body (a measured metric, or bytes of an answer of unknown length) is known
   // only once the body has passed: it is rated then and sent as the trailer X-Request-Cost, never as a wrong header.
   let finishDeferred: ((r: ProxyResult) => Promise<Record<string, string>>) | null = null;
@@ -115,7 +130,7 @@ async function proxyCall(ctx: RequestContext): Promise<void> {
     headers: headerList(headers),
     timeoutMs: product.timeoutMs,
     onRequestChunk: meter ? (c) => meter.request(c) : undefined,
-    onResponseChunk: meter ? (c) => meter.response(c) : undefined,
+    onResponseChunk: watchBudget ?? (meter ? (c) => meter.response(c) : undefined),
     onResponse: async (status, upstreamMs, upHeaders) => {
       const gatewayMs = performance.now() - gatewayStarted - upstreamMs;
       // The upstream decides its answer's type and caching; the envelope's defaults are for refusals.
@@ -127,7 +142,7 @@ async function proxyCall(ctx: RequestContext): Promise<void> {
       const unknownLength = declaredLength === undefined || call.req.headers["transfer-encoding"] !== undefined;
       if (meter || (billsBytes(sub) && unknownLength && status < 400)) {
         let finished: Promise<Record<string, string>> | null = null;
-        finishDeferred = (r) => (finished ??= rateAtEnd(ctx, status, r, meter?.finish() ?? null));
+        finishDeferred = (r) => (finished ??= rateAtEnd(ctx, status, r, cutAt ?? meter?.finish() ?? null));
         return { headers, trailerNames: ["X-Request-Cost"], trailers: (r) => finishDeferred!(r) };
       }
       const requestBytes = Number(call.req.headers["content-length"] ?? 0);
@@ -161,6 +176,21 @@ async function proxyCall(ctx: RequestContext): Promise<void> {
   }
   // Streamed already: the answer as recorded (no body kept: it went straight to the client).
   ctx.response = { status: result.status ?? 499, headers: result.responseHeaders, body: null };
+}
+
+/** The last event of a stream stopped because the call's budget is spent (a blank line first ends any event cut). */
+function budgetStopEvent(code: "INSUFFICIENT_CREDITS" | "SPEND_CAP_REACHED"): string {
+  const error =
+    code === "INSUFFICIENT_CREDITS"
+      ? {
+          code: "insufficient_credits",
+          message: "The subscription's prepaid credits are spent: the answer was stopped here and billed up to this point.",
+        }
+      : {
+          code: "spend_cap_reached",
+          message: "The subscription's spend cap is reached: the answer was stopped here and billed up to this point.",
+        };
+  return `\n\nevent: error\ndata: ${JSON.stringify({ type: "error", error })}\n\n`;
 }
 
 /** A call whose cost needed its whole answer: rated by the bytes that passed and the quantities measured, journaled

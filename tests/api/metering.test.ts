@@ -52,6 +52,18 @@ before(async () => {
         };
         return pump();
       }
+      if (url.startsWith("/drip")) {
+        // Ten events of 100 tokens each, one every 30 ms: a stream whose cost grows as it goes.
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        let n = 0;
+        const timer = setInterval(() => {
+          if (res.destroyed) return clearInterval(timer);
+          if (n++ < 10) return void res.write(`data: ${JSON.stringify({ delta: { tokens: 100, text: `part ${n}` } })}\n\n`);
+          clearInterval(timer);
+          res.end('data: {"done":true}\n\n');
+        }, 30);
+        return;
+      }
       if (url.startsWith("/chunked")) {
         res.writeHead(200, { "content-type": "text/plain" });
         res.write("x".repeat(1000));
@@ -230,4 +242,42 @@ test("bad metric sources are refused naming the field", async () => {
     "metrics[0].from.name",
   );
   expectError(await post({ source: "response.json" }), 400, "MISSING_REQUIRED_FIELD");
+});
+
+test("a prepaid stream is stopped before it costs more than the credits hold: an SSE error event, billed up to there", async () => {
+  const a = await seedBusiness();
+  const { price, slug } = await publishApiProduct(a.test, {
+    upstreamUrl: origin,
+    price: {
+      type: "metered",
+      amount: undefined,
+      billing: "prepaid",
+      maxCostPerCall: 0.2,
+      metrics: [
+        { name: "output tokens", unit: "1K tokens", amount: 1, from: { source: "response.sse", path: "delta.tokens", aggregate: "sum" } },
+      ],
+    },
+  });
+  const b = await seedBusiness();
+  const sub = await subscribe(b.test, price.id);
+  assert.equal((await b.test.post(`/v1/subscriptions/${sub.id}/credits`, { amount: 0.5 })).status, 201);
+
+  // 0.5 USD buys 500 tokens: five events of the ten, then the error event instead of the sixth.
+  const cut = await call(slug, b.testKey, "/drip");
+  assert.equal(cut.status, 200);
+  const text = cut.body.toString();
+  assert.equal((text.match(/"tokens":100/g) ?? []).length, 5, text);
+  assert.match(text, /event: error\ndata: .*"code":"insufficient_credits"/);
+  assert.doesNotMatch(text, /"done":true/);
+  assert.equal(cut.trailers["x-request-cost"], "0.5 USD");
+  const ev = await eventOf(String(cut.headers["x-request-id"]));
+  assert.deepEqual(ev?.quantities, { "output tokens": 500 });
+  const credits = await poll(async () => {
+    const c = (await b.test.get(`/v1/subscriptions/${sub.id}/credits`)).body.data;
+    return c.balance === "0" && c.pending === "0" ? c : null;
+  });
+  assert.ok(credits, "the balance is spent exactly, never below zero");
+  const refused = await call(slug, b.testKey, "/drip");
+  assert.equal(refused.status, 402);
+  assert.equal(JSON.parse(refused.body.toString()).error.code, "INSUFFICIENT_CREDITS");
 });
