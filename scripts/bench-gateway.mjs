@@ -28,6 +28,8 @@
 //      and checks that the gateway recorded a usage event for every call it answered
 //   3b. unless BENCH_PREPAID=0: the same calls on a prepaid plan (credits reserved before each call, settled after),
 //      throughput and paced p50 against the postpaid gateway, A B B A (goals: >= 0.9 of its throughput, <= 0.1 ms p50)
+//   3c. unless BENCH_SSE=0: an LLM-style SSE answer through a per-call price and through a price with two token
+//      metrics read from the stream (issue 40): throughput and paced p50, A B B A (goal: <= 0.2 ms p50 added)
 //   4. optional (on unless BENCH_REDIS=0; skipped when Redis does not answer): limits exact over 2 processes: two
 //      more project servers on the same database sharing REDIS_URL (redis://127.0.0.1:6379) and a unique
 //      REDIS_PREFIX, a plan with rateLimit {limit: 500, windowSeconds: 60}, 1,000 calls alternating between them:
@@ -64,6 +66,8 @@ const GOALS = {
   // Issue 39: prepaid credits on must keep >= 0.9 of the throughput and add <= 0.1 ms p50.
   prepaidThroughputRatio: 0.9,
   prepaidAddedP50Ms: 0.1,
+  // Issue 40: an SSE answer metered for tokens must add <= 0.2 ms p50 over the same stream unmetered.
+  meteringAddedP50Ms: 0.2,
 };
 const PAGE_LOOPS = 4;
 const CARD = { card: { number: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" } };
@@ -311,6 +315,59 @@ async function main() {
   const barePaced2 = await paced("bare proxy", targets.bare);
   const barePaced = combinePaced([barePaced1, barePaced2]);
   const gatewayPaced = combinePaced([gatewayPaced1, gatewayPaced2]);
+
+  // Metering from the answer (issue 40): the same SSE answer through a per-call price and through a price with two
+  // token metrics read from the stream (the cost then a trailer). Throughput and paced latency, A B B A.
+  let ssePart = { skipped: "BENCH_SSE=0" };
+  if (process.env.BENCH_SSE !== "0") {
+    const plainSse = await publishAndSubscribe(platform.url, { limit: 1_000_000_000, windowSeconds: 60 });
+    const meteredSse = await publishAndSubscribe(
+      platform.url,
+      { limit: 1_000_000_000, windowSeconds: 60 },
+      {
+        type: "metered",
+        amount: undefined,
+        metrics: [
+          { name: "input tokens", unit: "1M tokens", amount: 1, from: { source: "response.json", path: "usage.input_tokens" } },
+          { name: "output tokens", unit: "1M tokens", amount: 4, from: { source: "response.json", path: "usage.output_tokens" } },
+        ],
+      },
+    );
+    const plainTarget = { server: platform, path: `/gw/${plainSse.slug}/stream` };
+    const meteredTarget = { server: platform, path: `/gw/${meteredSse.slug}/stream` };
+    const probe = await new Promise((resolve, reject) => {
+      const r = http.get(`${platform.url}${meteredTarget.path}`, { headers: auth }, (res) => {
+        res.resume();
+        res.on("end", () => resolve({ status: res.statusCode, cost: res.trailers["x-request-cost"] }));
+      });
+      r.on("error", reject);
+    });
+    if (probe.status !== 200 || probe.cost !== "0.0026 USD")
+      throw new Error(`the metered stream answered ${probe.status} with trailer X-Request-Cost ${probe.cost}`);
+    log(`metered SSE: trailer X-Request-Cost ${probe.cost}`);
+    for (const t of [plainTarget, meteredTarget])
+      await runLoad({ url: platform.url, requests: requestsFor(t), connections: CONNECTIONS, duration: WARMUP, warmup: 0 });
+    const p1 = await measure("SSE, per-call price", plainTarget);
+    const m1 = await measure("SSE, token metrics", meteredTarget);
+    const m2 = await measure("SSE, token metrics (again)", meteredTarget);
+    const p2 = await measure("SSE, per-call price (again)", plainTarget);
+    const pp1 = await paced("SSE, per-call price", plainTarget);
+    const mp1 = await paced("SSE, token metrics", meteredTarget);
+    const mp2 = await paced("SSE, token metrics", meteredTarget);
+    const pp2 = await paced("SSE, per-call price", plainTarget);
+    const plainLoad = bothRuns(p1, p2);
+    const meteredLoad = bothRuns(m1, m2);
+    const plainPaced = combinePaced([pp1, pp2]);
+    const meteredPaced = combinePaced([mp1, mp2]);
+    ssePart = {
+      plain: { load: plainLoad, paced: plainPaced },
+      metered: { load: meteredLoad, paced: meteredPaced },
+      throughputRatio: meteredLoad.rps / plainLoad.rps,
+      addedP50Ms: meteredPaced.p50 - plainPaced.p50,
+      cpuUsPerCallAdded: (meteredLoad.serverCpuMsPerRequest - plainLoad.serverCpuMsPerRequest) * 1000,
+      generatorLagP99Ms: Math.max(...[pp1, mp1, mp2, pp2].map((r) => r.lagP99Ms)),
+    };
+  }
 
   // Prepaid credits (issue 39): the same calls on a prepaid plan, each reserving its cost against the balance
   // before it runs and settling after. Throughput and paced latency against the plain gateway, A B B A.
@@ -648,6 +705,16 @@ async function main() {
     `  data-plane start: ${dataPlaneStartMs ?? "n/a"} ms from its first line to listening (goal <= ${GOALS.startMs} ms): ${met(goals.dataPlaneStartMs.met)}`,
   );
   console.log(`  same-work reference drift between its two runs: ${(refDrift * 100).toFixed(0)}%`);
+  if (ssePart.skipped) console.log(`  metering an SSE answer: skipped (${ssePart.skipped})`);
+  else {
+    const sp = ssePart;
+    console.log(
+      `  SSE answer with two token metrics / per-call price: throughput ${sp.throughputRatio.toFixed(2)} (${Math.round(sp.metered.load.rps)} against ${Math.round(sp.plain.load.rps)} req/s), CPU ${sp.cpuUsPerCallAdded.toFixed(1)} µs a call more`,
+    );
+    console.log(
+      `  metering's added p50 at ${RATE} req/s: ${sp.addedP50Ms.toFixed(3)} ms (${sp.metered.paced.p50.toFixed(3)} against ${sp.plain.paced.p50.toFixed(3)}; goal <= ${GOALS.meteringAddedP50Ms}): ${met(sp.addedP50Ms <= GOALS.meteringAddedP50Ms)}; generator lag p99 up to ${sp.generatorLagP99Ms.toFixed(1)} ms`,
+    );
+  }
   if (prepaidPart.skipped) console.log(`  prepaid credits: skipped (${prepaidPart.skipped})`);
   else {
     const pp = prepaidPart;
@@ -701,6 +768,7 @@ async function main() {
     goals,
     limitsOverTwoProcesses: redisPart,
     prepaidCredits: prepaidPart,
+    meteredSse: ssePart,
     killNine: crashPart,
     profile,
     bareProfile,
