@@ -60,6 +60,53 @@ function FormMessage({ error, saved, id }: { error: string | null; saved: string
   );
 }
 
+/** An amount of money typed in the currency's major unit, its error under it. */
+function MoneyField({
+  id,
+  name,
+  label,
+  defaultValue,
+  error,
+}: {
+  id: string;
+  name: string;
+  label: string;
+  defaultValue?: string;
+  error?: string;
+}) {
+  return (
+    <Field label={label} htmlFor={id} error={error}>
+      <Input id={id} name={name} inputMode="decimal" autoComplete="off" defaultValue={defaultValue ?? ""} invalid={!!error} />
+    </Field>
+  );
+}
+
+/** Save, and (when the setting exists) a second button that turns it off. */
+function SaveOrRemove({
+  pending,
+  save,
+  remove,
+  onRemove,
+}: {
+  pending: boolean;
+  save: string;
+  remove: string | null;
+  onRemove: () => void;
+}) {
+  return (
+    <div className="flex flex-wrap gap-2">
+      <Button type="submit" disabled={pending}>
+        {save}
+      </Button>
+      {remove ? (
+        <Button type="button" variant="secondary" disabled={pending} onClick={onRemove}>
+          {remove}
+        </Button>
+      ) : null}
+    </div>
+  );
+}
+
 export function BuyCreditsForm({
   subscriptionId,
   currency,
@@ -131,52 +178,34 @@ export function AutoRechargeForm({
       }}
     >
       <div className="grid gap-3 sm:grid-cols-3">
-        <Field label={`When the balance falls below (${currency})`} htmlFor={`${id}-below`} error={errors.fields.below}>
-          <Input
-            id={`${id}-below`}
-            name="below"
-            inputMode="decimal"
-            autoComplete="off"
-            defaultValue={current?.below ?? ""}
-            invalid={!!errors.fields.below}
-          />
-        </Field>
-        <Field label={`Buy (${currency})`} htmlFor={`${id}-amount`} error={errors.fields.amount}>
-          <Input
-            id={`${id}-amount`}
-            name="amount"
-            inputMode="decimal"
-            autoComplete="off"
-            defaultValue={current?.amount ?? ""}
-            invalid={!!errors.fields.amount}
-          />
-        </Field>
-        <Field label={`At most a month (${currency})`} htmlFor={`${id}-limit`} error={errors.fields.monthlyLimit}>
-          <Input
-            id={`${id}-limit`}
-            name="monthlyLimit"
-            inputMode="decimal"
-            autoComplete="off"
-            defaultValue={current?.monthlyLimit ?? ""}
-            invalid={!!errors.fields.monthlyLimit}
-          />
-        </Field>
+        <MoneyField
+          id={`${id}-below`}
+          name="below"
+          label={`When the balance falls below (${currency})`}
+          defaultValue={current?.below}
+          error={errors.fields.below}
+        />
+        <MoneyField
+          id={`${id}-amount`}
+          name="amount"
+          label={`Buy (${currency})`}
+          defaultValue={current?.amount}
+          error={errors.fields.amount}
+        />
+        <MoneyField
+          id={`${id}-limit`}
+          name="monthlyLimit"
+          label={`At most a month (${currency})`}
+          defaultValue={current?.monthlyLimit}
+          error={errors.fields.monthlyLimit}
+        />
       </div>
-      <div className="flex flex-wrap gap-2">
-        <Button type="submit" disabled={pending}>
-          {current ? "Save auto top-up" : "Turn on auto top-up"}
-        </Button>
-        {current ? (
-          <Button
-            type="button"
-            variant="secondary"
-            disabled={pending}
-            onClick={() => run(() => setAutoRechargeAction(subscriptionId, null), "Auto top-up is off.")}
-          >
-            Turn off
-          </Button>
-        ) : null}
-      </div>
+      <SaveOrRemove
+        pending={pending}
+        save={current ? "Save auto top-up" : "Turn on auto top-up"}
+        remove={current ? "Turn off" : null}
+        onRemove={() => run(() => setAutoRechargeAction(subscriptionId, null), "Auto top-up is off.")}
+      />
       <FormMessage id={id} error={errors.form} saved={saved} />
     </form>
   );
@@ -205,16 +234,13 @@ export function SpendCapForm({
       }}
     >
       <div className="grid gap-3 sm:grid-cols-3">
-        <Field label={`Cap per period (${currency})`} htmlFor={`${id}-amount`} error={errors.fields.amount}>
-          <Input
-            id={`${id}-amount`}
-            name="amount"
-            inputMode="decimal"
-            autoComplete="off"
-            defaultValue={current?.amount ?? ""}
-            invalid={!!errors.fields.amount}
-          />
-        </Field>
+        <MoneyField
+          id={`${id}-amount`}
+          name="amount"
+          label={`Cap per period (${currency})`}
+          defaultValue={current?.amount}
+          error={errors.fields.amount}
+        />
         <Field label="At the cap" htmlFor={`${id}-action`} error={errors.fields.action}>
           <Select id={`${id}-action`} name="action" defaultValue={current?.action ?? "block"}>
             <option value="block">Refuse calls</option>
@@ -231,21 +257,12 @@ export function SpendCapForm({
           />
         </Field>
       </div>
-      <div className="flex flex-wrap gap-2">
-        <Button type="submit" disabled={pending}>
-          {current ? "Save cap" : "Set cap"}
-        </Button>
-        {current ? (
-          <Button
-            type="button"
-            variant="secondary"
-            disabled={pending}
-            onClick={() => run(() => setSpendCapAction(subscriptionId, null), "The spend cap is removed.")}
-          >
-            Remove cap
-          </Button>
-        ) : null}
-      </div>
+      <SaveOrRemove
+        pending={pending}
+        save={current ? "Save cap" : "Set cap"}
+        remove={current ? "Remove cap" : null}
+        onRemove={() => run(() => setSpendCapAction(subscriptionId, null), "The spend cap is removed.")}
+      />
       <FormMessage id={id} error={errors.form} saved={saved} />
     </form>
   );

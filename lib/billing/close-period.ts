@@ -6,7 +6,7 @@ import type { Prisma, Subscription as SubscriptionRow } from "@/generated/prisma
 import { emitSubscriptionEvent } from "./subscription-events";
 import { compilePrice } from "./price-plan";
 import { ratePeriod, invoiceTotal, type InvoiceLine } from "./rate-events";
-import { invoiceCredits } from "./invoice-credits";
+import { invoiceCreditEntry, invoiceCredits } from "./invoice-credits";
 import { addInterval } from "./periods";
 import { measuredMetrics, periodQuantities } from "./period-usage";
 
@@ -133,21 +133,11 @@ export async function closePeriod(
       written = invoiceId;
       if (credits?.ledgerNanos)
         await tx.creditEntry.create({
-          data: {
-            id: newId("creditEntry"),
-            subscriptionId: sub.id,
-            businessId: sub.businessId,
-            providerId: sub.providerId || sub.businessId,
-            projectId: sub.projectId,
-            environment: sub.environment,
-            type: "invoice",
-            amountNanos: credits.ledgerNanos,
-            currency: rated.price.currency,
-            invoiceId,
-            note: "Credits applied to the invoice",
-            dedupeKey: `invoice:${invoiceId}`,
-            createdAt: t,
-          },
+          data: invoiceCreditEntry(
+            { ...sub, id: invoiceId, subscriptionId: sub.id, currency: rated.price.currency },
+            credits.ledgerNanos,
+            t,
+          ),
         });
     }
     const after = await tx.subscription.findUniqueOrThrow({ where: { id: sub.id } });
@@ -193,24 +183,7 @@ export async function finalizeDraftInvoices(): Promise<{ finalized: string[] }> 
         },
       });
       if (claimed.count !== 1) return false;
-      if (credits?.ledgerNanos)
-        await tx.creditEntry.create({
-          data: {
-            id: newId("creditEntry"),
-            subscriptionId: inv.subscriptionId,
-            businessId: inv.businessId,
-            providerId: inv.providerId || inv.businessId,
-            projectId: inv.projectId,
-            environment: inv.environment,
-            type: "invoice",
-            amountNanos: credits.ledgerNanos,
-            currency: inv.currency,
-            invoiceId: inv.id,
-            note: "Credits applied to the invoice",
-            dedupeKey: `invoice:${inv.id}`,
-            createdAt: t,
-          },
-        });
+      if (credits?.ledgerNanos) await tx.creditEntry.create({ data: invoiceCreditEntry(inv, credits.ledgerNanos, t) });
       return true;
     });
     if (done) finalized.push(inv.id);

@@ -1,4 +1,5 @@
 import type { Subscription as SubscriptionRow } from "@/generated/prisma-sqlite";
+import { newId } from "@/lib/ids";
 import { minorExponent, nanosToDecimal, nanosToMinor } from "./money";
 import { invoiceTotal, type InvoiceLine } from "./rate-events";
 import { ledgerNetNanos, usageCostNanos } from "./credit-sums";
@@ -7,6 +8,38 @@ import { ledgerNetNanos, usageCostNanos } from "./credit-sums";
 // it and a line taking the burns off, so what is due is the rest (a fixed fee). A postpaid invoice takes what
 // the subscription's credits hold first: a line "Credits applied", and a ledger entry for it written in the
 // invoice's transaction (close-period.ts), so balances and invoices reconcile.
+
+/** The ledger entry that records credits applied to an invoice (written in the invoice's transaction; one per
+ * invoice by its dedupe key). */
+export function invoiceCreditEntry(
+  inv: {
+    id: string;
+    subscriptionId: string;
+    businessId: string;
+    providerId: string;
+    projectId: string;
+    environment: string;
+    currency: string;
+  },
+  nanos: bigint,
+  at: Date,
+) {
+  return {
+    id: newId("creditEntry"),
+    subscriptionId: inv.subscriptionId,
+    businessId: inv.businessId,
+    providerId: inv.providerId || inv.businessId,
+    projectId: inv.projectId,
+    environment: inv.environment,
+    type: "invoice",
+    amountNanos: nanos,
+    currency: inv.currency,
+    invoiceId: inv.id,
+    note: "Credits applied to the invoice",
+    dedupeKey: `invoice:${inv.id}`,
+    createdAt: at,
+  };
+}
 
 export interface InvoiceCredits {
   line: InvoiceLine;
