@@ -365,3 +365,35 @@ test("kill -9 mid-burst: every call answered 200 has its burn, none twice, and t
     await second?.stop();
   }
 });
+
+test("a failed auto top-up is an event to both sides, and calls stop at zero as without it", async () => {
+  const a = await seedBusiness();
+  const b = await seedBusiness();
+  const { price, slug } = await prepaidProduct(a, { amount: 0.1 });
+  // Stripe's 4000000000000341 attaches, then every charge to it fails.
+  const created = await b.test.post("/v1/subscriptions", { priceId: price.id, paymentMethod: { card: { number: "4000000000000341" } } });
+  assert.equal(created.status, 201, created.text);
+  const sub = created.body.data;
+  await createEndpoint(b.test, { url: receiver.url(`/topup-consumer-${b.businessId}`), events: ["billing.auto_recharge_failed"] });
+  await createEndpoint(a.test, { url: receiver.url(`/topup-provider-${a.businessId}`), events: ["billing.*"] });
+  assert.equal(
+    (await a.test.post(`/v1/customers/${b.businessId}/credits`, { subscription: sub.id, amount: 0.2, note: "Trial" })).status,
+    201,
+  );
+  const set = await b.test.patch(`/v1/subscriptions/${sub.id}`, { autoRecharge: { below: 0.15, amount: 1, monthlyLimit: 5 } });
+  assert.equal(set.status, 200, set.text);
+
+  const r = await burst(slug, b.testKey, 3, 1);
+  assert.deepEqual(r.statuses, [200, 200, 402], "0.2 buys two calls; the failed top-up adds nothing");
+  const [failed] = await receiver.waitFor(1, (x) => x.path === `/topup-consumer-${b.businessId}`);
+  const payload = JSON.parse(failed.body);
+  assert.equal(payload.type, "billing.auto_recharge_failed");
+  assert.equal(payload.data.subscriptionId, sub.id);
+  assert.ok(payload.data.failureCode);
+  const provider = await receiver.waitFor(
+    1,
+    (x) => x.path === `/topup-provider-${a.businessId}` && x.body.includes("auto_recharge_failed"),
+  );
+  assert.equal(provider.length, 1);
+  assert.equal(await db.creditEntry.count({ where: { subscriptionId: sub.id, type: "auto_recharge" } }), 0);
+});
