@@ -22,6 +22,7 @@ import { clientIp } from "@/lib/auth/client-ip";
 import { runAction } from "@/lib/portal/run-action";
 import type { PortalContext } from "@/lib/portal/portal-context";
 import { PriceForm, ProductForm, SubscribeForm } from "@/lib/portal/marketplace-forms";
+import { MeteredPriceForm } from "@/lib/portal/metered-price-form";
 
 /** A form's own message for its first problem, on the field it is about (never zod's wording of the schema). */
 function parseForm<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
@@ -54,12 +55,14 @@ export async function createPriceAction(productId: string, input: unknown) {
     "prices:write",
     async (ctx) => {
       // billing (postpaid, the default, or prepaid) is the API's own field, beside what PriceForm reads.
-      const { billing, ...form } = (input ?? {}) as { billing?: unknown };
+      const { billing, ...form } = (input ?? {}) as { billing?: unknown; kind?: unknown };
       const prepaid = parseForm(z.enum(["postpaid", "prepaid", ""], "Choose postpaid or prepaid."), billing ?? "") === "prepaid";
+      // A metered plan (issue 40) has its own form: metrics, each reported or measured from the answer.
+      const plan = form.kind === "metered" ? parseForm(MeteredPriceForm, form) : parseForm(PriceForm, form);
       const price = await createPrice(
         ctx.auth,
         String(productId),
-        PriceCreate.parse({ ...parseForm(PriceForm, form), ...(prepaid ? { billing: "prepaid" } : {}) }),
+        PriceCreate.parse({ ...plan, ...(prepaid ? { billing: "prepaid" } : {}) }),
       );
       return { id: price.id };
     },

@@ -3,18 +3,22 @@ import { useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import { createPriceAction } from "@/app/portal/marketplace-actions";
 import { Button, Field, Input, Select } from "@/components/ui/primitives";
+import type { FormError } from "@/lib/portal/form-errors";
+import { MeteredMetricsFields, emptyMetric, type MetricRow } from "./metered-metrics-fields";
 
 // Adding a plan to a product: per call, or a monthly subscription with included calls and an overage rate;
 // postpaid (invoiced after each period) or prepaid (paid from credits the subscriber buys first, issue 39); and
-// what the plan buys: a rate limit (calls per window) and a monthly quota.
+// what the plan buys: a rate limit (calls per window) and a monthly quota. A metered plan (issue 40) prices one or
+// more metrics, each reported by the provider or measured by the gateway from each call's answer.
 
 const CURRENCIES = ["USD", "EUR", "GBP", "JPY", "CHF", "CAD", "AUD"];
 
 export function PriceCreateForm({ productId }: { productId: string }) {
   const router = useRouter();
   const [pending, start] = useTransition();
-  const [kind, setKind] = useState<"usage" | "subscription">("usage");
-  const [error, setError] = useState<{ message: string; field?: string } | null>(null);
+  const [kind, setKind] = useState<"usage" | "subscription" | "metered">("usage");
+  const [metrics, setMetrics] = useState<MetricRow[]>([emptyMetric()]);
+  const [error, setError] = useState<FormError | null>(null);
   const [formKey, setFormKey] = useState(0);
   const errorOn = (...fields: string[]) => (error?.field && fields.includes(error.field) ? error.message : null);
   const known = [
@@ -30,6 +34,7 @@ export function PriceCreateForm({ productId }: { productId: string }) {
     "rateLimit.windowSeconds",
     "monthlyQuota",
     "billing",
+    "metrics",
   ];
 
   function submit(form: FormData) {
@@ -45,12 +50,14 @@ export function PriceCreateForm({ productId }: { productId: string }) {
       rateLimit: { limit: value("rateLimit"), windowSeconds: value("rateWindow") },
       monthlyQuota: value("monthlyQuota"),
       billing: value("billing"),
+      ...(kind === "metered" ? { metrics } : {}),
     };
     start(async () => {
       const r = await createPriceAction(productId, input);
       if (!r.ok) return setError(r.error ?? { message: "Could not add the plan." });
       setError(null);
       setFormKey((k) => k + 1);
+      setMetrics([emptyMetric()]);
       router.refresh();
     });
   }
@@ -71,9 +78,10 @@ export function PriceCreateForm({ productId }: { productId: string }) {
         <Input id="price-name" name="name" placeholder="e.g. Basic" invalid={!!errorOn("name")} />
       </Field>
       <Field label="Charged" htmlFor="price-kind">
-        <Select id="price-kind" name="kind" value={kind} onChange={(e) => setKind(e.target.value as "usage" | "subscription")}>
+        <Select id="price-kind" name="kind" value={kind} onChange={(e) => setKind(e.target.value as "usage" | "subscription" | "metered")}>
           <option value="usage">Per call</option>
           <option value="subscription">Monthly subscription + overage</option>
+          <option value="metered">Metered: by units (tokens, rows…)</option>
         </Select>
       </Field>
       <Field label="Currency" htmlFor="price-currency" error={errorOn("currency")}>
@@ -93,6 +101,8 @@ export function PriceCreateForm({ productId }: { productId: string }) {
         <Field label="Price per call" htmlFor="price-amount" error={errorOn("amount")}>
           <Input id="price-amount" name="amount" inputMode="decimal" placeholder="0.002" invalid={!!errorOn("amount")} />
         </Field>
+      ) : kind === "metered" ? (
+        <MeteredMetricsFields metrics={metrics} onChange={setMetrics} error={error} />
       ) : (
         <>
           <Field label="Monthly fee" htmlFor="price-base" error={errorOn("baseAmount", "baseSubscription.amount")}>

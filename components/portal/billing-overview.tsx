@@ -12,6 +12,7 @@ type Simulation = Awaited<ReturnType<typeof simulatePlans>>;
 
 const money = (minor: number, currency: string) => `${minorToDecimal(BigInt(minor), currency)} ${currency}`;
 const day = (iso: string) => new Date(iso).toISOString().slice(0, 10);
+const dayTime = (iso: string) => `${new Date(iso).toISOString().slice(0, 16).replace("T", " ")} UTC`;
 const statusTone = { paid: "success", open: "warning", uncollectible: "danger", upcoming: "info", draft: "info" } as const;
 
 function Lines({ invoice }: { invoice: Upcoming | PastInvoice }) {
@@ -141,7 +142,10 @@ export function BillingOverview({
                   <span>
                     {day(inv.periodStart)} to {day(inv.periodEnd)}
                   </span>
-                  <Badge tone={statusTone[inv.status]}>{inv.status}</Badge>
+                  <Badge tone={statusTone[inv.status]}>
+                    {/* A draft's finalizedAt is when it will be finalised: late usage and corrections still count until then. */}
+                    {inv.status === "draft" ? `Draft (finalised on ${dayTime(inv.finalizedAt)})` : inv.status}
+                  </Badge>
                   <span className="ml-auto font-semibold tabular-nums">{money(inv.total, inv.currency)}</span>
                 </summary>
                 <div className="mt-2">

@@ -10,9 +10,11 @@ import { Badge, Card, EmptyState } from "@/components/ui/primitives";
 import { day, minorMoney, statusTone } from "@/components/marketplace/format";
 import { money } from "@/components/marketplace/price-text";
 import { ProviderCredits } from "@/components/marketplace/credits-panel";
+import { UsageCorrectionsCard } from "@/components/portal/usage-corrections-card";
+import { usageCorrections } from "@/lib/portal/usage-corrections";
 
 // One customer: its subscriptions to this business's products, their credits (balances, lots, "Grant credits"),
-// their calls in the last 30 days, and the invoices it was sent for them. Another provider's customer, or a business that buys nothing from this one, is a 404.
+// their calls in the last 30 days, the usage you corrected (amended or voided, with the reason: issue 40), and the invoices it was sent for them. Another provider's customer, or a business that buys nothing from this one, is a 404.
 
 export const metadata = { title: "Customer · Developer Portal" };
 
@@ -31,6 +33,10 @@ export default async function CustomerPage({ params }: { params: Promise<{ id: s
     products: [...customer.subscriptions.map((s) => s.productId), ...usage.products.map((p) => p.productId)],
     prices: customer.subscriptions.map((s) => s.priceId),
   });
+  const corrections = await usageCorrections(
+    ctx.auth.businessId,
+    customer.subscriptions.map((s) => s.id),
+  );
   const productName = (pid: string) => names.products.get(pid) ?? pid;
   const currencyOf = (pid: string) => customer.subscriptions.find((s) => s.productId === pid)?.currency ?? "";
   return (
@@ -149,6 +155,10 @@ export default async function CustomerPage({ params }: { params: Promise<{ id: s
           </div>
         )}
       </Card>
+      <UsageCorrectionsCard
+        corrections={corrections}
+        description="Meter events you amended or voided for this customer (POST /v1/meter-events/{id}/amend or /void), and the reason they see."
+      />
       <Card title="Invoices">
         {customer.invoices.length === 0 ? (
           <EmptyState title="No invoices yet">The running period is invoiced when it ends.</EmptyState>

@@ -7,9 +7,11 @@ import { Badge, Card } from "@/components/ui/primitives";
 import { CancelSubscription, ProductKeyCard } from "@/components/marketplace/subscription-actions";
 import { day, minorMoney, statusTone } from "@/components/marketplace/format";
 import { ConsumerCredits, CreditBanners, loadCredits } from "@/components/marketplace/credits-panel";
+import { UsageCorrectionsCard } from "@/components/portal/usage-corrections-card";
+import { usageCorrections } from "@/lib/portal/usage-corrections";
 
 // One subscription: product, seller, plan, status and period; its credits, spend cap, auto top-up and credit
-// ledger (issue 39); a key limited to the product; canceling.
+// ledger (issue 39); its corrected usage with the seller's reasons (issue 40); a key limited to the product; canceling.
 
 export const metadata = { title: "Subscription · Developer Portal" };
 
@@ -21,7 +23,7 @@ export default async function SubscriptionPage({ params }: { params: Promise<{ i
     throw e;
   });
   const current = sub.status === "active" || sub.status === "past_due";
-  const credits = await loadCredits(ctx.auth, sub.id);
+  const [credits, corrections] = await Promise.all([loadCredits(ctx.auth, sub.id), usageCorrections(ctx.auth.businessId, [sub.id])]);
   return (
     <div className="space-y-6">
       <p className="text-sm">
@@ -64,6 +66,10 @@ export default async function SubscriptionPage({ params }: { params: Promise<{ i
         </dl>
       </Card>
       <ConsumerCredits auth={ctx.auth} subscription={sub} credits={credits} />
+      <UsageCorrectionsCard
+        corrections={corrections}
+        description="Usage the seller amended or voided after reporting it, and why. The difference is billed (or refunded) with the period it belongs to."
+      />
       <ProductKeyCard subscriptionId={sub.id} productName={sub.productName} active={current} />
       {current ? (
         <Card title="Cancel">
