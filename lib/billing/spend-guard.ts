@@ -148,7 +148,10 @@ function hold(sub: SubscriptionEntry, quantity: number): MaybePromise<SpendHold>
       if (cap.action === "block" && BigInt(spent) > cap.amountNanos) {
         return andThen(store.incrementCounter(key, -r, seedPeriod(sub), COUNTER_TTL_MS), () =>
           andThen(release(h), () => {
-            throw capReached(sub, BigInt(spent) - BigInt(r));
+            // What was spent: calls refused at the same moment may still hold reservations in the count, and an
+            // admitted call never takes it past the cap, so the cap bounds it.
+            const before = BigInt(spent) - BigInt(r);
+            throw capReached(sub, before < cap.amountNanos ? before : cap.amountNanos);
           }),
         );
       }
