@@ -20,6 +20,10 @@ const startedAt = performance.now();
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? "0.0.0.0";
 const next = { host: "127.0.0.1", port: Number(process.env.NEXT_PRIVATE_PORT ?? 0) };
+// The supervisor moves Next to another port when its first one was taken before Next could listen.
+process.on("message", (m) => {
+  if (m?.type === "next-port" && Number.isInteger(m.port)) next.port = m.port;
+});
 const internalToken = process.env.PLATFORM_INTERNAL_TOKEN ?? "";
 const worker = cluster.isWorker ? cluster.worker.id : 1;
 const plane = await import("./dist/data-plane/entry.mjs");

@@ -66,6 +66,12 @@ const server = createServer((req, res) => {
 });
 server.on("upgrade", (req, socket) => socket.destroy());
 server.keepAliveTimeout = 65_000;
+// The supervisor chose the port a moment ago; if something took it since, exit with 98 (EADDRINUSE's number) and
+// the supervisor starts Next again on another one, instead of Next logging the error and serving nothing.
+server.on("error", (e) => {
+  console.error(`next could not listen on ${hostname}:${port}: ${e.code ?? e.message}`);
+  process.exit(e.code === "EADDRINUSE" ? 98 : 1);
+});
 server.listen(port, hostname, () => {
   console.log(`next ready on http://${hostname}:${port} (pid ${process.pid})`);
   process.send?.({ type: "next-ready" });

@@ -48,7 +48,7 @@ test("a metered plan measured from the answer, tested on a sample; an amended me
     { name: "Per call", type: "usage", currency: "USD", amount: 0.01 },
     201,
   );
-  await send(request, keyA, `/v1/products/${product.id}`, { visibility: "public" }, 200, "patch");
+  const slug = (await send(request, keyA, `/v1/products/${product.id}`, { visibility: "public" }, 200, "patch")).slug as string;
 
   // ── A: the plan form, metered, with output tokens measured from the JSON answer.
   await page.goto(`/portal/products/${product.id}`);
@@ -118,6 +118,15 @@ test("a metered plan measured from the answer, tested on a sample; an amended me
   await expect(mine).toContainText("−6");
   await pageB.setViewportSize({ width: 390, height: 900 });
   await expectNoOverflow(pageB, "The consumer's subscription page with a correction");
+
+  // ── And the product's own portal, on B's usage page.
+  await pageB.setViewportSize({ width: 1280, height: 900 });
+  await pageB.goto(`/p/${slug}/usage`);
+  const inPortal = pageB.getByTestId("usage-corrections");
+  await expect(inPortal).toContainText(reason);
+  await expect(inPortal).toContainText("10 → 4");
+  await pageB.setViewportSize({ width: 390, height: 900 });
+  await expectNoOverflow(pageB, "The product portal's usage page with a correction");
 
   // ── A's page for the customer B lists it too.
   await page.goto("/portal/customers");

@@ -366,6 +366,8 @@ async function main() {
       addedP50Ms: meteredPaced.p50 - plainPaced.p50,
       cpuUsPerCallAdded: (meteredLoad.serverCpuMsPerRequest - plainLoad.serverCpuMsPerRequest) * 1000,
       generatorLagP99Ms: Math.max(...[pp1, mp1, mp2, pp2].map((r) => r.lagP99Ms)),
+      // For BENCH_PROFILE=1: the first throughput run of each, whose windows the profile is cut to.
+      windows: { plain: { us: p1.windowUs, calls: p1.total }, metered: { us: m1.windowUs, calls: m1.total } },
     };
   }
 
@@ -429,6 +431,7 @@ async function main() {
   await platform.stop();
   let profile = null;
   let bareProfile = null;
+  let sseProfile = null;
   if (PROFILE) {
     const file = latestProfile(profileDir);
     if (file) profile = { file, calls: gateway.total, ...summarize(file, ...gateway.windowUs) };
@@ -437,6 +440,13 @@ async function main() {
     const bareFile = latestProfile(`${profileDir}-bare`);
     if (bareFile) bareProfile = { file: bareFile, calls: bare1.total, ...summarize(bareFile, ...bare1.windowUs) };
     else log(`no CPU profile in ${profileDir}-bare`);
+    if (file && ssePart.windows) {
+      const { plain, metered } = ssePart.windows;
+      sseProfile = {
+        plain: { calls: plain.calls, ...summarize(file, ...plain.us, 60) },
+        metered: { calls: metered.calls, ...summarize(file, ...metered.us, 60) },
+      };
+    }
   }
 
   // ---------------------------------------------------------------- limits exact over 2 processes (Redis)
@@ -743,6 +753,20 @@ async function main() {
     console.log("  top functions:");
     for (const fn of profile.functions) console.log(`    ${String(fn.share).padStart(5)}%  ${fn.name} ${fn.where}`);
   }
+  if (sseProfile) {
+    // Main-thread µs a call by function, the metered SSE run against the per-call one: where metering's time goes.
+    const { plain, metered } = sseProfile;
+    const perCall = (p, fn) => ((p.functions.find((f) => f.name === fn.name && f.where === fn.where)?.ms ?? 0) * 1000) / p.calls;
+    const rows = [...new Map([...plain.functions, ...metered.functions].map((f) => [`${f.name} ${f.where}`, f])).values()]
+      .map((f) => ({ f, plain: perCall(plain, f), metered: perCall(metered, f) }))
+      .sort((a, b) => b.metered - b.plain - (a.metered - a.plain))
+      .slice(0, 25);
+    console.log(`\n  SSE: µs of main-thread CPU per call by function, per-call price vs token metrics (largest differences first):`);
+    console.log(`    per-call  metered  function`);
+    for (const r of rows) console.log(`    ${r.plain.toFixed(1).padStart(8)} ${r.metered.toFixed(1).padStart(8)}  ${r.f.name} ${r.f.where}`);
+    const all = (p) => (p.ms * 1000) / p.calls;
+    console.log(`    ${all(plain).toFixed(1).padStart(8)} ${all(metered).toFixed(1).padStart(8)}  all`);
+  }
   if (profile && bareProfile) {
     // The main thread's busy time per call, by kind: where the gateway's extra cost is, in absolute terms.
     const perCall = (p, group) => ((p.groups.find((g) => g.group === group)?.ms ?? 0) * 1000) / p.calls;
@@ -772,6 +796,7 @@ async function main() {
     killNine: crashPart,
     profile,
     bareProfile,
+    sseProfile,
   });
   console.log(`\nwritten to ${file}`);
 }

@@ -38,13 +38,17 @@ function prefixLines(stream, name, out) {
   createInterface({ input: stream, crlfDelay: Infinity }).on("line", (line) => out.write(`[${name}] ${line}\n`));
 }
 
+/** next-server.mjs's exit code when its private port was taken (EADDRINUSE is errno 98 on Linux). */
+const NEXT_PORT_TAKEN = 98;
+
 export async function serve() {
   const plan = dataPlaneWorkers();
   if (plan.error) {
     console.error(`[supervisor] ${plan.error}`);
     process.exit(1);
   }
-  const nextPort = Number(process.env.NEXT_PRIVATE_PORT) || (await freePort());
+  const pinnedNextPort = Number(process.env.NEXT_PRIVATE_PORT) || 0;
+  let nextPort = pinnedNextPort || (await freePort());
   const env = {
     ...process.env,
     NEXT_TELEMETRY_DISABLED: "1",
@@ -97,7 +101,17 @@ export async function serve() {
     prefixLines(nextChild.stdout, "next", process.stdout);
     prefixLines(nextChild.stderr, "next", process.stderr);
     const child = nextChild;
-    child.on("exit", (code, signal) => died("next", "next", code, signal, startNext));
+    child.on("exit", async (code, signal) => {
+      // Its port was taken between our choice and its listen: another port, told to the workers, and at once.
+      if (code === NEXT_PORT_TAKEN && !pinnedNextPort && !stopping) {
+        nextPort = await freePort();
+        env.NEXT_PRIVATE_PORT = String(nextPort);
+        for (const worker of slots.values()) worker.send({ type: "next-port", port: nextPort });
+        console.error(`[supervisor] next's port was taken; next on 127.0.0.1:${nextPort} now`);
+        if (!crashLoop("next")) return startNext();
+      }
+      died("next", "next", code, signal, startNext);
+    });
   }
 
   // The data plane: node:cluster workers; the primary (this process) holds the port and hands connections to them.

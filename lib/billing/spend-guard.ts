@@ -211,5 +211,29 @@ export function measuredCost(sub: SubscriptionEntry, quantities: Record<string, 
   return total;
 }
 
+/**
+ * Measured quantities cut down to what the call may spend, for an answer measured only once it has passed whole (a
+ * JSON answer: nothing to stop mid-way). The balance is never negative and a blocking cap is never passed, so the
+ * call bills its budget: each metric's quantity scaled by the largest common factor whose cost fits (what a stream
+ * stopped at the budget would have billed). `clamped` says when it was cut.
+ */
+export function quantitiesWithinBudget(
+  sub: SubscriptionEntry,
+  quantities: Record<string, number>,
+  budget: bigint | null,
+): { quantities: Record<string, number>; clamped: boolean } {
+  if (budget === null || measuredCost(sub, quantities) <= budget) return { quantities, clamped: false };
+  const scaled = (f: number) => Object.fromEntries(Object.entries(quantities).map(([k, q]) => [k, Math.floor(q * f)]));
+  // The cost grows with the factor (every rate is non-negative): bisect for the largest factor that fits.
+  let lo = 0;
+  let hi = 1;
+  for (let i = 0; i < 40; i++) {
+    const mid = (lo + hi) / 2;
+    if (measuredCost(sub, scaled(mid)) <= budget) lo = mid;
+    else hi = mid;
+  }
+  return { quantities: scaled(lo), clamped: true };
+}
+
 /** Whether the call is paid from credits (its usage event is then the burn). */
 export const paidByCredits = (h: SpendHold | null | undefined) => !!h?.sub.prepaid;

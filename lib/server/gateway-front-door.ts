@@ -31,6 +31,7 @@ import {
   checkEntitlement,
   checkPlanLimits,
   holdCallSpend,
+  measuredWithinBudget,
   releaseCallSpend,
   resolveGatewayProduct,
   settleCallSpend,
@@ -142,7 +143,7 @@ async function proxyCall(ctx: RequestContext): Promise<void> {
       const unknownLength = declaredLength === undefined || call.req.headers["transfer-encoding"] !== undefined;
       if (meter || (billsBytes(sub) && unknownLength && status < 400)) {
         let finished: Promise<Record<string, string>> | null = null;
-        finishDeferred = (r) => (finished ??= rateAtEnd(ctx, status, r, cutAt ?? meter?.finish() ?? null));
+        finishDeferred = (r) => (finished ??= rateAtEnd(ctx, status, r, cutAt ?? measuredWithinBudget(ctx, meter?.finish() ?? null)));
         return { headers, trailerNames: ["X-Request-Cost"], trailers: (r) => finishDeferred!(r) };
       }
       const requestBytes = Number(call.req.headers["content-length"] ?? 0);

@@ -31,6 +31,7 @@ import {
   checkEntitlement,
   checkPlanLimits,
   holdCallSpend,
+  measuredWithinBudget,
   releaseCallSpend,
   resolveGatewayProduct,
   settleCallSpend,
@@ -220,7 +221,7 @@ async function callUpstream(ctx: RequestContext): Promise<void> {
     if (request.body) meter.request(request.body);
     meter.headers(result.responseHeaders);
     meter.response(result.body);
-    tc.quantities = meter.finish();
+    tc.quantities = measuredWithinBudget(ctx, meter.finish());
   }
   const rated = await rateProductCall(sub, {
     at: ctx.at,

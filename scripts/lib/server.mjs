@@ -3,16 +3,35 @@
 import { spawn } from "node:child_process";
 import net from "node:net";
 
-export function freePort() {
+function bindable(port) {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
     srv.unref();
     srv.on("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
+    srv.listen(port, "127.0.0.1", () => {
       const { port } = srv.address();
       srv.close(() => resolve(port));
     });
   });
+}
+
+// Below Linux's default ephemeral range (32768–60999). A port the kernel hands out for listen(0) comes from that
+// range, and so does the local port of every outgoing connection: between this check and the server's own listen,
+// a test's database connection could take it (CI once saw Next fail with EADDRINUSE so). Nothing takes a port
+// below the range unless it asks for that number.
+const FIXED_RANGE = { from: 15000, to: 32000 };
+
+/** A port free now on 127.0.0.1 that no outgoing connection will take before it is listened on. */
+export async function freePort() {
+  for (let tries = 0; tries < 50; tries++) {
+    const port = FIXED_RANGE.from + Math.floor(Math.random() * (FIXED_RANGE.to - FIXED_RANGE.from));
+    try {
+      return await bindable(port);
+    } catch {
+      /* taken: another */
+    }
+  }
+  return bindable(0);
 }
 
 /** The pid of the data-plane worker answering `url`'s /healthz (with one worker, the only one): the process whose

@@ -281,3 +281,40 @@ test("a prepaid stream is stopped before it costs more than the credits hold: an
   assert.equal(refused.status, 402);
   assert.equal(JSON.parse(refused.body.toString()).error.code, "INSUFFICIENT_CREDITS");
 });
+
+test("a prepaid JSON answer measuring more than the call may spend bills its budget: the balance ends at 0, never below", async () => {
+  const a = await seedBusiness();
+  const { price, slug } = await publishApiProduct(a.test, {
+    upstreamUrl: origin,
+    price: {
+      type: "metered",
+      amount: undefined,
+      billing: "prepaid",
+      maxCostPerCall: 0.1,
+      metrics: [
+        { name: "input tokens", unit: "1K tokens", amount: 0.1, from: { source: "response.json", path: "usage.input_tokens" } },
+        { name: "output tokens", unit: "1K tokens", amount: 1, from: { source: "response.json", path: "usage.output_tokens" } },
+      ],
+    },
+  });
+  const b = await seedBusiness();
+  const sub = await subscribe(b.test, price.id);
+  assert.equal((await b.test.post(`/v1/subscriptions/${sub.id}/credits`, { amount: 0.3 })).status, 201);
+
+  // The answer reports 1,200 input and 350 output tokens: 0.12 + 0.35 = 0.47, more than the 0.3 held. A JSON
+  // answer passes whole before it is measured, so it is not cut: it bills 0.3, both metrics scaled alike.
+  const answer = await call(slug, b.testKey, "/v1/messages");
+  assert.equal(answer.status, 200);
+  assert.match(answer.body.toString(), /"output_tokens":350/, "the answer itself passes unchanged");
+  const ev = await eventOf(String(answer.headers["x-request-id"]));
+  const q = ev?.quantities as Record<string, number>;
+  assert.ok(q["output tokens"] < 350 && q["input tokens"] < 1200, JSON.stringify(q));
+  const billed = Number(answer.trailers["x-request-cost"]?.split(" ")[0]);
+  assert.ok(billed <= 0.3 && billed > 0.299, `billed ${answer.trailers["x-request-cost"]}`);
+  const credits = await poll(async () => {
+    const c = (await b.test.get(`/v1/subscriptions/${sub.id}/credits`)).body.data;
+    return c.pending === "0" ? c : null;
+  });
+  assert.ok(credits && Number(credits.balance) >= 0 && Number(credits.balance) < 0.001, JSON.stringify(credits));
+  assert.equal(Number(credits.balance), Number((0.3 - billed).toFixed(9)));
+});

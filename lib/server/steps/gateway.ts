@@ -7,7 +7,7 @@ import { extractCredential } from "@/lib/auth/credentials";
 import { listenForKeyChanges } from "@/lib/auth/key-invalidation";
 import { andThen } from "@/lib/limits/store";
 import { assertTokenForProduct } from "@/lib/oauth/resource-binding";
-import { holdSpend, settleSpend } from "@/lib/billing/spend-guard";
+import { holdSpend, quantitiesWithinBudget, settleSpend } from "@/lib/billing/spend-guard";
 import type { RequestContext } from "../request-context";
 
 // The gateway's own steps (lib/server/gateway-front-door.ts runs them between the shared ones): the credential
@@ -129,6 +129,19 @@ export function holdCallSpend(ctx: RequestContext): void | Promise<void> {
 export function settleCallSpend(ctx: RequestContext, nanos: bigint | null): void {
   const settled = settleSpend(ctx.spendHold, nanos);
   if (settled instanceof Promise) settled.catch((e) => console.error("[billing] settling a call's spend failed", e));
+}
+
+/** An answer measured only once whole (JSON on /gw, any answer on /mcp) may have measured more than the call may
+ * spend (its reservation and the balance or cap left): it bills its budget, so credits never go below zero. */
+export function measuredWithinBudget(ctx: RequestContext, quantities: Record<string, number> | null): Record<string, number> | null {
+  const budget = ctx.spendHold?.budget ?? null;
+  if (!quantities || budget === null) return quantities;
+  const within = quantitiesWithinBudget(ctx.subscription!, quantities, budget);
+  if (within.clamped)
+    console.warn(
+      `[${ctx.requestId}] the answer measured ${JSON.stringify(quantities)}, more than the call may spend; billed ${JSON.stringify(within.quantities)}`,
+    );
+  return within.quantities;
 }
 
 /** Outbound: a call that ended before it was rated (refused after its hold, the client gone) gives its hold back. */

@@ -9,11 +9,14 @@ import { Card } from "@/components/ui/primitives";
 import { ToolCallTable } from "@/components/portal/call-via";
 import { CreditBanners } from "@/components/marketplace/credits-panel";
 import { subscriptionCredits } from "@/lib/billing/credits";
+import { UsageCorrectionsCard } from "@/components/portal/usage-corrections-card";
+import { usageCorrections } from "@/lib/portal/usage-corrections";
 import { visitorView } from "../load";
 
 // /p/{slug}/usage: the visitor's calls of this portal's products per period (views.usage.periods), against their
 // plan's rate limit and quota (showRateLimits, showQuotas) and with the period's cost so far (showCosts); the
-// credits' banners when a spend cap's threshold was crossed or prepaid credits ran out.
+// credits' banners when a spend cap's threshold was crossed or prepaid credits ran out; the usage the seller
+// amended or voided (issue 40), when there is any.
 
 type Params = Promise<{ slug: string }>;
 
@@ -44,10 +47,14 @@ export default async function ProductPortalUsage({ params }: { params: Params })
       </div>
     );
   const period = props.periods.includes("day") ? "day" : props.periods[0];
-  const [overview, toolCalls, credits] = await Promise.all([
+  const [overview, toolCalls, credits, corrections] = await Promise.all([
     productUsageOverview(viewer.auth, period, v.productIds),
     projectToolCallStats(viewer.auth, 7, v.productIds),
     Promise.all(v.current.map(async (s) => ({ s, summary: await subscriptionCredits(viewer.auth, s.id) }))),
+    usageCorrections(
+      viewer.auth.businessId,
+      v.current.map((s) => s.id),
+    ),
   ]);
   return (
     <div className="space-y-6">
@@ -74,6 +81,12 @@ export default async function ProductPortalUsage({ params }: { params: Params })
           logsPath={viewEnabled(portal.app, "logs") ? `/p/${portal.slug}/logs` : undefined}
         />
       </QueryProvider>
+      {corrections.length ? (
+        <UsageCorrectionsCard
+          corrections={corrections}
+          description={`Usage of ${v.productNames} the seller amended or voided after reporting it, and why. The difference is billed (or refunded) with the period it belongs to.`}
+        />
+      ) : null}
       {toolCalls.length ? (
         <Card title="AI agents' tool calls, last 7 days">
           <ToolCallTable stats={toolCalls} caption={`Calls of each MCP tool of ${v.productNames} in the last 7 days`} />
