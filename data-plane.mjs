@@ -10,6 +10,7 @@
 import "./scripts/lib/native-date.mjs"; // first, as in the Next process: the engine's own Date
 import http from "node:http";
 import cluster from "node:cluster";
+import { timingSafeEqual } from "node:crypto";
 import { drainOnSignal } from "./scripts/lib/drain-on-signal.mjs";
 import { frontRequestPreparer } from "./scripts/lib/front-request.mjs";
 
@@ -20,9 +21,15 @@ const startedAt = performance.now();
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? "0.0.0.0";
 const next = { host: "127.0.0.1", port: Number(process.env.NEXT_PRIVATE_PORT ?? 0) };
-// The supervisor moves Next to another port when its first one was taken before Next could listen.
+// Messages from the supervisor: Next moved to another port (its first one was taken before Next could listen), or
+// the deployment's metrics this worker asked for.
+const metricsAsked = new Map(); // request id → resolve
 process.on("message", (m) => {
   if (m?.type === "next-port" && Number.isInteger(m.port)) next.port = m.port;
+  if (m?.type === "metrics-answer" && metricsAsked.has(m.id)) {
+    metricsAsked.get(m.id)(m);
+    metricsAsked.delete(m.id);
+  }
 });
 const internalToken = process.env.PLATFORM_INTERNAL_TOKEN ?? "";
 const worker = cluster.isWorker ? cluster.worker.id : 1;
@@ -75,6 +82,56 @@ function toNext(req, res) {
   });
 }
 
+// GET /metrics (Prometheus text), behind METRICS_TOKEN as a bearer token; without the setting it does not exist.
+// Under node:cluster the supervisor sums every worker's metrics (scripts/serve.mjs), so any worker answers for all.
+const metricsToken = Buffer.from(process.env.METRICS_TOKEN ?? "");
+let metricsAskCount = 0;
+function deploymentMetrics() {
+  if (!cluster.isWorker) return plane.localMetrics().then((text) => ({ text }));
+  return new Promise((resolve) => {
+    const id = `${process.pid}-${++metricsAskCount}`;
+    const timer = setTimeout(() => {
+      metricsAsked.delete(id);
+      resolve({ error: "the supervisor did not answer within 5 s" });
+    }, 5000);
+    metricsAsked.set(id, (m) => {
+      clearTimeout(timer);
+      resolve(m);
+    });
+    process.send({ type: "metrics-request", id });
+  });
+}
+function serveMetrics(req, res) {
+  if (metricsToken.length === 0)
+    return json(res, 404, {
+      error: {
+        type: "not_found_error",
+        code: "METRICS_DISABLED",
+        message: "Metrics are off on this deployment.",
+        suggestion: "Set METRICS_TOKEN to turn on GET /metrics.",
+      },
+    });
+  const given = Buffer.from(/^Bearer (.+)$/i.exec(req.headers.authorization ?? "")?.[1] ?? "");
+  if (given.length !== metricsToken.length || !timingSafeEqual(given, metricsToken)) {
+    res.setHeader("WWW-Authenticate", 'Bearer realm="metrics"');
+    return json(res, 401, {
+      error: {
+        type: "authentication_error",
+        code: "METRICS_TOKEN_INVALID",
+        message: "GET /metrics needs the deployment's METRICS_TOKEN as a bearer token.",
+        suggestion: "Send Authorization: Bearer <METRICS_TOKEN>.",
+      },
+    });
+  }
+  deploymentMetrics()
+    .then((m) => {
+      if (m.error) return json(res, 503, { error: { type: "server_error", code: "SERVICE_UNAVAILABLE", message: m.error } });
+      res.writeHead(200, { "Content-Type": plane.metricsContentType, "Cache-Control": "no-store" });
+      res.end(m.text);
+    })
+    .catch((e) => json(res, 503, { error: { type: "server_error", code: "SERVICE_UNAVAILABLE", message: e.message } }));
+}
+
 /** /readyz's extra check: Next answers its health route on its private address. */
 function nextReachable() {
   return new Promise((resolve) => {
@@ -93,6 +150,7 @@ const server = http.createServer((req, res) => {
   prepare(req);
   const url = req.url ?? "/";
   if (url === "/healthz") return json(res, 200, { status: "ok", process: "data-plane", worker, pid: process.pid });
+  if (url === "/metrics") return serveMetrics(req, res);
   if (url === "/readyz") {
     plane
       .readiness(nextReachable)

@@ -763,7 +763,8 @@ async function main() {
       .slice(0, 25);
     console.log(`\n  SSE: µs of main-thread CPU per call by function, per-call price vs token metrics (largest differences first):`);
     console.log(`    per-call  metered  function`);
-    for (const r of rows) console.log(`    ${r.plain.toFixed(1).padStart(8)} ${r.metered.toFixed(1).padStart(8)}  ${r.f.name} ${r.f.where}`);
+    for (const r of rows)
+      console.log(`    ${r.plain.toFixed(1).padStart(8)} ${r.metered.toFixed(1).padStart(8)}  ${r.f.name} ${r.f.where}`);
     const all = (p) => (p.ms * 1000) / p.calls;
     console.log(`    ${all(plain).toFixed(1).padStart(8)} ${all(metered).toFixed(1).padStart(8)}  all`);
   }

@@ -153,6 +153,18 @@ export async function serve() {
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
 
+  // GET /metrics: a worker asks, and prom-client's AggregatorRegistry sums what every worker counted (over the
+  // cluster's IPC). Loaded here, after `npm start`'s install step, as every package is.
+  const { AggregatorRegistry } = await import("prom-client");
+  const aggregator = new AggregatorRegistry();
+  cluster.on("message", (worker, m) => {
+    if (m?.type !== "metrics-request") return;
+    aggregator.clusterMetrics().then(
+      (text) => worker.isConnected() && worker.send({ type: "metrics-answer", id: m.id, text }),
+      (e) => worker.isConnected() && worker.send({ type: "metrics-answer", id: m.id, error: `metrics not collected: ${e.message}` }),
+    );
+  });
+
   console.log(
     `[supervisor] data plane: ${plan.workers} worker${plan.workers > 1 ? "s" : ""} on ${env.HOST ?? "0.0.0.0"}:${env.PORT ?? 3000}; next on 127.0.0.1:${nextPort}`,
   );

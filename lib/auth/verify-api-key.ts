@@ -21,6 +21,8 @@ const CACHE_TTL_MS = Number(process.env.KEY_CACHE_TTL_MS ?? 30_000);
 const MAX_ENTRIES = 50_000;
 const cache = processSingleton("key-cache", () => new Map<string, CachedKey>());
 const idToHash = processSingleton("key-cache-ids", () => new Map<string, string>());
+/** Lookups answered from the cache and those that read the database, for GET /metrics. */
+export const keyCacheStats = processSingleton("key-cache-stats", () => ({ hits: 0, misses: 0 }));
 
 async function load(keyHash: string): Promise<CachedKey | null> {
   const row = await db.apiKey.findUnique({ where: { keyHash }, include: { business: { select: { plan: true } } } });
@@ -57,7 +59,11 @@ export function verifyApiKey(value: string): AuthContext | Promise<AuthContext> 
   if (!hasKeyShape(value)) throw unauthenticated("INVALID_API_KEY", "Invalid API key provided.");
   const keyHash = hashKey(value);
   const entry = cache.get(keyHash);
-  if (!entry || NativeDate.now() - entry.loadedAt > CACHE_TTL_MS) return loadAndCheck(keyHash, entry);
+  if (!entry || NativeDate.now() - entry.loadedAt > CACHE_TTL_MS) {
+    keyCacheStats.misses++;
+    return loadAndCheck(keyHash, entry);
+  }
+  keyCacheStats.hits++;
   return check(entry, keyHash);
 }
 

@@ -10,12 +10,31 @@ import type { LimiterStore } from "./store";
 // per-process limits rather than refusing service or hanging (commands time out after 1 s).
 
 const memory = processSingleton("limiter-memory", () => new MemoryStore());
-const warnings = processSingleton("limiter-warnings", () => ({ last: 0 }));
+const warnings = processSingleton("limiter-warnings", () => ({ last: 0, degradedSince: 0 }));
 
+// The operator's log says when this process's limits went degraded (`platform.degraded`, with the cause) and when
+// Redis answered again (`platform.recovered`, with how long it lasted): one line each, whatever the traffic.
 function warn(e: unknown): void {
+  const cause = e instanceof Error ? e.message : String(e);
+  if (warnings.degradedSince === 0) {
+    warnings.degradedSince = Date.now();
+    console.warn(JSON.stringify({ event: "platform.degraded", component: "limiter", mode: "per-process", cause }));
+  }
   if (Date.now() - warnings.last < 10_000) return;
   warnings.last = Date.now();
-  console.warn(`[limits] Redis unavailable, using per-process limits: ${e instanceof Error ? e.message : e}`);
+  console.warn(`[limits] Redis unavailable, using per-process limits: ${cause}`);
+}
+
+function answered(): void {
+  if (warnings.degradedSince === 0) return;
+  const seconds = Math.round((Date.now() - warnings.degradedSince) / 100) / 10;
+  warnings.degradedSince = 0;
+  console.warn(JSON.stringify({ event: "platform.recovered", component: "limiter", mode: "redis", degradedSeconds: seconds }));
+}
+
+/** Whether this process's limits are on its per-process fallback now (Redis failed and has not answered since). */
+export function limiterDegraded(): boolean {
+  return warnings.degradedSince !== 0;
 }
 
 /**
@@ -53,7 +72,9 @@ class FallbackStore implements LimiterStore {
   private async call<T>(f: (s: LimiterStore) => T | Promise<T>): Promise<T> {
     await this.connected;
     try {
-      return await f(this.primary);
+      const value = await f(this.primary);
+      answered();
+      return value;
     } catch (e) {
       warn(e);
       return f(this.fallback);
@@ -63,7 +84,9 @@ class FallbackStore implements LimiterStore {
   acquire: LimiterStore["acquire"] = async (key, limit) => {
     await this.connected;
     try {
-      return await this.primary.acquire(key, limit);
+      const ok = await this.primary.acquire(key, limit);
+      answered();
+      return ok;
     } catch (e) {
       warn(e);
       const ok = await this.fallback.acquire(key, limit);

@@ -14,6 +14,7 @@ import { listenForTestClock } from "./test-clock-endpoint";
 export { handleNodeRequest } from "./node-front-door";
 export { handleGatewayUpgrade } from "./gateway-front-door";
 export { readiness, type ReadinessCheck } from "./readiness";
+export { localMetrics, metricsContentType } from "./metrics";
 export { pollLocalBus };
 
 /** Starts this process's services; `background` adds the jobs and the webhook worker (one process of the data plane

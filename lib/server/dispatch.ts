@@ -62,6 +62,7 @@ export async function dispatchApi(request: ApiRequest): Promise<ApiResponse> {
         }),
       );
     }
+    request.routePattern = match.route.path;
     return await runPipeline(createRequestContext(request, match.route, match.params, now()));
   } catch (err) {
     return errorResponse(request, toApiError(err, newRequestId()));

@@ -23,6 +23,7 @@ import { journalRequest, recordRequest, type RequestRecord } from "@/lib/usage/r
 import { measuredCost, paidByCredits } from "@/lib/billing/spend-guard";
 import { createRequestContext, type RequestContext } from "./request-context";
 import { runPipeline, type Pipeline } from "./pipeline";
+import { observeUpstream } from "./metrics";
 import { identifyRequest } from "./steps/identify";
 import { checkRestrictions } from "./steps/restrictions";
 import { mapError } from "./steps/map-error";
@@ -134,6 +135,7 @@ async function proxyCall(ctx: RequestContext): Promise<void> {
     onResponseChunk: watchBudget ?? (meter ? (c) => meter.response(c) : undefined),
     onResponse: async (status, upstreamMs, upHeaders) => {
       const gatewayMs = performance.now() - gatewayStarted - upstreamMs;
+      observeUpstream(product.slug, upstreamMs / 1000);
       // The upstream decides its answer's type and caching; the envelope's defaults are for refusals.
       const headers: Record<string, string> = {};
       for (const name in ctx.headers) if (name !== "Content-Type" && name !== "Cache-Control") headers[name] = ctx.headers[name];

@@ -8,6 +8,8 @@ import { handleProtectedResourceRequest, PROTECTED_RESOURCE_PREFIX } from "@/lib
 import { handleRegisterRequest } from "@/lib/oauth/register-client";
 import { corsPreflight } from "@/lib/oauth/oauth-error";
 import { API_PATH, dispatchApi } from "./dispatch";
+import { observeRequest } from "./metrics";
+import type { ApiRequest } from "./request-context";
 import { writeAnswer as write } from "./write-answer";
 import { GATEWAY_PATH, serveGateway } from "./gateway-front-door";
 import { MCP_PATH, serveMcp } from "./mcp-front-door";
@@ -59,13 +61,15 @@ async function serveApi(req: IncomingMessage, res: ServerResponse): Promise<void
   } catch {
     url = new URL("http://api.invalid/");
   }
-  const answer = await dispatchApi({
+  const request: ApiRequest = {
     method: req.method ?? "GET",
     url,
     headers,
     baseUrl: baseUrlFor(protocol, headers.get("host"), fallback),
     readText: () => readNodeText(req),
-  });
+  };
+  const answer = await dispatchApi(request);
+  apiRoutes.set(res, request.routePattern ?? "unmatched");
   write(res, req.method, answer);
 }
 
@@ -102,26 +106,44 @@ function fail(res: ServerResponse, err: unknown): void {
   );
 }
 
+// The API route each answer matched, for GET /metrics (known only once dispatchApi has matched it).
+const apiRoutes = new WeakMap<ServerResponse, string>();
+
+/** GET /metrics counts the request when its answer has ended (or its client went away). */
+function observe(req: IncomingMessage, res: ServerResponse, kind: string, route: () => string): void {
+  const started = performance.now();
+  res.once("close", () =>
+    observeRequest(kind, route(), req.method ?? "GET", res.headersSent ? res.statusCode : 499, (performance.now() - started) / 1000),
+  );
+}
+
 /** True when this request is the API's (and is being answered); false hands it to Next. */
 export function handleNodeRequest(req: IncomingMessage, res: ServerResponse): boolean {
   const target = req.url ?? "/";
   if (GATEWAY_PATH.test(target)) {
+    observe(req, res, "gateway", () => "/gw/{slug}");
     serveGateway(req, res).catch((e) => fail(res, e));
     return true;
   }
   if (MCP_PATH.test(target)) {
+    observe(req, res, "mcp", () => "/mcp/{slug}");
     serveMcp(req, res).catch((e) => fail(res, e));
     return true;
   }
   if (API_PATH.test(target)) {
+    observe(req, res, "api", () => apiRoutes.get(res) ?? "unmatched");
     serveApi(req, res).catch((e) => fail(res, e));
     return true;
   }
   const q = target.indexOf("?");
-  const handlers = webHandlersFor(q === -1 ? target : target.slice(0, q));
+  const path = q === -1 ? target : target.slice(0, q);
+  const handlers = webHandlersFor(path);
   if (!handlers) return false;
   const handler = handlers[req.method ?? "GET"];
   if (!handler) return false; // Next answers other methods (405) as before
+  // The OAuth endpoints and the metadata documents: fixed paths, but the protected-resource ones end in a slug.
+  const route = path.startsWith(PROTECTED_RESOURCE_PREFIX) ? `${PROTECTED_RESOURCE_PREFIX}/{resource}` : path;
+  observe(req, res, "oauth", () => route);
   serveWeb(handler, req, res).catch((e) => fail(res, e));
   return true;
 }

@@ -19,6 +19,8 @@ export interface ApiRequest {
   readText(): Promise<string>;
   /** The origin links in responses use (PUBLIC_BASE_URL, else the address the client used). */
   baseUrl: string;
+  /** Set by dispatchApi once matched: the route's pattern (`/v1/products/{id}`), the label GET /metrics counts by. */
+  routePattern?: string;
 }
 
 /** What the pipeline answers: the front door writes it out. `body` is kept, as text, for the request log. */

@@ -277,6 +277,11 @@ const S = processSingleton("usage-recorder", () => ({
 }));
 export const recorderStats = S.stats;
 
+/** Events and logs waiting to be written (the queue and the batches the database refused, kept for a retry). */
+export function recorderQueueDepth(): number {
+  return S.queue.length + S.usageRetry.length;
+}
+
 export function hourOf(at: Date): Date {
   return new Date(Math.floor(at.getTime() / 3_600_000) * 3_600_000);
 }
