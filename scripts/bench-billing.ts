@@ -150,6 +150,7 @@ const subs: SubscriptionEntry[] = Array.from({ length: CONSUMERS }, (_, c) => {
     rateLimit: null,
     monthlyQuota: null,
     billFailedCalls: false,
+    limiterOutage: "open",
     prepaid: false,
     maxCostPerCallNanos: null,
     creditNetNanos: 0n,

@@ -34,6 +34,7 @@ const sub: SubscriptionEntry = {
   rateLimit: null,
   monthlyQuota: null,
   billFailedCalls: false,
+  limiterOutage: "open",
   prepaid: true,
   maxCostPerCallNanos: null,
   creditNetNanos: 10n ** 15n,

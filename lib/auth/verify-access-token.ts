@@ -1,5 +1,6 @@
 import { db } from "@/lib/db/client";
 import { now } from "@/lib/clock";
+import { cacheTtl, onBusReconnect } from "@/lib/redis/bus";
 import { ApiError } from "@/lib/http/errors";
 import { hashesEqual, type Environment } from "@/lib/keys/key-format";
 import { hashSecret, hasSecretShape } from "@/lib/oauth/token-format";
@@ -96,7 +97,7 @@ export async function verifyAccessToken(value: string): Promise<AuthContext> {
   if (!hasSecretShape("access", value)) throw invalid("INVALID_ACCESS_TOKEN", "Invalid access token provided.");
   const tokenHash = hashSecret(value);
   let entry = S.byHash.get(tokenHash);
-  if (!entry || NativeDate.now() - entry.loadedAt > CACHE_TTL_MS) {
+  if (!entry || NativeDate.now() - entry.loadedAt > cacheTtl(CACHE_TTL_MS)) {
     S.stats.loads++;
     const loaded = await load(tokenHash);
     if (!loaded) {
@@ -124,6 +125,8 @@ export function invalidateAccessTokens(id: string): void {
   for (const h of hashes) S.byHash.delete(h);
   S.byId.delete(id);
 }
+
+onBusReconnect(() => clearAccessTokenCache());
 
 export function clearAccessTokenCache(): void {
   S.byHash.clear();

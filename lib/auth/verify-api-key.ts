@@ -1,5 +1,6 @@
 import { db } from "@/lib/db/client";
 import { now } from "@/lib/clock";
+import { cacheTtl, onBusReconnect } from "@/lib/redis/bus";
 import { unauthenticated } from "@/lib/http/errors";
 import { hashKey, hashesEqual, hasKeyShape, type Environment } from "@/lib/keys/key-format";
 import type { AuthContext, KeyRestrictions } from "@/lib/http/auth-context";
@@ -59,7 +60,7 @@ export function verifyApiKey(value: string): AuthContext | Promise<AuthContext> 
   if (!hasKeyShape(value)) throw unauthenticated("INVALID_API_KEY", "Invalid API key provided.");
   const keyHash = hashKey(value);
   const entry = cache.get(keyHash);
-  if (!entry || NativeDate.now() - entry.loadedAt > CACHE_TTL_MS) {
+  if (!entry || NativeDate.now() - entry.loadedAt > cacheTtl(CACHE_TTL_MS)) {
     keyCacheStats.misses++;
     return loadAndCheck(keyHash, entry);
   }
@@ -95,6 +96,8 @@ export function invalidateKey(keyId: string): void {
   if (keyHash) cache.delete(keyHash);
   idToHash.delete(keyId);
 }
+
+onBusReconnect(() => clearKeyCache());
 
 export function clearKeyCache(): void {
   cache.clear();

@@ -1,5 +1,5 @@
 import { db } from "@/lib/db/client";
-import { announce, listenLocally, subscribe } from "@/lib/redis/bus";
+import { announce, cacheTtl, listenLocally, onBusReconnect, subscribe } from "@/lib/redis/bus";
 import { BILLING_CHANGED } from "@/lib/redis/topics";
 import { processSingleton } from "@/lib/process-state";
 import { NativeDate } from "@/lib/native-date";
@@ -41,6 +41,8 @@ export interface SubscriptionEntry {
   rateLimit: { limit: number; windowSeconds: number } | null;
   monthlyQuota: number | null;
   billFailedCalls: boolean;
+  /** What the plan's limits do while Redis is failing (lib/limits/limiter.ts). */
+  limiterOutage: "open" | "closed";
   /** Prepaid: each call is paid from credits, reserved before it runs (lib/billing/spend-guard.ts). */
   prepaid: boolean;
   /** What a prepaid call reserves when its cost is known only from its answer (nanos; null: rate it up front). */
@@ -86,6 +88,8 @@ function listenForBillingChanges(): void {
   listener.listening = true;
   subscribe(BILLING_CHANGED, invalidateLocally);
   listenLocally(BILLING_CHANGED, invalidateLocally);
+  // Changes published while the bus was down were missed: everything is read again (the running totals are kept).
+  onBusReconnect(() => invalidateLocally("*"));
 }
 
 async function load(key: string, projectId: string, environment: string, previous: ProjectEntry | undefined): Promise<ProjectEntry> {
@@ -123,6 +127,7 @@ async function load(key: string, projectId: string, environment: string, previou
       rateLimit: (price.rateLimit as SubscriptionEntry["rateLimit"]) ?? null,
       monthlyQuota: price.monthlyQuota,
       billFailedCalls: price.billFailedCalls,
+      limiterOutage: price.onLimiterOutage === "closed" ? "closed" : "open",
       prepaid: price.billing === "prepaid",
       maxCostPerCallNanos: price.maxCostPerCall === null ? null : toNanos(price.maxCostPerCall),
       creditNetNanos: credits.get(sub.id) ?? 0n,
@@ -167,7 +172,7 @@ export function currentSubscriptions(projectId: string, environment: string): Pr
     return p;
   };
   if (!e || e.invalid) return refresh();
-  if (NativeDate.now() - e.loadedAt > TTL_MS)
+  if (NativeDate.now() - e.loadedAt > cacheTtl(TTL_MS))
     void refresh().catch((err) => console.error("[billing] refreshing the rating cache failed", err));
   return e;
 }

@@ -106,7 +106,7 @@ export function holdSpend(sub: SubscriptionEntry, quantity = 1): MaybePromise<Sp
 }
 
 function hold(sub: SubscriptionEntry, quantity: number): MaybePromise<SpendHold> {
-  const store = limiterStore();
+  const store = limiterStore("closed");
   const reserve = reserveNanos(sub, quantity);
   const r = Number(reserve);
   const h: SpendHold = {
@@ -165,7 +165,7 @@ function hold(sub: SubscriptionEntry, quantity: number): MaybePromise<SpendHold>
 
 /** Gives back everything the hold reserved (the call was refused, or failed unbilled). */
 function release(h: SpendHold): MaybePromise<void> {
-  const store = limiterStore();
+  const store = limiterStore("closed");
   const back: MaybePromise<number>[] = [];
   if (h.creditsKey) back.push(store.incrementCounter(h.creditsKey, -h.reserved, seedBurned(h.sub), COUNTER_TTL_MS));
   if (h.capKey) back.push(store.incrementCounter(h.capKey, -h.reserved, seedPeriod(h.sub), COUNTER_TTL_MS));
@@ -184,7 +184,7 @@ export function settleSpend(h: SpendHold | null | undefined, finalNanos: bigint 
   const final = finalNanos === null ? 0 : Number(finalNanos);
   if (final === 0) return release(h);
   const delta = final - h.reserved;
-  const store = limiterStore();
+  const store = limiterStore("closed");
   const credits = h.creditsKey ? store.incrementCounter(h.creditsKey, delta, seedBurned(h.sub), COUNTER_TTL_MS) : null;
   const spent = h.capKey ? store.incrementCounter(h.capKey, delta, seedPeriod(h.sub), COUNTER_TTL_MS) : null;
   return andThen(credits, (used) =>

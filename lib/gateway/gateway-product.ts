@@ -1,7 +1,7 @@
 import { db } from "@/lib/db/client";
 import { now } from "@/lib/clock";
 import { processSingleton } from "@/lib/process-state";
-import { announce, listenLocally, subscribe } from "@/lib/redis/bus";
+import { announce, cacheTtl, listenLocally, onBusReconnect, subscribe } from "@/lib/redis/bus";
 import { openSecretHeaders } from "@/lib/products/api-secret-headers";
 import { storedOpenApiDocument, type StoredApiBlock } from "@/lib/products/serialize";
 import { toolsFromDocument, type McpTool } from "@/lib/mcp/openapi-tools";
@@ -42,6 +42,7 @@ function listen(): void {
   const drop = (slug: string) => (slug === "*" ? S.bySlug.clear() : S.bySlug.delete(slug));
   subscribe(TOPIC, drop);
   listenLocally(TOPIC, drop);
+  onBusReconnect(() => drop("*"));
 }
 
 /** A product changed: the gateway reads it again (`*` when the slug is not known, e.g. a slug change). */
@@ -85,7 +86,7 @@ const pending = processSingleton("gateway-products-loading", () => new Map<strin
 export function gatewayProduct(slug: string): GatewayProduct | null | Promise<GatewayProduct | null> {
   listen();
   const hit = S.bySlug.get(slug);
-  if (hit && NativeDate.now() - hit.at < TTL_MS) return hit.product;
+  if (hit && NativeDate.now() - hit.at < cacheTtl(TTL_MS)) return hit.product;
   let p = pending.get(slug);
   if (!p) {
     p = load(slug)

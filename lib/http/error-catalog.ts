@@ -310,4 +310,12 @@ export const ERROR_CATALOG: ErrorDoc[] = [
     meaning: "A dependency is temporarily unavailable.",
     fix: "Retry with backoff.",
   },
+  {
+    code: "LIMITER_UNAVAILABLE",
+    status: 503,
+    type: "server_error",
+    meaning:
+      "The shared limiter store (Redis) is unreachable and this call's limits are declared closed during an outage (a price's onLimiterOutage: closed, prepaid credits, a spend cap, or PLATFORM_LIMITER_OUTAGE=closed).",
+    fix: "Retry after the seconds in Retry-After.",
+  },
 ];

@@ -3,7 +3,7 @@ import { ApiError } from "@/lib/http/errors";
 import { emitEventLater } from "@/lib/events/emit-event";
 import type { AuthContext } from "@/lib/http/auth-context";
 import { burstWindowSeconds, keyPolicy, type KeyPolicy } from "./plans";
-import { limiterStore } from "./limiter";
+import { limiterStore, platformOutageMode } from "./limiter";
 import type { Decision, LimiterStore, LimitState } from "./store";
 
 // The rate-limit step of the pipeline: a concurrency slot, then the bucket and windows. The headers say what a
@@ -98,7 +98,7 @@ export interface Admission {
  */
 export function admit(auth: AuthContext): Admission | Promise<Admission> {
   const policy = keyPolicy(auth.plan, auth.rateLimit);
-  const store = limiterStore();
+  const store = limiterStore(platformOutageMode());
   const acquired = store.acquire(auth.principal.id, policy.concurrent);
   return acquired instanceof Promise ? acquired.then((ok) => consume(auth, policy, store, ok)) : consume(auth, policy, store, acquired);
 }

@@ -24,7 +24,7 @@ const prefix = () => process.env.REDIS_PREFIX ?? "platform:";
  * quota counter seeded for the first time, it is a promise.
  */
 export function consumePlanLimits(sub: SubscriptionEntry, atMs: number, quantity = 1): MaybePromise<PlanLimitsResult> {
-  const store = limiterStore();
+  const store = limiterStore(sub.limiterOutage);
   const result: PlanLimitsResult = { allowed: true, code: "VALID", ratelimit: null, quota: null, retryAfter: 0 };
   const giveBack: (() => unknown)[] = [];
 

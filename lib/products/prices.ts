@@ -113,6 +113,7 @@ export async function createPrice(auth: AuthContext, productId: string, input: P
         rateLimit: input.rateLimit ?? undefined,
         monthlyQuota: input.monthlyQuota ?? null,
         billFailedCalls: input.billFailedCalls ?? false,
+        onLimiterOutage: input.onLimiterOutage ?? "open",
         billing: input.billing ?? "postpaid",
         maxCostPerCall: input.maxCostPerCall ?? null,
         isActive: input.isActive ?? true,

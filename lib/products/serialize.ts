@@ -126,6 +126,7 @@ export function serializePrice(p: PriceRow) {
     billFailedCalls: p.billFailedCalls,
     billing: p.billing as "postpaid" | "prepaid",
     maxCostPerCall: p.maxCostPerCall,
+    onLimiterOutage: p.onLimiterOutage as "open" | "closed",
     isActive: p.isActive,
     environment: p.environment,
     createdAt: p.createdAt.toISOString(),

@@ -16,6 +16,48 @@ type Handler = (message: string) => void;
 
 const state = processSingleton("redis-bus", () => ({ handlers: new Map<string, Handler[]>(), listening: false }));
 
+// While the subscriber's connection is down, messages are missed: the caches fed by the bus stop trusting their
+// entries beyond BUS_DOWN_CACHE_TTL_MS (cacheTtl), and every cache registered with onBusReconnect is emptied when
+// the connection is back, so a change made during the outage (a key revoked on another machine) is honoured at most
+// that long after it, and at once when Redis returns (docs/operations.md).
+export const BUS_DOWN_CACHE_TTL_MS = 2000;
+const health = processSingleton("redis-bus-health", () => ({ down: false, since: 0, flushers: [] as (() => void)[] }));
+
+/** How long a bus-fed cache may keep an entry now: `ttlMs`, or BUS_DOWN_CACHE_TTL_MS while the bus is down. */
+export function cacheTtl(ttlMs: number): number {
+  return health.down && ttlMs > BUS_DOWN_CACHE_TTL_MS ? BUS_DOWN_CACHE_TTL_MS : ttlMs;
+}
+
+/** `flush` empties a bus-fed cache when the subscriber's connection comes back after missing messages. */
+export function onBusReconnect(flush: () => void): void {
+  health.flushers.push(flush);
+}
+
+/** Whether the bus's Redis connection is down now (messages from other machines are being missed). */
+export function busDown(): boolean {
+  return health.down;
+}
+
+function watchSubscriber(sub: NonNullable<ReturnType<typeof redis>>): void {
+  const wentDown = (cause: string) => {
+    if (health.down) return;
+    health.down = true;
+    health.since = Date.now();
+    console.warn(JSON.stringify({ event: "platform.degraded", component: "bus", cacheTtlMs: BUS_DOWN_CACHE_TTL_MS, cause }));
+  };
+  if (sub.status !== "ready") wentDown("not connected yet");
+  sub.on("close", () => wentDown("the Redis connection closed"));
+  sub.on("ready", () => {
+    if (!health.down) return;
+    health.down = false;
+    for (const flush of health.flushers) flush();
+    const seconds = Math.round((Date.now() - health.since) / 100) / 10;
+    console.warn(
+      JSON.stringify({ event: "platform.recovered", component: "bus", degradedSeconds: seconds, cachesFlushed: health.flushers.length }),
+    );
+  });
+}
+
 export const channelOf = (topic: string) => `${process.env.REDIS_PREFIX ?? "platform:"}${topic}`;
 
 /** Sends `message` on `topic` to every other process; never throws. The local bus's row is written synchronously (a
@@ -70,6 +112,7 @@ function subscribeOnRedis(topic: string, handler: Handler): void {
   sub.subscribe(channel).catch((e: Error) => console.warn(`[bus] subscribe to ${topic} failed: ${e.message}`));
   if (!state.listening) {
     state.listening = true;
+    watchSubscriber(sub);
     sub.on("message", (ch: string, message: string) => {
       for (const h of state.handlers.get(ch) ?? []) h(message);
     });

@@ -124,6 +124,8 @@ export const PriceMetric = z
   })
   .meta({ id: "PriceMetric" });
 
+export const LIMITER_OUTAGE_MODES = ["open", "closed"] as const;
+
 export const PlanRateLimit = z
   .strictObject({
     limit: z.number().int().min(1).max(1_000_000_000).meta({ description: "Calls allowed per window." }),
@@ -143,6 +145,10 @@ const planLimits = {
     .boolean()
     .optional()
     .meta({ description: "Whether a gateway call the upstream answered 5xx, or that timed out, is billed (default false)." }),
+  onLimiterOutage: z.enum(LIMITER_OUTAGE_MODES).optional().meta({
+    description:
+      "What the rate limit and quota do while the shared limiter store (Redis) is unreachable: open (default): each server process counts alone, within its share of the limit; closed: calls are refused with 503 LIMITER_UNAVAILABLE and Retry-After. Prepaid credits and spend caps are always closed.",
+  }),
 };
 
 const Currency = z
@@ -266,6 +272,7 @@ export const Price = z
     rateLimit: PlanRateLimit.nullable(),
     monthlyQuota: z.number().int().nullable(),
     billFailedCalls: z.boolean(),
+    onLimiterOutage: z.enum(LIMITER_OUTAGE_MODES),
     billing: z.enum(PRICE_BILLING),
     maxCostPerCall: z.number().nullable(),
     isActive: z.boolean(),

@@ -3,7 +3,7 @@ import { now } from "@/lib/clock";
 import { newId } from "@/lib/ids";
 import { ApiError } from "@/lib/http/errors";
 import { emitEventLater } from "@/lib/events/emit-event";
-import { limiterStore } from "@/lib/limits/limiter";
+import { limiterStore, platformOutageMode } from "@/lib/limits/limiter";
 import { DEFAULT_NOTIFY_AT, planLimits } from "@/lib/limits/plans";
 import type { AuthContext } from "@/lib/http/auth-context";
 import { processSingleton } from "@/lib/process-state";
@@ -84,7 +84,7 @@ export function consumeQuota(auth: AuthContext): void | Promise<void> {
   const period = monthPeriod(at);
   const key = counterKey(auth, period.key);
   const ttl = period.end.getTime() - at.getTime() + 86_400_000;
-  const counted = limiterStore().incrementCounter(
+  const counted = limiterStore(platformOutageMode()).incrementCounter(
     key,
     1,
     () => usedFromRollups(auth.projectId, auth.environment, period.start, period.end),
@@ -104,7 +104,7 @@ async function checkCount(
   ttl: number,
   counted: number | Promise<number>,
 ): Promise<void> {
-  const store = limiterStore();
+  const store = limiterStore(platformOutageMode());
   const used = await counted;
   if (used > limit && auth.plan === "free") {
     await store.incrementCounter(key, -1, async () => 0, ttl);
@@ -138,7 +138,7 @@ export async function usageQuota(auth: AuthContext) {
   const limit = planLimits(auth.plan).monthlyQuota;
   const key = counterKey(auth, period.key);
   const ttl = period.end.getTime() - at.getTime() + 86_400_000;
-  const used = await limiterStore().incrementCounter(
+  const used = await limiterStore(platformOutageMode()).incrementCounter(
     key,
     0,
     () => usedFromRollups(auth.projectId, auth.environment, period.start, period.end),

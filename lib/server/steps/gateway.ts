@@ -9,6 +9,7 @@ import { andThen } from "@/lib/limits/store";
 import { assertTokenForProduct } from "@/lib/oauth/resource-binding";
 import { holdSpend, quantitiesWithinBudget, settleSpend } from "@/lib/billing/spend-guard";
 import type { RequestContext } from "../request-context";
+import { markDegraded } from "./rate-limit";
 
 // The gateway's own steps (lib/server/gateway-front-door.ts runs them between the shared ones): the credential
 // (Authorization: Bearer or X-API-Key), the product by slug, the caller's entitlement to it and the plan's limits.
@@ -102,6 +103,7 @@ function applyPlanLimits(ctx: RequestContext, limits: PlanLimitsResult): void {
   const sub = ctx.subscription!;
   const at = ctx.at.getTime();
   Object.assign(ctx.headers, planHeaders(limits, at));
+  markDegraded(ctx);
   if (limits.allowed) return;
   if (limits.code === "QUOTA_EXCEEDED") throw quotaExceeded(sub.monthlyQuota!, sub.periodEnd, at);
   const rl = limits.ratelimit!;

@@ -37,6 +37,7 @@ function subscription(over: Partial<SubscriptionEntry> = {}): SubscriptionEntry 
     rateLimit: null,
     monthlyQuota: null,
     billFailedCalls: false,
+    limiterOutage: "open",
     prepaid: false,
     maxCostPerCallNanos: null,
     creditNetNanos: 0n,

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Price" ADD COLUMN     "onLimiterOutage" TEXT NOT NULL DEFAULT 'open';
