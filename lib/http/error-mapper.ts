@@ -12,6 +12,47 @@ function prismaCode(err: unknown): string | undefined {
   return undefined;
 }
 
+// The database gone or unable to write for now (stopped, unreachable, its pool exhausted, the SQLite file locked past
+// its busy timeout, the disk full): what Prisma, its driver adapters and the direct paths (pg, better-sqlite3) throw.
+const UNAVAILABLE_PRISMA_CODES = new Set(["P1001", "P1002", "P1008", "P1017", "P2024", "P2028"]);
+const UNAVAILABLE_ADAPTER_KINDS = new Set(["DatabaseNotReachable", "SocketTimeout", "ConnectionClosed", "TooManyConnections"]);
+// PostgreSQL's SQLSTATEs for a connection lost or refused, a server shutting down or starting, too many clients.
+const UNAVAILABLE_SQLSTATES = new Set(["08000", "08001", "08003", "08004", "08006", "57P01", "57P02", "57P03", "53300"]);
+const UNAVAILABLE_MESSAGE =
+  /ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|Connection terminated|connection (?:is )?closed|Can't reach database|timeout exceeded when trying to connect|database is locked|SQLITE_(?:BUSY|READONLY|IOERR|FULL)|database or disk is full|the database system is (?:starting up|shutting down|in recovery mode)/i;
+const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+/** Whether `err` (or what it wraps) says the database cannot be reached or written right now. */
+export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
+  if (!err || typeof err !== "object" || depth > 5) return false;
+  const e = err as { code?: unknown; kind?: unknown; message?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown } };
+  if (
+    typeof e.code === "string" &&
+    (UNAVAILABLE_PRISMA_CODES.has(e.code) || UNAVAILABLE_SQLSTATES.has(e.code) || UNAVAILABLE_MESSAGE.test(e.code))
+  )
+    return true;
+  if (typeof e.kind === "string" && UNAVAILABLE_ADAPTER_KINDS.has(e.kind)) return true;
+  if (typeof e.message === "string" && UNAVAILABLE_MESSAGE.test(e.message)) return true;
+  return isDatabaseUnavailable(e.cause, depth + 1) || isDatabaseUnavailable(e.meta?.driverAdapterError, depth + 1);
+}
+
+function databaseUnavailable(err: unknown, requestId: string): ApiError {
+  const first = String((err as { message?: unknown })?.message ?? err)
+    .trim()
+    .split("\n")
+    .filter(Boolean)
+    .pop();
+  console.warn(`[${requestId}] database unavailable: ${first}`);
+  return new ApiError({
+    status: 503,
+    type: "server_error",
+    code: "SERVICE_UNAVAILABLE",
+    message: "The database cannot be reached or written right now, so this request was not completed.",
+    suggestion: `Retry after ${UNAVAILABLE_RETRY_AFTER_SECONDS} seconds; a POST retried with the same Idempotency-Key is never carried out twice.`,
+    headers: { "Retry-After": String(UNAVAILABLE_RETRY_AFTER_SECONDS) },
+  });
+}
+
 /** Any thrown value → an ApiError. Unknown errors become a generic 500 and are logged with the request id. */
 export function toApiError(err: unknown, requestId: string): ApiError {
   if (err instanceof ApiError) return err;
@@ -34,6 +75,7 @@ export function toApiError(err: unknown, requestId: string): ApiError {
         message: "The resource is referenced by, or refers to, a record that does not exist.",
       });
   }
+  if (isDatabaseUnavailable(err)) return databaseUnavailable(err, requestId);
   console.error(`[${requestId}] unhandled error`, err);
   return new ApiError({
     status: 500,

@@ -1,0 +1,131 @@
+// Issue 41, item 2: the database unavailable for writes for a while, under calls through /gw and /v1.
+//  - PostgreSQL: the server reaches it through a loopback relay (tests/helpers/tcp-proxy.ts) that the test cuts, as a
+//    stopped server would be for this client, and restores; the machine's PostgreSQL keeps serving everyone else.
+//  - SQLite: another connection holds the file's write lock (BEGIN IMMEDIATE), so every write waits out its busy
+//    timeout; reads go on (WAL).
+// Meanwhile a write answers 503 SERVICE_UNAVAILABLE in the envelope with Retry-After, within seconds (never a hang,
+// never a 500); gateway calls on warm caches are answered, and their usage events are all written once the database
+// is back; afterwards writes succeed again.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { db, databaseProvider } from "@/lib/db/client";
+import { client, seedBusiness } from "../helpers/api";
+import { publishApiProduct, subscribe } from "../helpers/marketplace";
+import { startSecondServer, type ServerWithLogs } from "../helpers/usage-db";
+import { startJsonUpstream, type JsonUpstream } from "../helpers/json-upstream";
+import { startTcpProxy, type TcpProxy } from "../helpers/tcp-proxy";
+import { sleep } from "../helpers/receiver";
+
+const OUTAGE_MS = Number(process.env.DB_OUTAGE_TEST_SECONDS ?? 12) * 1000;
+const pg = databaseProvider() === "postgresql";
+
+let upstream: JsonUpstream;
+let proxy: TcpProxy | null = null;
+let server: ServerWithLogs;
+let lock: Database.Database | null = null;
+
+before(async () => {
+  upstream = await startJsonUpstream();
+  const env: Record<string, string> = { ALLOW_PRIVATE_URLS: "true", DATA_PLANE_WORKERS: "1", USAGE_FLUSH_MS: "200" };
+  if (pg) {
+    const url = new URL(process.env.DATABASE_URL!);
+    proxy = await startTcpProxy(Number(url.port || 5432), url.hostname);
+    url.port = String(proxy.port);
+    env.DATABASE_URL = url.toString();
+  }
+  server = await startSecondServer(env);
+});
+after(async () => {
+  lock?.close();
+  await server?.stop();
+  await proxy?.close();
+  upstream?.close();
+});
+
+function takeDatabaseAway(): void | Promise<void> {
+  if (proxy) return proxy.cut();
+  // file:./data/… is relative to the working directory, which the server shares with this process.
+  lock = new Database(path.resolve(process.env.DATABASE_URL!.slice("file:".length)), { timeout: 1000 });
+  lock.exec("BEGIN IMMEDIATE");
+}
+
+async function giveDatabaseBack(): Promise<void> {
+  if (proxy) return proxy.restore();
+  lock!.exec("ROLLBACK");
+  lock!.close();
+  lock = null;
+}
+
+test(
+  "the database unavailable for writes: 503 with Retry-After, gateway calls answered, no usage event lost",
+  { timeout: 180_000 },
+  async () => {
+    const provider = await seedBusiness();
+    const api = client(provider.testKey, server.url);
+    const product = await publishApiProduct(api, { upstreamUrl: upstream.url });
+    const consumer = await seedBusiness();
+    await subscribe(client(consumer.testKey, server.url), product.price.id);
+    const gw = async () => {
+      const res = await fetch(`${server.url}/gw/${product.slug}/x`, { headers: { authorization: `Bearer ${consumer.testKey}` } });
+      await res.arrayBuffer();
+      return res.status;
+    };
+    // Warm: the key, the subscription and the product are in the server's caches.
+    for (let i = 0; i < 3; i++) assert.equal(await gw(), 200);
+    const eventsWritten = () => db.usageEvent.count({ where: { productId: product.product.id, statusCode: 200 } });
+    for (let i = 0; i < 100 && (await eventsWritten()) < 3; i++) await sleep(100);
+    const before = await eventsWritten();
+    assert.equal(before, 3, "the warm-up calls' events are written before the outage");
+
+    await takeDatabaseAway();
+    const started = Date.now();
+    const writes: { status: number; code: string; retryAfter: string | null; ms: number }[] = [];
+    const gateway: number[] = [];
+    let readyDuring = 0;
+    while (Date.now() - started < OUTAGE_MS) {
+      const t = Date.now();
+      const [write, g] = await Promise.all([api.post("/v1/products", { name: `During ${t}`, type: "API" }), gw()]);
+      writes.push({
+        status: write.status,
+        code: write.body?.error?.code,
+        retryAfter: write.headers.get("retry-after"),
+        ms: Date.now() - t,
+      });
+      gateway.push(g, await gw());
+      if (!readyDuring) readyDuring = (await fetch(`${server.url}/readyz`)).status;
+    }
+    await giveDatabaseBack();
+
+    assert.ok(writes.length >= 2, `${writes.length} writes tried`);
+    for (const w of writes) {
+      assert.equal(w.status, 503, `${JSON.stringify(writes)}\n${server.stderr().slice(-3000)}`);
+      assert.equal(w.code, "SERVICE_UNAVAILABLE");
+      assert.ok(Number(w.retryAfter) >= 1, "Retry-After");
+      assert.ok(w.ms < 15_000, `a write waited ${w.ms} ms`);
+    }
+    assert.ok(
+      gateway.every((s) => s === 200),
+      `gateway answers during the outage: ${gateway.join(",")}`,
+    );
+    if (pg) assert.equal(readyDuring, 503, "/readyz is not ready while the database is unreachable");
+    assert.doesNotMatch(server.stderr(), /unhandled error/, "no write became a 500");
+
+    // Back: writes succeed again (within seconds), readiness returns, every answered gateway call has its event.
+    const back = Date.now();
+    for (;;) {
+      const res = await api.post("/v1/products", { name: `After ${back}`, type: "API" });
+      if (res.status === 201) break;
+      assert.equal(res.status, 503, res.text);
+      assert.ok(Date.now() - back < 20_000, "writes still refused 20 s after the database returned");
+      await sleep(250);
+    }
+    assert.equal((await fetch(`${server.url}/readyz`)).status, 200);
+    const expected = before + gateway.length;
+    const deadline = Date.now() + 30_000;
+    let rows = 0;
+    while ((rows = await eventsWritten()) < expected && Date.now() < deadline) await sleep(250);
+    assert.equal(rows, expected, "every gateway call answered during the outage has its usage event");
+  },
+);
