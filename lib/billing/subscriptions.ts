@@ -128,28 +128,31 @@ export async function createSubscription(auth: AuthContext, input: z.infer<typeo
     );
   // The transaction starts with its write: on SQLite a transaction that reads first cannot always upgrade to a
   // write while another connection writes. The unique currentSlot decides a race between two subscribers.
-  const row = await withEvents(async (tx) => {
-    const created = await tx.subscription.create({
-      data: {
-        id: newId("subscription"),
-        ...tenantWhere(auth),
-        projectId,
-        productId: price.productId,
-        providerId: price.businessId,
-        priceId: price.id,
-        status: "active",
-        currentSlot: `${projectId}:${auth.environment}:${price.productId}`,
-        currentPeriodStart: t,
-        currentPeriodEnd: addInterval(t, plan.interval, 1),
-        paymentMethod: (paymentMethod ?? undefined) as Prisma.InputJsonValue | undefined,
-        metadata: (input.metadata ?? undefined) as Prisma.InputJsonValue | undefined,
-        createdAt: t,
-        updatedAt: t,
-      },
-    });
-    await emitSubscriptionEvent(created, "subscription.created", tx);
-    return created;
-  }).catch((e) => {
+  const row = await withEvents(
+    async (tx) => {
+      const created = await tx.subscription.create({
+        data: {
+          id: newId("subscription"),
+          ...tenantWhere(auth),
+          projectId,
+          productId: price.productId,
+          providerId: price.businessId,
+          priceId: price.id,
+          status: "active",
+          currentSlot: `${projectId}:${auth.environment}:${price.productId}`,
+          currentPeriodStart: t,
+          currentPeriodEnd: addInterval(t, plan.interval, 1),
+          paymentMethod: (paymentMethod ?? undefined) as Prisma.InputJsonValue | undefined,
+          metadata: (input.metadata ?? undefined) as Prisma.InputJsonValue | undefined,
+          createdAt: t,
+          updatedAt: t,
+        },
+      });
+      await emitSubscriptionEvent(created, "subscription.created", tx);
+      return created;
+    },
+    { answer: serializeSubscription },
+  ).catch((e) => {
     // Two subscribing at once: the unique current slot lets one in.
     if ((e as { code?: string }).code === "P2002")
       throw conflict("ALREADY_EXISTS", "priceId", "The project already subscribes to this product.");

@@ -9,7 +9,12 @@ import type { Prisma } from "@/generated/prisma-sqlite";
 // The hook travels in AsyncLocalStorage, which timers and background work started by the handler inherit too:
 // closed when the request ends, it no longer runs for them.
 
-export type CommitHook = (tx: Prisma.TransactionClient) => Promise<void>;
+/** What a transaction declares as the request's answer (withEvents' `answer`), for the hook to store with it. */
+export interface DeclaredAnswer {
+  value: unknown;
+}
+
+export type CommitHook = (tx: Prisma.TransactionClient, answer: DeclaredAnswer | null) => Promise<void>;
 
 export interface CommitScope {
   /** A transaction that ran the hook has committed. */

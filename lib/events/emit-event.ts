@@ -153,15 +153,25 @@ export function emitEventLater(event: NewEvent): void {
   emitEvent(event).catch((e) => console.error(`event ${event.type} not written`, e));
 }
 
+export interface WithEventsOptions<T> {
+  /**
+   * The request's answer, made from what this transaction returns: declared by a write whose transaction is the last
+   * thing its request does, so that an Idempotency-Key's record stores the answer in this same transaction and a
+   * retry after a crash replays it (lib/server/idempotency.ts) instead of IDEMPOTENCY_RESULT_LOST.
+   */
+  answer?: (done: T) => unknown;
+}
+
 /**
  * A write and its event in one transaction; deliveries are announced once it has committed. Inside a request with
- * an Idempotency-Key, the key's record is marked in the same transaction (lib/db/commit-hook.ts).
+ * an Idempotency-Key, the key's record is marked in the same transaction (lib/db/commit-hook.ts), with the answer
+ * when the write declares it.
  */
-export async function withEvents<T>(work: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
+export async function withEvents<T>(work: (tx: Prisma.TransactionClient) => Promise<T>, options: WithEventsOptions<T> = {}): Promise<T> {
   const hook = currentCommitHook();
   const result = await db.$transaction(async (tx) => {
     const done = await work(tx);
-    if (hook) await hook.run(tx);
+    if (hook) await hook.run(tx, options.answer ? { value: options.answer(done) } : null);
     return done;
   });
   hook?.committed();

@@ -176,26 +176,29 @@ export async function createKeyForCaller(caller: Caller, input: ApiKeyCreate, op
   const restrictions: KeyRestrictions | null = fromPermissions || input.restrictions ? { ...fromPermissions, ...input.restrictions } : null;
   const expiresAt = parseExpiry(input.expiresAt, input.expiresInDays) ?? null;
   // The key and its event commit together (and with an Idempotency-Key's record, lib/db/commit-hook.ts).
-  const { row, key } = await withEvents(async (tx) => {
-    const made = await createApiKey(
-      {
-        businessId: auth.businessId,
-        projectId,
-        type,
-        name: input.name,
-        scopes,
-        expiresAt,
-        rateLimit: input.rateLimit ?? restrictions?.rateLimit ?? null,
-        restrictions,
-        metadata: input.metadata ?? null,
-        rotation: input.rotation ?? null,
-        createdBy: auth.principal.id,
-      },
-      tx,
-    );
-    await keyEvent(tx, made.row, "resource.created");
-    return made;
-  });
+  const { row, key } = await withEvents(
+    async (tx) => {
+      const made = await createApiKey(
+        {
+          businessId: auth.businessId,
+          projectId,
+          type,
+          name: input.name,
+          scopes,
+          expiresAt,
+          rateLimit: input.rateLimit ?? restrictions?.rateLimit ?? null,
+          restrictions,
+          metadata: input.metadata ?? null,
+          rotation: input.rotation ?? null,
+          createdBy: auth.principal.id,
+        },
+        tx,
+      );
+      await keyEvent(tx, made.row, "resource.created");
+      return made;
+    },
+    { answer: ({ row, key }) => serializeApiKey(row, key) },
+  );
   audit(caller, "api_key.created", row.id, { name: row.name, scopes, environment: row.environment });
   return serializeApiKey(row, key);
 }

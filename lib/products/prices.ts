@@ -90,37 +90,39 @@ export async function createPrice(auth: AuthContext, productId: string, input: P
   }
   const t = now();
   // In a transaction (with no event) so that an Idempotency-Key's record commits with it (lib/db/commit-hook.ts).
-  const row = await withEvents((tx) =>
-    tx.price.create({
-      data: {
-        id: newId("price"),
-        ...tenantWhere(auth),
-        productId: product.id,
-        name: input.name,
-        type: input.type,
-        currency: input.currency,
-        amount: input.amount ?? null,
-        interval: input.interval ?? (input.type === "usage" ? "request" : (input.baseSubscription?.interval ?? null)),
-        includedQuantity: input.includedQuantity ?? null,
-        minVolume: input.minVolume ?? null,
-        description: input.description ?? null,
-        // "inf" and null both mean the unbounded last tier; stored as null.
-        tiers: input.tiers?.map((tier) => ({ ...tier, upTo: tier.upTo === "inf" ? null : tier.upTo })) ?? undefined,
-        tiersMode: input.tiers ? (input.tiersMode ?? "graduated") : null,
-        baseSubscription: input.baseSubscription ?? undefined,
-        overageRate: input.overageRate ?? null,
-        metrics: input.metrics ?? undefined,
-        rateLimit: input.rateLimit ?? undefined,
-        monthlyQuota: input.monthlyQuota ?? null,
-        billFailedCalls: input.billFailedCalls ?? false,
-        onLimiterOutage: input.onLimiterOutage ?? "open",
-        billing: input.billing ?? "postpaid",
-        maxCostPerCall: input.maxCostPerCall ?? null,
-        isActive: input.isActive ?? true,
-        createdAt: t,
-        updatedAt: t,
-      },
-    }),
+  const row = await withEvents(
+    (tx) =>
+      tx.price.create({
+        data: {
+          id: newId("price"),
+          ...tenantWhere(auth),
+          productId: product.id,
+          name: input.name,
+          type: input.type,
+          currency: input.currency,
+          amount: input.amount ?? null,
+          interval: input.interval ?? (input.type === "usage" ? "request" : (input.baseSubscription?.interval ?? null)),
+          includedQuantity: input.includedQuantity ?? null,
+          minVolume: input.minVolume ?? null,
+          description: input.description ?? null,
+          // "inf" and null both mean the unbounded last tier; stored as null.
+          tiers: input.tiers?.map((tier) => ({ ...tier, upTo: tier.upTo === "inf" ? null : tier.upTo })) ?? undefined,
+          tiersMode: input.tiers ? (input.tiersMode ?? "graduated") : null,
+          baseSubscription: input.baseSubscription ?? undefined,
+          overageRate: input.overageRate ?? null,
+          metrics: input.metrics ?? undefined,
+          rateLimit: input.rateLimit ?? undefined,
+          monthlyQuota: input.monthlyQuota ?? null,
+          billFailedCalls: input.billFailedCalls ?? false,
+          onLimiterOutage: input.onLimiterOutage ?? "open",
+          billing: input.billing ?? "postpaid",
+          maxCostPerCall: input.maxCostPerCall ?? null,
+          isActive: input.isActive ?? true,
+          createdAt: t,
+          updatedAt: t,
+        },
+      }),
+    { answer: serializePrice },
   );
   return serializePrice(row);
 }

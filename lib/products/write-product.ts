@@ -38,6 +38,9 @@ const eventOf = (auth: AuthContext, type: string, product: ProductView, previous
 });
 import { searchable } from "./product-collection";
 
+// The transaction's result is the request's answer (an Idempotency-Key's record stores it with the commit).
+const answered = { answer: <T>(done: T) => done };
+
 const searchText = (name: string, description: string | null | undefined) => searchable(`${name}\n${description ?? ""}`);
 
 export async function createProduct(auth: AuthContext, input: ProductCreate, options: ProductWriteOptions = {}) {
@@ -73,7 +76,7 @@ export async function createProduct(auth: AuthContext, input: ProductCreate, opt
     await emitEvent(eventOf(auth, "product.created", product), tx);
     if (row.visibility === "public") await ensureDeveloperApp(tx, auth, row, options.baseUrl ?? configuredBaseUrl());
     return withSecretOnce(product, publishing.gatewaySecret);
-  }).catch(slugRace);
+  }, answered).catch(slugRace);
 }
 
 /** Two writes choosing one slug at once: the unique index lets one in. */
@@ -107,7 +110,7 @@ export async function updateProduct(auth: AuthContext, id: string, patch: Produc
     gatewayProductChanged(current.slug);
     if (after.slug !== current.slug) gatewayProductChanged(after.slug);
     return withSecretOnce(after, publishing.gatewaySecret);
-  }).catch(slugRace);
+  }, answered).catch(slugRace);
 }
 
 /** POST /v1/products/{id}/openapi/refresh: the document at openapiUrl fetched again and stored (the MCP tools and the
@@ -127,7 +130,7 @@ export async function refreshOpenApiDocument(auth: AuthContext, id: string) {
     await emitEvent(eventOf(auth, "product.updated", after, { api: serializeProduct(current).api }), tx);
     gatewayProductChanged(current.slug);
     return after;
-  });
+  }, answered);
 }
 
 /** The answer that first publishes a product carries its gateway secret, shown this once (as a new key is). */
@@ -143,7 +146,7 @@ export async function setProductActive(auth: AuthContext, id: string, isActive: 
     gatewayProductChanged(current.slug);
     await emitEvent(eventOf(auth, "product.updated", after, { isActive: current.isActive }), tx);
     return after;
-  });
+  }, answered);
 }
 
 /** Deleting a product removes its features and prices with it (cascade). */

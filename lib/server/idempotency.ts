@@ -16,7 +16,8 @@ import type { AuthContext } from "@/lib/http/auth-context";
 //   finishes its record; once the lease is over, a retry with the same key and body takes the record over
 //   (a compare-and-set on its claim time) and runs the request again.
 // - committed: the handler's transaction committed, and marked the record in that same transaction
-//   (markCommitted through lib/db/commit-hook.ts). The killed attempt therefore either committed its writes and
+//   (markCommitted through lib/db/commit-hook.ts), storing the answer with it when the write declared one
+//   (withEvents' `answer`: a transaction that is the last thing its request does). The killed attempt therefore either committed its writes and
 //   this mark, or neither; a record left "processing" is safe to run again. An attempt that outlived its lease
 //   and was taken over finds its claim gone when it marks, and its transaction rolls back.
 // - complete: the response is stored, sealed under the server secret (lib/keys/secret-box.ts), because it may
@@ -109,7 +110,14 @@ export async function beginIdempotent(
       if (taken.count === 1) return { kind: "run", claim: { recordId: existing.id, claimedAt: t } };
       continue; // another retry took it first
     }
-    if (existing.state === "committed" && leaseOver) throw resultLost();
+    if (existing.state === "committed" && leaseOver) {
+      // The request committed and its server stopped before storing the final answer: the answer its transaction
+      // declared (stored with the commit) is the one to replay; without one, it is lost.
+      if (existing.statusCode === null) throw resultLost();
+      const body = openResponse(existing.id, existing.responseBody ?? "");
+      if (body === null) throw resultLost();
+      return { kind: "replay", response: { status: existing.statusCode, body } };
+    }
     if (existing.state !== "complete" || existing.statusCode === null) {
       throw new ApiError({
         status: 409,
@@ -159,8 +167,15 @@ function openResponse(recordId: string, stored: string): string | null {
 const ours = (claim: IdempotencyClaim) => ({ id: claim.recordId, createdAt: claim.claimedAt, state: { in: ["processing", "committed"] } });
 
 /** In the handler's transaction: the request has committed. Throws (rolling it back) when the claim was lost. */
-export async function markCommitted(claim: IdempotencyClaim, tx: Prisma.TransactionClient): Promise<void> {
-  const marked = await tx.idempotencyRecord.updateMany({ where: ours(claim), data: { state: "committed" } });
+export async function markCommitted(
+  claim: IdempotencyClaim,
+  tx: Prisma.TransactionClient,
+  answer: StoredResponse | null = null,
+): Promise<void> {
+  const data = answer
+    ? { state: "committed", statusCode: answer.status, responseBody: sealResponse(claim.recordId, answer.body) }
+    : { state: "committed" };
+  const marked = await tx.idempotencyRecord.updateMany({ where: ours(claim), data });
   if (marked.count === 0) {
     throw new ApiError({
       status: 409,

@@ -140,29 +140,32 @@ export async function createWebhook(auth: AuthContext, input: WebhookCreate) {
   await validateTarget(input.url);
   const events = validateEvents(input.events);
   const t = now();
-  const row = await withEvents(async (tx) => {
-    const w = await tx.webhook.create({
-      data: {
-        id: newId("webhook"),
-        ...tenantWhere(auth),
-        projectId: auth.projectId,
-        url: input.url,
-        events,
-        description: input.description ?? null,
-        secret: generateSecret(),
-        isActive: input.isActive ?? true,
-        headers: input.headers ?? undefined,
-        metadata: input.metadata ?? undefined,
-        createdAt: t,
-        updatedAt: t,
-      },
-    });
-    // Other endpoints hear of the new one; the new one is not sent the news of its own creation.
-    await emitEvent({ businessId: auth.businessId, environment: auth.environment, type: "resource.created", data: resourceData(w) }, tx, {
-      exceptWebhookId: w.id,
-    });
-    return w;
-  });
+  const row = await withEvents(
+    async (tx) => {
+      const w = await tx.webhook.create({
+        data: {
+          id: newId("webhook"),
+          ...tenantWhere(auth),
+          projectId: auth.projectId,
+          url: input.url,
+          events,
+          description: input.description ?? null,
+          secret: generateSecret(),
+          isActive: input.isActive ?? true,
+          headers: input.headers ?? undefined,
+          metadata: input.metadata ?? undefined,
+          createdAt: t,
+          updatedAt: t,
+        },
+      });
+      // Other endpoints hear of the new one; the new one is not sent the news of its own creation.
+      await emitEvent({ businessId: auth.businessId, environment: auth.environment, type: "resource.created", data: resourceData(w) }, tx, {
+        exceptWebhookId: w.id,
+      });
+      return w;
+    },
+    { answer: (w) => serializeWebhook(w, true) },
+  );
   return serializeWebhook(row, true);
 }
 

@@ -1,30 +1,31 @@
 import { meta, singleEnvelope, collectionEnvelopeJson } from "@/lib/http/envelope";
 import type { CollectionResult } from "@/lib/http/route";
-import type { RequestContext } from "../request-context";
+import type { ApiResponse, RequestContext } from "../request-context";
 
 /** Step 11: the handler's result in the spec's envelope (`data` + `meta`, and `pagination` for collections). */
 export function writeEnvelope(ctx: RequestContext): void {
   if (ctx.response) return;
-  const { route, result, headers } = ctx;
+  ctx.response = envelopeFor(ctx, ctx.result);
+}
+
+/** The answer a route gives for `result`: also made ahead, inside the handler's transaction, for a declared answer. */
+export function envelopeFor(ctx: RequestContext, result: unknown): ApiResponse {
+  const { route, headers } = ctx;
   const m = meta(ctx.requestId, ctx.version?.warning);
   switch (route.response.kind) {
     case "single":
-      ctx.response = { status: route.response.status, headers, body: JSON.stringify(singleEnvelope(result, m)) };
-      return;
+      return { status: route.response.status, headers, body: JSON.stringify(singleEnvelope(result, m)) };
     case "collection": {
       const r = result as CollectionResult;
-      ctx.response = { status: 200, headers, body: collectionEnvelopeJson(r.data, r.pagination, m) };
-      return;
+      return { status: 200, headers, body: collectionEnvelopeJson(r.data, r.pagination, m) };
     }
     case "raw":
-      ctx.response = { status: 200, headers, body: JSON.stringify(result) };
-      return;
+      return { status: 200, headers, body: JSON.stringify(result) };
     case "text":
-      ctx.response = { status: 200, headers: { ...headers, "Content-Type": route.response.contentType }, body: result as string };
-      return;
+      return { status: 200, headers: { ...headers, "Content-Type": route.response.contentType }, body: result as string };
     case "empty":
       // No body, so no Content-Type or Cache-Control: the request id, version and rate-limit headers only.
-      ctx.response = {
+      return {
         status: 204,
         headers: { "X-Request-Id": ctx.requestId, ...(ctx.version?.headers ?? {}), ...(ctx.admission?.headers ?? {}) },
         body: null,

@@ -1,6 +1,7 @@
 import type { AuthContext } from "@/lib/http/auth-context";
 import { runWithCommitHook } from "@/lib/db/commit-hook";
 import { markCommitted } from "../idempotency";
+import { envelopeFor } from "./envelope";
 import type { RequestContext } from "../request-context";
 import type { StepDoc } from "../step-doc";
 
@@ -21,11 +22,17 @@ export async function runHandler(ctx: RequestContext): Promise<void> {
       client: { ip: ctx.ip, userAgent: request.headers.get("user-agent") },
     });
   // With a claimed Idempotency-Key, the handler's transactions mark the key's record as they commit, so after a
-  // crash the record tells a request that committed from one that did not (lib/db/commit-hook.ts).
+  // crash the record tells a request that committed from one that did not (lib/db/commit-hook.ts); a transaction
+  // that declares the request's answer stores it too.
   const claim = ctx.idempotencyClaim;
   ctx.result = claim
     ? await runWithCommitHook(
-        (tx) => markCommitted(claim, tx),
+        (tx, answer) => {
+          // A write that declared its answer: stored sealed with the commit, so a crash before the pipeline stores
+          // the final one still leaves a retry something to replay.
+          const declared = answer ? envelopeFor(ctx, answer.value) : null;
+          return markCommitted(claim, tx, declared ? { status: declared.status, body: declared.body ?? "" } : null);
+        },
         (scope) => {
           ctx.commitScope = scope;
           return run();

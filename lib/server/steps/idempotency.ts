@@ -28,12 +28,18 @@ export async function claimIdempotencyKey(ctx: RequestContext): Promise<void> {
   };
 }
 
+/** Fault injection for the crash tests only (never set in production): how long the answer waits between the
+ * handler's commit and its final store, the window a kill -9 aims at (tests/api/idempotency-crash.test.ts). */
+const faultPauseMs = () => Number(process.env.FAULT_PAUSE_BEFORE_IDEMPOTENT_STORE_MS ?? 0);
+
 /** Step 12 (after the envelope): the answer is kept (sealed) for replays. */
 export async function storeIdempotentResponse(ctx: RequestContext): Promise<void> {
   const claim = ctx.idempotencyClaim;
   if (!claim || !ctx.response) return;
   ctx.idempotencyClaim = null;
   try {
+    const pause = faultPauseMs();
+    if (pause) await new Promise((r) => setTimeout(r, pause));
     await completeIdempotent(claim, { status: ctx.response.status, body: ctx.response.body ?? "" });
   } finally {
     if (ctx.commitScope) ctx.commitScope.closed = true;
