@@ -67,7 +67,7 @@ export function publish(topic: string, message: string): void {
   const client = redis();
   if (!client) return;
   const send = () => {
-    client.publish(channelOf(topic), message).catch((e: Error) => console.warn(`[bus] ${topic} not published: ${e.message}`));
+    client.publish(channelOf(topic), message).catch((e: Error) => notPublished(topic, e.message));
   };
   if (client.status === "ready") return send();
   // A connection still opening (the first change in a fresh process) has no offline queue: send once it is up.
@@ -77,10 +77,20 @@ export function publish(topic: string, message: string): void {
   };
   const timer = setTimeout(() => {
     client.off("ready", onReady);
-    console.warn(`[bus] ${topic} not published: Redis not ready`);
+    notPublished(topic, "Redis not ready");
   }, 5000);
   timer.unref?.();
   client.once("ready", onReady);
+}
+
+// During an outage every change would log a line: one every 10 s says how many went unpublished since the last.
+const unpublished = processSingleton("redis-bus-unpublished", () => ({ last: 0, count: 0 }));
+function notPublished(topic: string, why: string): void {
+  unpublished.count++;
+  if (Date.now() - unpublished.last < 10_000) return;
+  console.warn(`[bus] ${unpublished.count} message(s) not published on Redis (last: ${topic}): ${why}`);
+  unpublished.last = Date.now();
+  unpublished.count = 0;
 }
 
 /** Calls `handler` with every message other processes publish on `topic` (and this one's: handlers are idempotent). */
