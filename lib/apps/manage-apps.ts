@@ -143,26 +143,29 @@ export async function createApp(caller: AppCaller, input: AppCreate) {
   const productIds = await ownProductIds(auth, products ?? []);
   const finalSlug = slug !== undefined ? await checkAppSlug(slug, auth.businessId, null) : await freeAppSlug(app.name, auth.businessId);
   const t = now();
-  const view = await withEvents(async (tx) => {
-    const row = await tx.app.create({
-      data: {
-        id: newId("app"),
-        ...tenantWhere(auth),
-        type,
-        name: app.name,
-        description: app.description ?? null,
-        slug: finalSlug,
-        status: status ?? "draft",
-        products: productIds,
-        definition: definitionOf(app),
-        createdAt: t,
-        updatedAt: t,
-      },
-    });
-    const created = serializeApp(row);
-    await emitEvent(appEvent(auth, "app.created", created), tx);
-    return created;
-  }).catch(appSlugRace);
+  const view = await withEvents(
+    async (tx) => {
+      const row = await tx.app.create({
+        data: {
+          id: newId("app"),
+          ...tenantWhere(auth),
+          type,
+          name: app.name,
+          description: app.description ?? null,
+          slug: finalSlug,
+          status: status ?? "draft",
+          products: productIds,
+          definition: definitionOf(app),
+          createdAt: t,
+          updatedAt: t,
+        },
+      });
+      const created = serializeApp(row);
+      await emitEvent(appEvent(auth, "app.created", created), tx);
+      return created;
+    },
+    { answer: (created) => created },
+  ).catch(appSlugRace);
   audit(caller, "app.created", view.id, { type, slug: view.slug, status: view.status });
   return view;
 }

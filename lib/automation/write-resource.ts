@@ -70,21 +70,24 @@ export async function createResource(auth: AuthContext, def: KindDef, input: unk
   if (fillExecution(def, doc)) doc = validate(def, doc);
   const refs = await checkReferences(auth, def, doc, null);
   const t = now();
-  return withEvents(async (tx) => {
-    const row = await tx.automationResource.create({
-      data: {
-        id: newId(def.idKind),
-        kind: def.kind,
-        ...tenantWhere(auth),
-        ...rowData(def, doc, refsColumn(refs)),
-        createdAt: t,
-        updatedAt: t,
-      },
-    });
-    const record = serializeResource(def, row);
-    await emitEvent({ ...tenantWhere(auth), type: "resource.created", data: eventData(def, record) }, tx);
-    return record;
-  });
+  return withEvents(
+    async (tx) => {
+      const row = await tx.automationResource.create({
+        data: {
+          id: newId(def.idKind),
+          kind: def.kind,
+          ...tenantWhere(auth),
+          ...rowData(def, doc, refsColumn(refs)),
+          createdAt: t,
+          updatedAt: t,
+        },
+      });
+      const record = serializeResource(def, row);
+      await emitEvent({ ...tenantWhere(auth), type: "resource.created", data: eventData(def, record) }, tx);
+      return record;
+    },
+    { answer: (record) => record },
+  );
 }
 
 const ATTEMPTS = 3;

@@ -4,6 +4,7 @@ import { newId } from "@/lib/ids";
 import type { Prisma } from "@/generated/prisma-sqlite";
 import { processSingleton } from "@/lib/process-state";
 import { currentCommitHook } from "@/lib/db/commit-hook";
+import { databaseAnswered } from "@/lib/db/availability";
 import { matches } from "./event-types";
 
 // Events are rows in the Event table, and each one fans out into one delivery per subscribed, active endpoint.
@@ -175,6 +176,7 @@ export async function withEvents<T>(work: (tx: Prisma.TransactionClient) => Prom
     return done;
   });
   hook?.committed();
+  databaseAnswered();
   notifyDeliveriesCreated();
   return result;
 }

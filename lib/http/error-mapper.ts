@@ -18,23 +18,30 @@ const UNAVAILABLE_PRISMA_CODES = new Set(["P1001", "P1002", "P1008", "P1017", "P
 const UNAVAILABLE_ADAPTER_KINDS = new Set(["DatabaseNotReachable", "SocketTimeout", "ConnectionClosed", "TooManyConnections"]);
 // PostgreSQL's SQLSTATEs for a connection lost or refused, a server shutting down or starting, too many clients.
 const UNAVAILABLE_SQLSTATES = new Set(["08000", "08001", "08003", "08004", "08006", "57P01", "57P02", "57P03", "53300"]);
+// Messages only a database or its driver writes. A bare socket error (ECONNREFUSED, ECONNRESET…) counts only inside
+// an error Prisma raised, since a handler's other outbound calls fail with the same codes.
 const UNAVAILABLE_MESSAGE =
-  /ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|Connection terminated|connection (?:is )?closed|Can't reach database|timeout exceeded when trying to connect|database is locked|SQLITE_(?:BUSY|READONLY|IOERR|FULL)|database or disk is full|the database system is (?:starting up|shutting down|in recovery mode)/i;
+  /Connection terminated|Can't reach database|timeout exceeded when trying to connect|database is locked|SQLITE_(?:BUSY|READONLY|IOERR|FULL)|database or disk is full|the database system is (?:starting up|shutting down|in recovery mode)/i;
+const SOCKET_ERROR = /ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT/;
 const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
 /** Whether `err` (or what it wraps) says the database cannot be reached or written right now. */
-export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
+export function isDatabaseUnavailable(err: unknown, depth = 0, underPrisma = false): boolean {
   if (!err || typeof err !== "object" || depth > 5) return false;
   const e = err as { code?: unknown; kind?: unknown; message?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown } };
-  if (
-    typeof e.code === "string" &&
-    (UNAVAILABLE_PRISMA_CODES.has(e.code) || UNAVAILABLE_SQLSTATES.has(e.code) || UNAVAILABLE_MESSAGE.test(e.code))
-  )
+  const code = typeof e.code === "string" ? e.code : "";
+  if (UNAVAILABLE_PRISMA_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code) || /^SQLITE_(?:BUSY|READONLY|IOERR|FULL)/.test(code))
     return true;
   if (typeof e.kind === "string" && UNAVAILABLE_ADAPTER_KINDS.has(e.kind)) return true;
-  if (typeof e.message === "string" && UNAVAILABLE_MESSAGE.test(e.message)) return true;
-  return isDatabaseUnavailable(e.cause, depth + 1) || isDatabaseUnavailable(e.meta?.driverAdapterError, depth + 1);
+  const message = typeof e.message === "string" ? e.message : "";
+  if (UNAVAILABLE_MESSAGE.test(message)) return true;
+  if (underPrisma && (SOCKET_ERROR.test(code) || SOCKET_ERROR.test(message))) return true;
+  const prisma = underPrisma || /^P\d{4}$/.test(code) || e.meta?.driverAdapterError !== undefined;
+  return isDatabaseUnavailable(e.cause, depth + 1, prisma) || isDatabaseUnavailable(e.meta?.driverAdapterError, depth + 1, prisma);
 }
+
+// One line every 5 s while the database is away, not one per request.
+const unavailableLog = { last: 0, count: 0 };
 
 function databaseUnavailable(err: unknown, requestId: string): ApiError {
   const first = String((err as { message?: unknown })?.message ?? err)
@@ -42,7 +49,12 @@ function databaseUnavailable(err: unknown, requestId: string): ApiError {
     .split("\n")
     .filter(Boolean)
     .pop();
-  console.warn(`[${requestId}] database unavailable: ${first}`);
+  unavailableLog.count++;
+  if (Date.now() - unavailableLog.last >= 5000) {
+    console.warn(`[${requestId}] database unavailable (${unavailableLog.count} request(s) refused since the last line): ${first}`);
+    unavailableLog.last = Date.now();
+    unavailableLog.count = 0;
+  }
   return new ApiError({
     status: 503,
     type: "server_error",

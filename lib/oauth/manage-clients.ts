@@ -107,26 +107,29 @@ export async function createOAuthClient(caller: ClientCaller, input: OAuthClient
   const secret = clientType === "confidential" ? generateSecret("clientSecret") : null;
   const t = now();
   // The client and its event commit together (and with an Idempotency-Key's record, lib/db/commit-hook.ts).
-  const row = await withEvents(async (tx) => {
-    const created = await tx.oAuthClient.create({
-      data: {
-        id: newId("oauthClient"),
-        businessId: caller.auth.businessId,
-        environment: caller.auth.environment,
-        name: input.name,
-        redirectUris: [...new Set(input.redirectUris)],
-        scopes,
-        clientType,
-        secretHash: secret ? hashSecret(secret) : null,
-        secretLastFour: secret ? secret.slice(-4) : null,
-        createdBy: caller.auth.oauth?.clientId ?? caller.auth.principal.id,
-        createdAt: t,
-        updatedAt: t,
-      },
-    });
-    await clientEvent(caller, "resource.created", created, undefined, tx);
-    return created;
-  });
+  const row = await withEvents(
+    async (tx) => {
+      const created = await tx.oAuthClient.create({
+        data: {
+          id: newId("oauthClient"),
+          businessId: caller.auth.businessId,
+          environment: caller.auth.environment,
+          name: input.name,
+          redirectUris: [...new Set(input.redirectUris)],
+          scopes,
+          clientType,
+          secretHash: secret ? hashSecret(secret) : null,
+          secretLastFour: secret ? secret.slice(-4) : null,
+          createdBy: caller.auth.oauth?.clientId ?? caller.auth.principal.id,
+          createdAt: t,
+          updatedAt: t,
+        },
+      });
+      await clientEvent(caller, "resource.created", created, undefined, tx);
+      return created;
+    },
+    { answer: (created) => serializeOAuthClient(created, secret ?? undefined) },
+  );
   audit(caller, "oauth_client.created", row.id, { name: row.name, clientType, scopes });
   return serializeOAuthClient(row, secret ?? undefined);
 }

@@ -42,20 +42,22 @@ export async function createFeature(auth: AuthContext, productId: string, input:
   const product = await getProductOrThrow(auth, productId);
   const t = now();
   // In a transaction (with no event) so that an Idempotency-Key's record commits with it (lib/db/commit-hook.ts).
-  const row = await withEvents((tx) =>
-    tx.feature.create({
-      data: {
-        id: newId("feature"),
-        ...tenantWhere(auth),
-        productId: product.id,
-        name: input.name,
-        description: input.description ?? null,
-        key: input.key ?? null,
-        value: input.value ?? undefined,
-        createdAt: t,
-        updatedAt: t,
-      },
-    }),
+  const row = await withEvents(
+    (tx) =>
+      tx.feature.create({
+        data: {
+          id: newId("feature"),
+          ...tenantWhere(auth),
+          productId: product.id,
+          name: input.name,
+          description: input.description ?? null,
+          key: input.key ?? null,
+          value: input.value ?? undefined,
+          createdAt: t,
+          updatedAt: t,
+        },
+      }),
+    { answer: serializeFeature },
   );
   return serializeFeature(row);
 }

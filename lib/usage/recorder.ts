@@ -1,5 +1,7 @@
 import type { HeaderReader } from "@/lib/http/header-reader";
 import { bulkInsert, type Columns } from "@/lib/db/bulk-insert";
+import { databaseAnswered, databaseFailed } from "@/lib/db/availability";
+import { isDatabaseUnavailable } from "@/lib/http/error-mapper";
 import { databaseProvider, db } from "@/lib/db/client";
 import { newId } from "@/lib/ids";
 import { onShutdown } from "@/lib/shutdown";
@@ -416,8 +418,10 @@ async function writeBatches<T>(rows: T[], write: (batch: T[]) => Promise<unknown
     try {
       await write(batch);
       S.stats.written += batch.length;
+      databaseAnswered();
     } catch (e) {
       S.stats.failedBatches++;
+      if (isDatabaseUnavailable(e, 0, true)) databaseFailed(e); // its errors all come from the database's driver
       console.error(`[usage] batch of ${batch.length} not written, will retry: ${(e as Error).message}`);
       requeue(rows.slice(i));
       schedule();

@@ -214,34 +214,42 @@ export async function deleteWebhook(auth: AuthContext, id: string) {
   });
 }
 
+const rotatedSecretView = (w: WebhookRow) => ({
+  ...serializeWebhook(w, true),
+  previousSecretExpiresAt: w.previousSecretExpiresAt!.toISOString(),
+});
+
 /** A new secret now; the old one keeps signing beside it for 24 hours, so receivers can switch without a gap. */
 export async function rotateWebhookSecret(auth: AuthContext, id: string) {
   const current = await getWebhookOrThrow(auth, id);
   const t = now();
   // A write to the endpoint like any other, so it emits resource.updated (with masked secrets only).
-  const row = await withEvents(async (tx) => {
-    const w = await tx.webhook.update({
-      where: { id: current.id },
-      data: {
-        secret: generateSecret(),
-        previousSecret: current.secret,
-        previousSecretExpiresAt: new Date(t.getTime() + SECRET_OVERLAP_MS),
-        updatedAt: t,
-      },
-    });
-    await emitEvent(
-      {
-        businessId: auth.businessId,
-        environment: auth.environment,
-        type: "resource.updated",
-        data: resourceData(w),
-        previousAttributes: { secret: serializeWebhook(current).secret },
-      },
-      tx,
-    );
-    return w;
-  });
-  return { ...serializeWebhook(row, true), previousSecretExpiresAt: row.previousSecretExpiresAt!.toISOString() };
+  const row = await withEvents(
+    async (tx) => {
+      const w = await tx.webhook.update({
+        where: { id: current.id },
+        data: {
+          secret: generateSecret(),
+          previousSecret: current.secret,
+          previousSecretExpiresAt: new Date(t.getTime() + SECRET_OVERLAP_MS),
+          updatedAt: t,
+        },
+      });
+      await emitEvent(
+        {
+          businessId: auth.businessId,
+          environment: auth.environment,
+          type: "resource.updated",
+          data: resourceData(w),
+          previousAttributes: { secret: serializeWebhook(current).secret },
+        },
+        tx,
+      );
+      return w;
+    },
+    { answer: rotatedSecretView },
+  );
+  return rotatedSecretView(row);
 }
 
 /** Sends a signed test event to this endpoint alone, whatever it subscribes to. */

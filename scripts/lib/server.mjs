@@ -80,15 +80,22 @@ export async function startServer({ env = {}, port, quiet = true, script = "scri
       if (stdoutTail.length > 20000) stdoutTail = stdoutTail.slice(-20000);
     }
   });
-  let stderr = "";
+  // Its first 64 KB and last 20 KB, as stdout: a line logged when something first went wrong stays, however much
+  // follows it.
+  let stderrHead = "";
+  let stderrTail = "";
   child.stderr?.on("data", (d) => {
-    stderr += d;
-    if (stderr.length > 20000) stderr = stderr.slice(-20000);
+    if (stderrHead.length < 65536) stderrHead += d;
+    else {
+      stderrTail += d;
+      if (stderrTail.length > 20000) stderrTail = stderrTail.slice(-20000);
+    }
   });
+  const stderrText = () => stderrHead + stderrTail;
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${stderr}`);
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${stderrText()}`);
     try {
       const r = await fetch(`${url}/api/health`);
       if (r.ok) break;
@@ -97,7 +104,7 @@ export async function startServer({ env = {}, port, quiet = true, script = "scri
     }
     if (Date.now() > deadline) {
       child.kill("SIGKILL");
-      throw new Error(`server did not start: ${stderr}`);
+      throw new Error(`server did not start: ${stderrText()}`);
     }
     await new Promise((r) => setTimeout(r, 150));
   }
@@ -107,7 +114,7 @@ export async function startServer({ env = {}, port, quiet = true, script = "scri
     port,
     child,
     pid,
-    stderr: () => stderr,
+    stderr: stderrText,
     stdout: () => stdoutHead + stdoutTail,
     stop: () =>
       new Promise((resolve) => {

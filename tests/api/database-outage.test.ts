@@ -2,7 +2,7 @@
 //  - PostgreSQL: the server reaches it through a loopback relay (tests/helpers/tcp-proxy.ts) that the test cuts, as a
 //    stopped server would be for this client, and restores; the machine's PostgreSQL keeps serving everyone else.
 //  - SQLite: another connection holds the file's write lock (BEGIN IMMEDIATE), so every write waits out its busy
-//    timeout; reads go on (WAL).
+//    timeout; reads go on (WAL). On a database file of this test's own: the suite's other files run beside it.
 // Meanwhile a write answers 503 SERVICE_UNAVAILABLE in the envelope with Retry-After, within seconds (never a hang,
 // never a 500); gateway calls on warm caches are answered, and their usage events are all written once the database
 // is back; afterwards writes succeed again.
@@ -10,8 +10,11 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
 import Database from "better-sqlite3";
+import { execFileSync } from "node:child_process";
 import { db, databaseProvider } from "@/lib/db/client";
 import { client, seedBusiness } from "../helpers/api";
+// @ts-expect-error: plain ESM script without types
+import { createTestDatabase } from "../../scripts/lib/test-database.mjs";
 import { publishApiProduct, subscribe } from "../helpers/marketplace";
 import { startSecondServer, type ServerWithLogs } from "../helpers/usage-db";
 import { startJsonUpstream, type JsonUpstream } from "../helpers/json-upstream";
@@ -25,6 +28,8 @@ let upstream: JsonUpstream;
 let proxy: TcpProxy | null = null;
 let server: ServerWithLogs;
 let lock: Database.Database | null = null;
+/** SQLite: the test's own database file, its businesses made with the CLI, its rows read with better-sqlite3. */
+let own: { url: string; drop(): Promise<void> } | null = null;
 
 before(async () => {
   upstream = await startJsonUpstream();
@@ -34,6 +39,9 @@ before(async () => {
     proxy = await startTcpProxy(Number(url.port || 5432), url.hostname);
     url.port = String(proxy.port);
     env.DATABASE_URL = url.toString();
+  } else {
+    own = await createTestDatabase("sqlite");
+    env.DATABASE_URL = own!.url;
   }
   server = await startSecondServer(env);
 });
@@ -41,13 +49,38 @@ after(async () => {
   lock?.close();
   await server?.stop();
   await proxy?.close();
+  await own?.drop();
   upstream?.close();
 });
+
+/** A business on the database the server uses (the suite's on PostgreSQL, the test's own on SQLite). */
+async function business(): Promise<{ testKey: string }> {
+  if (!own) return seedBusiness();
+  const out = execFileSync(
+    "node_modules/.bin/tsx",
+    ["--conditions=react-server", "scripts/cli.ts", "bootstrap", "--business", `Outage ${Date.now()}`, "--plan", "enterprise", "--json"],
+    { env: { ...process.env, DATABASE_URL: own.url }, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] },
+  );
+  return JSON.parse(out.trim().split("\n").at(-1)!);
+}
+
+/** Usage events of a product answered 200, on the server's database. */
+async function eventsOf(productId: string): Promise<number> {
+  if (!own) return db.usageEvent.count({ where: { productId, statusCode: 200 } });
+  const reader = new Database(path.resolve(own.url.slice("file:".length)), { readonly: true, timeout: 1000 });
+  try {
+    return (
+      reader.prepare(`SELECT count(*) AS n FROM "UsageEvent" WHERE "productId" = ? AND "statusCode" = 200`).get(productId) as { n: number }
+    ).n;
+  } finally {
+    reader.close();
+  }
+}
 
 function takeDatabaseAway(): void | Promise<void> {
   if (proxy) return proxy.cut();
   // file:./data/… is relative to the working directory, which the server shares with this process.
-  lock = new Database(path.resolve(process.env.DATABASE_URL!.slice("file:".length)), { timeout: 1000 });
+  lock = new Database(path.resolve(own!.url.slice("file:".length)), { timeout: 1000 });
   lock.exec("BEGIN IMMEDIATE");
 }
 
@@ -62,10 +95,10 @@ test(
   "the database unavailable for writes: 503 with Retry-After, gateway calls answered, no usage event lost",
   { timeout: 180_000 },
   async () => {
-    const provider = await seedBusiness();
+    const provider = await business();
     const api = client(provider.testKey, server.url);
     const product = await publishApiProduct(api, { upstreamUrl: upstream.url });
-    const consumer = await seedBusiness();
+    const consumer = await business();
     await subscribe(client(consumer.testKey, server.url), product.price.id);
     const gw = async () => {
       const res = await fetch(`${server.url}/gw/${product.slug}/x`, { headers: { authorization: `Bearer ${consumer.testKey}` } });
@@ -74,7 +107,7 @@ test(
     };
     // Warm: the key, the subscription and the product are in the server's caches.
     for (let i = 0; i < 3; i++) assert.equal(await gw(), 200);
-    const eventsWritten = () => db.usageEvent.count({ where: { productId: product.product.id, statusCode: 200 } });
+    const eventsWritten = () => eventsOf(product.product.id);
     for (let i = 0; i < 100 && (await eventsWritten()) < 3; i++) await sleep(100);
     const before = await eventsWritten();
     assert.equal(before, 3, "the warm-up calls' events are written before the outage");
@@ -122,6 +155,8 @@ test(
       await sleep(250);
     }
     assert.equal((await fetch(`${server.url}/readyz`)).status, 200);
+    assert.match(server.stderr(), /"event":"platform\.degraded","component":"database"/);
+    assert.match(server.stderr(), /"event":"platform\.recovered","component":"database"/);
     const expected = before + gateway.length;
     const deadline = Date.now() + 30_000;
     let rows = 0;

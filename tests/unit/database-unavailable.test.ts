@@ -13,7 +13,7 @@ test("a database that is gone, timed out, locked or full is unavailable", () => 
     prismaError("P1008", "Operation has timed out", Object.assign(new Error("SocketTimeout"), { cause: { kind: "SocketTimeout" } })),
     prismaError("P2024", "Timed out fetching a new connection from the connection pool."),
     prismaError("P2010", "Raw query failed", { cause: { kind: "DatabaseNotReachable" } }),
-    Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }),
+    prismaError("P2010", "Raw query failed", Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" })),
     new Error("Connection terminated unexpectedly"),
     Object.assign(new Error("terminating connection due to administrator command"), { code: "57P01" }),
     Object.assign(new Error("database is locked"), { code: "SQLITE_BUSY" }),
@@ -27,6 +27,8 @@ test("anything else is not: a constraint, a missing row, a bug", () => {
     prismaError("P2002", "Unique constraint failed"),
     prismaError("P2025", "Record not found"),
     new TypeError("Cannot read properties of undefined"),
+    // A socket error of some other call (an upstream, a webhook receiver) is not the database's.
+    Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:8080"), { code: "ECONNREFUSED" }),
     "a string",
     null,
   ])

@@ -1,4 +1,5 @@
-import { toApiError, errorBody } from "@/lib/http/error-mapper";
+import { isDatabaseUnavailable, toApiError, errorBody } from "@/lib/http/error-mapper";
+import { databaseFailed } from "@/lib/db/availability";
 import type { ApiError } from "@/lib/http/errors";
 import { recordAudit } from "@/lib/audit/record-audit";
 import { subjectOf } from "./scope";
@@ -28,6 +29,7 @@ function auditDenial(ctx: RequestContext, error: ApiError): void {
 
 /** Whatever a step threw becomes the spec's error envelope, here and nowhere else. */
 export async function mapError(ctx: RequestContext, err: unknown): Promise<void> {
+  if (isDatabaseUnavailable(err)) databaseFailed(err);
   const error = toApiError(err, ctx.requestId);
   ctx.error = error;
   auditDenial(ctx, error);
