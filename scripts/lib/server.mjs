@@ -97,7 +97,9 @@ export async function startServer({ env = {}, port, quiet = true, script = "scri
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${stderrText()}`);
     try {
-      const r = await fetch(`${url}/api/health`);
+      // Each try within 5 s: a connection that is accepted and never answered (a port someone else took a moment
+      // before) would otherwise hold this loop for fetch's own 300 s.
+      const r = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(5000) });
       if (r.ok) break;
     } catch {
       /* not up yet */

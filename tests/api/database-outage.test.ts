@@ -9,8 +9,8 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
-import Database from "better-sqlite3";
 import { execFileSync } from "node:child_process";
+import Database from "better-sqlite3";
 import { db, databaseProvider } from "@/lib/db/client";
 import { client, seedBusiness } from "../helpers/api";
 // @ts-expect-error: plain ESM script without types
