@@ -35,7 +35,7 @@ before(async () => {
     REDIS_URL: redis.url,
     REDIS_PREFIX: `outage-${Date.now().toString(36)}:`,
     DATA_PLANE_WORKERS: "1",
-    LIMITER_HEARTBEAT_MS: "500",
+    LIMITER_HEARTBEAT_MS: "1000",
   };
   servers.push(await startSecondServer(env), await startSecondServer(env));
 });
@@ -105,7 +105,7 @@ test(
     assert.equal(up.degraded, null);
     assert.equal((await call(b.url, `/gw/${prepaid.slug}/x`, consumer.testKey)).status, 200);
     assert.equal((await call(b.url, "/v1/products", spareKey)).status, 200, "the spare key works before the outage");
-    await sleep(1_200);
+    await sleep(2_500); // two heartbeats of each: both count 2 processes
 
     // ── Redis goes away.
     await redis.stop();
