@@ -1,4 +1,5 @@
-// Issue 41, item 2: the database unavailable for writes for a while, under calls through /gw and /v1.
+// Issue 41, item 2: the database unavailable for writes for a while, under calls through /gw and /v1 over two
+// server processes.
 //  - PostgreSQL: the server reaches it through a loopback relay (tests/helpers/tcp-proxy.ts) that the test cuts, as a
 //    stopped server would be for this client, and restores; the machine's PostgreSQL keeps serving everyone else.
 //  - SQLite: another connection holds the file's write lock (BEGIN IMMEDIATE), so every write waits out its busy
@@ -26,7 +27,7 @@ const pg = databaseProvider() === "postgresql";
 
 let upstream: JsonUpstream;
 let proxy: TcpProxy | null = null;
-let server: ServerWithLogs;
+const servers: ServerWithLogs[] = [];
 let lock: Database.Database | null = null;
 /** SQLite: the test's own database file, its businesses made with the CLI, its rows read with better-sqlite3. */
 let own: { url: string; drop(): Promise<void> } | null = null;
@@ -43,11 +44,12 @@ before(async () => {
     own = await createTestDatabase("sqlite");
     env.DATABASE_URL = own!.url;
   }
-  server = await startSecondServer(env);
+  // Two processes on the one database, as a deployment of two machines (or two data-plane workers) would be.
+  servers.push(await startSecondServer(env), await startSecondServer(env));
 });
 after(async () => {
   lock?.close();
-  await server?.stop();
+  await Promise.all(servers.map((s) => s.stop()));
   await proxy?.close();
   await own?.drop();
   upstream?.close();
@@ -96,44 +98,49 @@ test(
   { timeout: 180_000 },
   async () => {
     const provider = await business();
-    const api = client(provider.testKey, server.url);
+    const [a] = servers;
+    const api = client(provider.testKey, a.url);
     const product = await publishApiProduct(api, { upstreamUrl: upstream.url });
     const consumer = await business();
-    await subscribe(client(consumer.testKey, server.url), product.price.id);
-    const gw = async () => {
-      const res = await fetch(`${server.url}/gw/${product.slug}/x`, { headers: { authorization: `Bearer ${consumer.testKey}` } });
+    await subscribe(client(consumer.testKey, a.url), product.price.id);
+    const gw = async (s: ServerWithLogs) => {
+      const res = await fetch(`${s.url}/gw/${product.slug}/x`, { headers: { authorization: `Bearer ${consumer.testKey}` } });
       await res.arrayBuffer();
       return res.status;
     };
-    // Warm: the key, the subscription and the product are in the server's caches.
-    for (let i = 0; i < 3; i++) assert.equal(await gw(), 200);
+    // Warm: the key, the subscription and the product are in both servers' caches.
+    for (let i = 0; i < 3; i++) for (const s of servers) assert.equal(await gw(s), 200);
     const eventsWritten = () => eventsOf(product.product.id);
-    for (let i = 0; i < 100 && (await eventsWritten()) < 3; i++) await sleep(100);
+    for (let i = 0; i < 100 && (await eventsWritten()) < 6; i++) await sleep(100);
     const before = await eventsWritten();
-    assert.equal(before, 3, "the warm-up calls' events are written before the outage");
+    assert.equal(before, 6, "the warm-up calls' events are written before the outage");
 
     await takeDatabaseAway();
     const started = Date.now();
     const writes: { status: number; code: string; retryAfter: string | null; ms: number }[] = [];
     const gateway: number[] = [];
-    let readyDuring = 0;
-    while (Date.now() - started < OUTAGE_MS) {
+    let readyDuring: number[] = [];
+    for (let i = 0; Date.now() - started < OUTAGE_MS; i++) {
       const t = Date.now();
-      const [write, g] = await Promise.all([api.post("/v1/products", { name: `During ${t}`, type: "API" }), gw()]);
+      const [write, g] = await Promise.all([
+        client(provider.testKey, servers[i % 2].url).post("/v1/products", { name: `During ${t}`, type: "API" }),
+        gw(servers[(i + 1) % 2]),
+      ]);
       writes.push({
         status: write.status,
         code: write.body?.error?.code,
         retryAfter: write.headers.get("retry-after"),
         ms: Date.now() - t,
       });
-      gateway.push(g, await gw());
-      if (!readyDuring) readyDuring = (await fetch(`${server.url}/readyz`)).status;
+      gateway.push(g, await gw(servers[i % 2]));
+      if (!readyDuring.length) readyDuring = await Promise.all(servers.map(async (s) => (await fetch(`${s.url}/readyz`)).status));
     }
     await giveDatabaseBack();
 
     assert.ok(writes.length >= 2, `${writes.length} writes tried`);
+    const logs = () => servers.map((s) => s.stderr()).join("\n");
     for (const w of writes) {
-      assert.equal(w.status, 503, `${JSON.stringify(writes)}\n${server.stderr().slice(-3000)}`);
+      assert.equal(w.status, 503, `${JSON.stringify(writes)}\n${logs().slice(-3000)}`);
       assert.equal(w.code, "SERVICE_UNAVAILABLE");
       assert.ok(Number(w.retryAfter) >= 1, "Retry-After");
       assert.ok(w.ms < 15_000, `a write waited ${w.ms} ms`);
@@ -142,8 +149,8 @@ test(
       gateway.every((s) => s === 200),
       `gateway answers during the outage: ${gateway.join(",")}`,
     );
-    if (pg) assert.equal(readyDuring, 503, "/readyz is not ready while the database is unreachable");
-    assert.doesNotMatch(server.stderr(), /unhandled error/, "no write became a 500");
+    if (pg) assert.deepEqual(readyDuring, [503, 503], "/readyz is not ready while the database is unreachable");
+    assert.doesNotMatch(logs(), /unhandled error/, "no write became a 500");
 
     // Back: writes succeed again (within seconds), readiness returns, every answered gateway call has its event.
     const back = Date.now();
@@ -154,9 +161,15 @@ test(
       assert.ok(Date.now() - back < 20_000, "writes still refused 20 s after the database returned");
       await sleep(250);
     }
-    assert.equal((await fetch(`${server.url}/readyz`)).status, 200);
-    assert.match(server.stderr(), /"event":"platform\.degraded","component":"database"/);
-    assert.match(server.stderr(), /"event":"platform\.recovered","component":"database"/);
+    for (const s of servers) {
+      assert.equal((await fetch(`${s.url}/readyz`)).status, 200);
+      assert.match(s.stderr(), /"event":"platform\.degraded","component":"database"/);
+    }
+    // Recovered is logged by a process's next write (its queued usage events, at the latest).
+    for (const s of servers) {
+      for (let i = 0; i < 100 && !/"event":"platform\.recovered","component":"database"/.test(s.stderr()); i++) await sleep(100);
+      assert.match(s.stderr(), /"event":"platform\.recovered","component":"database"/);
+    }
     const expected = before + gateway.length;
     const deadline = Date.now() + 30_000;
     let rows = 0;
