@@ -29,7 +29,9 @@ import {
 
 export const RETRY_DELAYS_S = [60, 300, 1500, 7200];
 export const MAX_ATTEMPTS = 5;
-const LEASE_MS = 60_000;
+// How long a claimed delivery is held before another worker may send it again (after a crash, or a database that
+// went away before the attempt was recorded). WEBHOOK_LEASE_MS: tests shorten it.
+const LEASE_MS = Number(process.env.WEBHOOK_LEASE_MS ?? 60_000);
 const DISABLE_AFTER_MS = 5 * 86_400_000;
 // A receiver's Retry-After may lengthen a wait up to a day; a larger value (or 10^20) must not push nextRetry
 // beyond what a Date can hold, which would make the attempt impossible to record and repeat it forever.
