@@ -52,8 +52,8 @@ export const invoiceGraceMs = () => Math.max(0, Number(process.env.INVOICE_GRACE
 
 export async function closePeriod(
   sub: SubscriptionRow,
-  opts: { endAt?: Date; cancel?: boolean } = {},
-): Promise<{ invoiceId: string | null } | null> {
+  opts: { endAt?: Date; cancel?: boolean; answer?: (after: SubscriptionRow) => unknown } = {},
+): Promise<{ invoiceId: string | null; subscription: SubscriptionRow } | null> {
   const start = sub.currentPeriodStart;
   const end = opts.endAt && opts.endAt < sub.currentPeriodEnd ? opts.endAt : sub.currentPeriodEnd;
   const invoiceId = newId("invoice");
@@ -72,84 +72,87 @@ export async function closePeriod(
     nextEnd = addInterval(sub.currentPeriodEnd, next ? compilePrice(next).interval : "month", 1);
   }
   // The transaction's first statement is its conditional write (see createSubscription on SQLite's upgrades).
-  return withEvents(async (tx) => {
-    const data: Prisma.SubscriptionUpdateManyMutationInput = ending
-      ? {
-          status: "canceled",
-          currentSlot: null,
-          canceledAt: opts.cancel ? end : (sub.canceledAt ?? end),
-          endedAt: end,
-          cancelAtPeriodEnd: false,
-          updatedAt: now(),
-        }
-      : {
-          currentPeriodStart: sub.currentPeriodEnd,
-          currentPeriodEnd: nextEnd,
-          priceId: nextPriceId,
-          pendingPriceId: null,
-          updatedAt: now(),
-        };
-    const claimed = await tx.subscription.updateMany({
-      where: { id: sub.id, currentPeriodStart: start, status: { in: ["active", "past_due"] } },
-      data,
-    });
-    if (claimed.count !== 1) return null;
-
-    let written: string | null = null;
-    if (rated) {
-      const t = now();
-      const subtotal = invoiceTotal(rated.lines);
-      const lines: InvoiceLine[] = credits ? [...rated.lines, credits.line] : rated.lines;
-      const total = invoiceTotal(lines);
-      const count = await tx.invoice.count({ where: { businessId: sub.businessId, environment: sub.environment } });
-      await tx.invoice.create({
-        data: {
-          id: invoiceId,
-          businessId: sub.businessId,
-          projectId: sub.projectId,
-          environment: sub.environment,
-          subscriptionId: sub.id,
-          priceId: sub.priceId,
-          providerId: sub.providerId,
-          productId: sub.productId,
-          number: `${sub.environment === "test" ? "TEST-" : ""}${sub.businessId.slice(-6)}-${String(count + 1).padStart(4, "0")}`,
-          status: graceMs ? "draft" : "open",
-          currency: rated.price.currency,
-          periodStart: start,
-          periodEnd: end,
-          usageCutoff,
-          lines: lines as unknown as Prisma.InputJsonValue,
-          subtotal,
-          total,
-          amountPaid: 0,
-          attemptCount: 0,
-          nextPaymentAttempt: graceMs ? null : t,
-          // A draft's is when it will be finalised.
-          finalizedAt: graceMs ? new Date(end.getTime() + graceMs) : t,
-          createdAt: t,
-          updatedAt: t,
-        },
+  return withEvents(
+    async (tx) => {
+      const data: Prisma.SubscriptionUpdateManyMutationInput = ending
+        ? {
+            status: "canceled",
+            currentSlot: null,
+            canceledAt: opts.cancel ? end : (sub.canceledAt ?? end),
+            endedAt: end,
+            cancelAtPeriodEnd: false,
+            updatedAt: now(),
+          }
+        : {
+            currentPeriodStart: sub.currentPeriodEnd,
+            currentPeriodEnd: nextEnd,
+            priceId: nextPriceId,
+            pendingPriceId: null,
+            updatedAt: now(),
+          };
+      const claimed = await tx.subscription.updateMany({
+        where: { id: sub.id, currentPeriodStart: start, status: { in: ["active", "past_due"] } },
+        data,
       });
-      written = invoiceId;
-      if (credits?.ledgerNanos)
-        await tx.creditEntry.create({
-          data: invoiceCreditEntry(
-            { ...sub, id: invoiceId, subscriptionId: sub.id, currency: rated.price.currency },
-            credits.ledgerNanos,
-            t,
-          ),
+      if (claimed.count !== 1) return null;
+
+      let written: string | null = null;
+      if (rated) {
+        const t = now();
+        const subtotal = invoiceTotal(rated.lines);
+        const lines: InvoiceLine[] = credits ? [...rated.lines, credits.line] : rated.lines;
+        const total = invoiceTotal(lines);
+        const count = await tx.invoice.count({ where: { businessId: sub.businessId, environment: sub.environment } });
+        await tx.invoice.create({
+          data: {
+            id: invoiceId,
+            businessId: sub.businessId,
+            projectId: sub.projectId,
+            environment: sub.environment,
+            subscriptionId: sub.id,
+            priceId: sub.priceId,
+            providerId: sub.providerId,
+            productId: sub.productId,
+            number: `${sub.environment === "test" ? "TEST-" : ""}${sub.businessId.slice(-6)}-${String(count + 1).padStart(4, "0")}`,
+            status: graceMs ? "draft" : "open",
+            currency: rated.price.currency,
+            periodStart: start,
+            periodEnd: end,
+            usageCutoff,
+            lines: lines as unknown as Prisma.InputJsonValue,
+            subtotal,
+            total,
+            amountPaid: 0,
+            attemptCount: 0,
+            nextPaymentAttempt: graceMs ? null : t,
+            // A draft's is when it will be finalised.
+            finalizedAt: graceMs ? new Date(end.getTime() + graceMs) : t,
+            createdAt: t,
+            updatedAt: t,
+          },
         });
-    }
-    const after = await tx.subscription.findUniqueOrThrow({ where: { id: sub.id } });
-    await emitSubscriptionEvent(
-      after,
-      ending ? "subscription.canceled" : "subscription.renewed",
-      tx,
-      undefined,
-      written ? { latestInvoiceId: written } : {},
-    );
-    return { invoiceId: written };
-  });
+        written = invoiceId;
+        if (credits?.ledgerNanos)
+          await tx.creditEntry.create({
+            data: invoiceCreditEntry(
+              { ...sub, id: invoiceId, subscriptionId: sub.id, currency: rated.price.currency },
+              credits.ledgerNanos,
+              t,
+            ),
+          });
+      }
+      const after = await tx.subscription.findUniqueOrThrow({ where: { id: sub.id } });
+      await emitSubscriptionEvent(
+        after,
+        ending ? "subscription.canceled" : "subscription.renewed",
+        tx,
+        undefined,
+        written ? { latestInvoiceId: written } : {},
+      );
+      return { invoiceId: written, subscription: after };
+    },
+    { answer: (done) => (done && opts.answer ? opts.answer(done.subscription) : undefined) },
+  );
 }
 
 /**

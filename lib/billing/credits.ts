@@ -4,11 +4,12 @@ import { now } from "@/lib/clock";
 import { newId } from "@/lib/ids";
 import { ApiError, invalidField, invalidParameter, notFound } from "@/lib/http/errors";
 import type { AuthContext } from "@/lib/http/auth-context";
+import { currentCommitHook } from "@/lib/db/commit-hook";
 import { emitEvent, withEvents, type Tx } from "@/lib/events/emit-event";
 import { limiterStore } from "@/lib/limits/limiter";
 import type { CreditEntry as CreditEntryRow, Subscription as SubscriptionRow } from "@/generated/prisma-sqlite";
 import type { CreditGrantCreate, CreditPurchase } from "@/lib/schemas/credits";
-import { minorExponent, nanosToDecimal, toNanos } from "./money";
+import { decimalToNanos, minorExponent, nanosToDecimal, toNanos } from "./money";
 import { cardDeclined, paymentProvider, type StoredPaymentMethod } from "./payment-provider";
 import { invalidateBillingCache } from "./rate-request";
 import { ledgerNetNanos, usageCostNanos } from "./credit-sums";
@@ -59,44 +60,81 @@ async function emitBothSides(sub: SubscriptionRow, type: string, data: Record<st
   if (sub.providerId && sub.providerId !== sub.businessId) await emitEvent({ ...event, businessId: sub.providerId }, tx);
 }
 
+type CreditSummary = Awaited<ReturnType<typeof creditSummary>>;
+
+/** The summary once a new lot is added: its amount joins the balance and the granted total, all of it remaining
+ * (no earlier burn can be charged to a lot made after it). */
+export function summaryWithLot(before: CreditSummary, lot: CreditEntryRow): CreditSummary {
+  const plus = (a: string) => nanosToDecimal(decimalToNanos(a) + lot.amountNanos);
+  const amount = nanosToDecimal(lot.amountNanos);
+  return {
+    ...before,
+    balance: plus(before.balance),
+    granted: plus(before.granted),
+    grants: [
+      ...before.grants,
+      {
+        id: lot.id,
+        type: lot.type as CreditSummary["grants"][number]["type"],
+        amount,
+        remaining: amount,
+        expired: null,
+        expiresAt: lot.expiresAt?.toISOString() ?? null,
+        note: lot.note,
+        createdAt: lot.createdAt.toISOString(),
+      },
+    ],
+  };
+}
+
 async function writeEntry(
   sub: SubscriptionRow,
   currency: string,
   entry: Pick<CreditEntryRow, "type" | "amountNanos"> & Partial<CreditEntryRow>,
   event: string | null,
+  answerFrom: CreditSummary | null = null,
 ): Promise<CreditEntryRow> {
-  const row = await withEvents(async (tx) => {
-    const created = await tx.creditEntry.create({
-      data: {
-        id: newId("creditEntry"),
-        subscriptionId: sub.id,
-        businessId: sub.businessId,
-        providerId: sub.providerId || sub.businessId,
-        projectId: sub.projectId,
-        environment: sub.environment,
-        currency,
-        createdAt: now(),
-        ...entry,
-      },
-    });
-    if (event)
-      await emitBothSides(
-        sub,
-        event,
-        eventData(sub, {
-          entryId: created.id,
-          type: created.type,
-          amount: nanosToDecimal(created.amountNanos),
+  const row = await withEvents(
+    async (tx) => {
+      const created = await tx.creditEntry.create({
+        data: {
+          id: newId("creditEntry"),
+          subscriptionId: sub.id,
+          businessId: sub.businessId,
+          providerId: sub.providerId || sub.businessId,
+          projectId: sub.projectId,
+          environment: sub.environment,
           currency,
-          note: created.note,
-        }),
-        tx as unknown as Tx,
-      );
-    return created;
-  });
+          createdAt: now(),
+          ...entry,
+        },
+      });
+      if (event)
+        await emitBothSides(
+          sub,
+          event,
+          eventData(sub, {
+            entryId: created.id,
+            type: created.type,
+            amount: nanosToDecimal(created.amountNanos),
+            currency,
+            note: created.note,
+          }),
+          tx as unknown as Tx,
+        );
+      return created;
+    },
+    { answer: (created) => (answerFrom ? summaryWithLot(answerFrom, created) : undefined) },
+  );
   // Every process's cached ledger net is read again before this returns (the bus, lib/redis/bus.ts).
   invalidateBillingCache(sub.projectId, sub.environment);
   return row;
+}
+
+/** With an Idempotency-Key, the summary before a new lot, from which the write declares its answer (stored with
+ * its commit, so a retry after a crash replays it); without one, nothing is read twice. */
+async function summaryBeforeIdempotentWrite(sub: SubscriptionRow): Promise<CreditSummary | null> {
+  return currentCommitHook() ? creditSummary(sub) : null;
 }
 
 async function charge(sub: SubscriptionRow, currency: string, minor: number, method: StoredPaymentMethod, description: string) {
@@ -121,6 +159,7 @@ export async function buyCredits(auth: AuthContext, id: string, input: z.infer<t
     : (sub.paymentMethod as StoredPaymentMethod | null);
   if (!method)
     throw invalidField("paymentMethod", "The subscription has no card: send paymentMethod.", "Add a card with paymentMethod.card.");
+  const before = await summaryBeforeIdempotentWrite(sub);
   const result = await charge(sub, currency, minor, method, `Credits for ${sub.id}`);
   if (result.status === "failed")
     throw cardDeclined(input.paymentMethod ? "paymentMethod.card" : "paymentMethod", {
@@ -133,6 +172,7 @@ export async function buyCredits(auth: AuthContext, id: string, input: z.infer<t
     currency,
     { type: "purchase", amountNanos: toNanos(input.amount), paymentId: result.providerRef, createdBy: auth.principal.id },
     "billing.credits_added",
+    before,
   );
   return creditSummary(sub);
 }
@@ -151,6 +191,7 @@ export async function grantCredits(auth: AuthContext, customerId: string, input:
     currency,
     { type: "grant", amountNanos: toNanos(input.amount), expiresAt, note: input.note, createdBy: auth.principal.id },
     "billing.credits_added",
+    await summaryBeforeIdempotentWrite(sub),
   );
   return creditSummary(sub);
 }

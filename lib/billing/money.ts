@@ -29,6 +29,14 @@ export function toNanos(amount: number | null | undefined): bigint {
   return amount < 0 ? -nanos : nanos;
 }
 
+/** The exact nanos of a decimal string as nanosToDecimal prints it ("-0.0015" → -1_500_000n). */
+export function decimalToNanos(decimal: string): bigint {
+  const negative = decimal.startsWith("-");
+  const [whole, frac = ""] = (negative ? decimal.slice(1) : decimal).split(".");
+  const nanos = BigInt(whole || "0") * NANOS_PER_UNIT + BigInt(frac.padEnd(MAX_DECIMALS, "0").slice(0, MAX_DECIMALS) || "0");
+  return negative ? -nanos : nanos;
+}
+
 /** Nanos as a plain decimal string with its significant decimals only: 1_500_000n → "0.0015". */
 export function nanosToDecimal(nanos: bigint): string {
   const negative = nanos < 0n;

@@ -207,11 +207,15 @@ export async function updateSubscription(auth: AuthContext, id: string, patch: z
     data.autoRecharge = a ? { below: exact(a.below), amount: exact(a.amount), monthlyLimit: exact(a.monthlyLimit) } : dbNull;
     previous.autoRecharge = serializeSubscription(current).autoRecharge;
   }
-  const row = await withEvents(async (tx) => {
-    const updated = await tx.subscription.update({ where: { id: current.id }, data });
-    await emitSubscriptionEvent(updated, "subscription.updated", tx, previous);
-    return updated;
-  });
+  const row = await withEvents(
+    async (tx) => {
+      const updated = await tx.subscription.update({ where: { id: current.id }, data });
+      await emitSubscriptionEvent(updated, "subscription.updated", tx, previous);
+      return updated;
+    },
+    // With a new card, invoices waiting for it are charged after this commit; until then this is the answer.
+    { answer: serializeSubscription },
+  );
   invalidateBillingCache(row.projectId, row.environment);
   // A new card settles an invoice that is waiting for a retry at once, as Stripe does.
   if (patch.paymentMethod) {
@@ -228,16 +232,21 @@ export async function cancelSubscription(auth: AuthContext, id: string, atPeriod
   if (atPeriodEnd) {
     if (current.cancelAtPeriodEnd)
       throw conflict("STATE_CONFLICT", "atPeriodEnd", "The subscription is already set to cancel at the end of its period.");
-    const row = await withEvents(async (tx) => {
-      const updated = await tx.subscription.update({ where: { id: current.id }, data: { cancelAtPeriodEnd: true, updatedAt: now() } });
-      await emitSubscriptionEvent(updated, "subscription.updated", tx, { cancelAtPeriodEnd: false });
-      return updated;
-    });
+    const row = await withEvents(
+      async (tx) => {
+        const updated = await tx.subscription.update({ where: { id: current.id }, data: { cancelAtPeriodEnd: true, updatedAt: now() } });
+        await emitSubscriptionEvent(updated, "subscription.updated", tx, { cancelAtPeriodEnd: false });
+        return updated;
+      },
+      { answer: serializeSubscription },
+    );
     invalidateBillingCache(row.projectId, row.environment);
     return serializeSubscription(row);
   }
   // At once: the period so far is invoiced (usage, and the fixed fee prorated to the time used) and charged.
-  const closed = await closePeriod(current, { endAt: now(), cancel: true });
+  // The canceled subscription is the answer from the commit on (the invoice's charge after it changes only the
+  // invoice), so a retry after a crash replays it.
+  const closed = await closePeriod(current, { endAt: now(), cancel: true, answer: serializeSubscription });
   if (!closed) throw conflict("STATE_CONFLICT", "status", "The subscription changed while canceling; read it again.");
   invalidateBillingCache(current.projectId, current.environment);
   if (closed.invoiceId) await collectInvoice(closed.invoiceId);

@@ -172,7 +172,11 @@ export async function withEvents<T>(work: (tx: Prisma.TransactionClient) => Prom
   const hook = currentCommitHook();
   const result = await db.$transaction(async (tx) => {
     const done = await work(tx);
-    if (hook) await hook.run(tx, options.answer ? { value: options.answer(done) } : null);
+    if (hook) {
+      // `undefined` declares nothing: a write shared by several routes declares only for the one it answers.
+      const value = options.answer?.(done);
+      await hook.run(tx, value === undefined ? null : { value });
+    }
     return done;
   });
   hook?.committed();

@@ -16,7 +16,7 @@ import { createApiKey } from "./create-api-key";
 import { keyTypeOf } from "./key-format";
 import { serializeApiKey } from "./serialize-api-key";
 import { keyEvent } from "./key-events";
-import { rotateKeyRow } from "./rotate-api-key";
+import { rotateKeyRow, type Rotation } from "./rotate-api-key";
 import { open } from "./secret-box";
 import { TRY_IT_PURPOSE, claimsTryItPurpose, notTryItKey } from "./try-it-key";
 
@@ -257,14 +257,15 @@ export async function rotateApiKey(caller: Caller, id: string, gracePeriodDays?:
   if (current.revokedAt) throw stateConflict("A revoked key cannot be rotated.", { currentState: "revoked" });
   if (current.expiresAt && current.expiresAt <= now())
     throw stateConflict("An expired key cannot be rotated.", { currentState: "expired" });
-  const rotated = await rotateKeyRow(current, { graceDays: gracePeriodDays, createdBy: caller.auth.principal.id });
+  const view = (r: Rotation) => ({ ...serializeApiKey(r.row, r.key), rotatedFrom: r.rotatedFrom });
+  const rotated = await rotateKeyRow(current, { graceDays: gracePeriodDays, createdBy: caller.auth.principal.id }, view);
   if (!rotated) throw stateConflict("This key is being rotated already.");
   audit(caller, "api_key.rotated", current.id, {
     newKeyId: rotated.row.id,
     oldKeyExpiresAt: rotated.rotatedFrom.expiresAt,
     gracePeriodDays: rotated.graceDays,
   });
-  return { ...serializeApiKey(rotated.row, rotated.key), rotatedFrom: rotated.rotatedFrom };
+  return view(rotated);
 }
 
 /**
@@ -276,11 +277,14 @@ export async function revealApiKey(caller: Caller, id: string) {
   assertGrantable(caller.auth, current.scopes as string[]);
   const value = current.pendingSecret ? open(current.pendingSecret) : null;
   const taken = value
-    ? await withEvents((tx) =>
-        tx.apiKey.updateMany({
-          where: { id: current.id, pendingSecret: current.pendingSecret },
-          data: { pendingSecret: null, updatedAt: now() },
-        }),
+    ? await withEvents(
+        (tx) =>
+          tx.apiKey.updateMany({
+            where: { id: current.id, pendingSecret: current.pendingSecret },
+            data: { pendingSecret: null, updatedAt: now() },
+          }),
+        // Shown once: a retry after a crash replays it (sealed in the idempotency record) rather than losing it.
+        { answer: (done) => (done.count === 1 ? serializeApiKey({ ...current, pendingSecret: null }, value) : undefined) },
       )
     : { count: 0 };
   if (!value || taken.count === 0) {

@@ -35,44 +35,54 @@ export interface RotateOptions {
   automatic?: boolean;
 }
 
-export async function rotateKeyRow(current: ApiKeyRow, options: RotateOptions) {
+export type Rotation = { row: ApiKeyRow; key: string; rotatedFrom: { id: string; expiresAt: string }; graceDays: number };
+
+/** `answer` is the request's answer made from the rotation, stored with its commit (withEvents). */
+export async function rotateKeyRow(
+  current: ApiKeyRow,
+  options: RotateOptions,
+  answer?: (done: Rotation) => unknown,
+): Promise<Rotation | null> {
   const t = now();
   const graceDays = options.graceDays ?? rotationOf(current).gracePeriod ?? DEFAULT_ROTATION_GRACE_DAYS;
   const graceEnd = new Date(t.getTime() + graceDays * DAY_MS);
   const oldExpiry = current.expiresAt && current.expiresAt < graceEnd ? current.expiresAt : graceEnd;
   // The new key lives as long as the old one was meant to.
   const lifetime = current.expiresAt ? current.expiresAt.getTime() - current.createdAt.getTime() : null;
-  const result = await withEvents(async (tx) => {
-    // Claim the rotation first: of two job runs (or processes) racing for one key, one rotates it.
-    if (options.automatic) {
-      const claimed = await tx.apiKey.updateMany({ where: { id: current.id, rotatedAt: null, revokedAt: null }, data: { rotatedAt: t } });
-      if (claimed.count === 0) return null;
-    }
-    const { row, key } = await createApiKey(
-      {
-        businessId: current.businessId,
-        projectId: current.projectId,
-        type: keyTypeOf(current.environment as "test" | "production"),
-        name: `${current.name.replace(/ \(rotated\)$/, "")} (rotated)`.slice(0, 100),
-        scopes: current.scopes as string[],
-        expiresAt: lifetime ? new Date(t.getTime() + lifetime) : null,
-        rateLimit: current.rateLimit,
-        restrictions: (current.restrictions as KeyRestrictions | null) ?? null,
-        metadata: (current.metadata as Record<string, string> | null) ?? null,
-        rotation: (current.rotation as Record<string, unknown> | null) ?? null,
-        createdBy: options.createdBy,
-        rotatedFromId: current.id,
-        sealValue: options.automatic,
-      },
-      tx as unknown as Pick<Db, "apiKey">,
-    );
-    const old = await tx.apiKey.update({ where: { id: current.id }, data: { expiresAt: oldExpiry, rotatedAt: t, updatedAt: t } });
-    const rotatedFrom = { id: current.id, expiresAt: oldExpiry.toISOString() };
-    await keyEvent(tx, row, "resource.created");
-    await keyEvent(tx, old, "resource.updated", undefined, { expiresAt: current.expiresAt?.toISOString() ?? null, rotatedAt: null });
-    await keyEvent(tx, row, "api_key.rotated", { rotatedFrom, automatic: options.automatic ?? false, gracePeriodDays: graceDays });
-    return { row, key, rotatedFrom, graceDays };
-  });
+  const result = await withEvents(
+    async (tx): Promise<Rotation | null> => {
+      // Claim the rotation first: of two job runs (or processes) racing for one key, one rotates it.
+      if (options.automatic) {
+        const claimed = await tx.apiKey.updateMany({ where: { id: current.id, rotatedAt: null, revokedAt: null }, data: { rotatedAt: t } });
+        if (claimed.count === 0) return null;
+      }
+      const { row, key } = await createApiKey(
+        {
+          businessId: current.businessId,
+          projectId: current.projectId,
+          type: keyTypeOf(current.environment as "test" | "production"),
+          name: `${current.name.replace(/ \(rotated\)$/, "")} (rotated)`.slice(0, 100),
+          scopes: current.scopes as string[],
+          expiresAt: lifetime ? new Date(t.getTime() + lifetime) : null,
+          rateLimit: current.rateLimit,
+          restrictions: (current.restrictions as KeyRestrictions | null) ?? null,
+          metadata: (current.metadata as Record<string, string> | null) ?? null,
+          rotation: (current.rotation as Record<string, unknown> | null) ?? null,
+          createdBy: options.createdBy,
+          rotatedFromId: current.id,
+          sealValue: options.automatic,
+        },
+        tx as unknown as Pick<Db, "apiKey">,
+      );
+      const old = await tx.apiKey.update({ where: { id: current.id }, data: { expiresAt: oldExpiry, rotatedAt: t, updatedAt: t } });
+      const rotatedFrom = { id: current.id, expiresAt: oldExpiry.toISOString() };
+      await keyEvent(tx, row, "resource.created");
+      await keyEvent(tx, old, "resource.updated", undefined, { expiresAt: current.expiresAt?.toISOString() ?? null, rotatedAt: null });
+      await keyEvent(tx, row, "api_key.rotated", { rotatedFrom, automatic: options.automatic ?? false, gracePeriodDays: graceDays });
+      return { row, key, rotatedFrom, graceDays };
+    },
+    { answer: (done) => (done && answer ? answer(done) : undefined) },
+  );
   if (result) announceKeyChange(current.id);
   return result;
 }

@@ -9,7 +9,9 @@ import { currentSubscriptions, rateProductCall } from "@/lib/billing/rate-reques
 import { holdSpend, paidByCredits, settleSpend } from "@/lib/billing/spend-guard";
 import { draftCovering, rateLate } from "@/lib/billing/late-usage";
 import type { MeterEventCreate } from "@/lib/schemas/product-calls";
-import { createMeterEvent, serializeMeterEvent } from "./meter-events";
+import { prepareMeterEvent, preparedView, serializeMeterEvent, settleMeterEvent, type PreparedMeterEvent } from "./meter-events";
+
+type UsageRow = Awaited<ReturnType<typeof db.usageEvent.findFirstOrThrow>>;
 
 // Corrected usage, audited (issue 40; Orb's amendments are the model). A meter event of the open period can be
 // amended to another quantity or voided (amended to 0): the original is kept and marked, and the correction is a
@@ -70,55 +72,63 @@ export async function amendMeterEvent(provider: AuthContext, id: string, input: 
       : null;
   const t = now();
   const correctionId = newId("usage");
+  const view = (row: UsageRow) => ({
+    ...serializeMeterEvent(row, cost?.currency ?? null),
+    correctionOf: original.id,
+    reason: input.reason,
+  });
   let correction;
   try {
-    correction = await withEvents(async (tx) => {
-      const row = await tx.usageEvent.create({
-        data: {
-          id: correctionId,
-          timestamp: original.timestamp,
-          businessId: original.businessId,
-          projectId: original.projectId,
-          environment: original.environment,
-          apiKey: provider.principal.id,
-          method: "METER",
-          endpoint: original.endpoint,
-          path: original.path,
-          statusCode: 200,
-          latency: 0,
-          requestSize: 0,
-          responseSize: 0,
-          computeTime: 0,
-          cost: cost ? Number(cost.decimal) : null,
-          billable: original.billable,
-          productId: original.productId,
+    correction = await withEvents(
+      async (tx) => {
+        const row = await tx.usageEvent.create({
+          data: {
+            id: correctionId,
+            timestamp: original.timestamp,
+            businessId: original.businessId,
+            projectId: original.projectId,
+            environment: original.environment,
+            apiKey: provider.principal.id,
+            method: "METER",
+            endpoint: original.endpoint,
+            path: original.path,
+            statusCode: 200,
+            latency: 0,
+            requestSize: 0,
+            responseSize: 0,
+            computeTime: 0,
+            cost: cost ? Number(cost.decimal) : null,
+            billable: original.billable,
+            productId: original.productId,
+            subscriptionId: original.subscriptionId,
+            providerId: original.providerId,
+            quantity: delta,
+            paidByCredits: paidByCredits(hold),
+            correctionOf: original.id,
+            correctionReason: input.reason,
+          },
+        });
+        await tx.usageEvent.update({ where: { id: original.id }, data: { correctedBy: row.id } });
+        const data = {
+          object: "usage_correction",
+          action,
+          original: original.id,
+          correction: row.id,
           subscriptionId: original.subscriptionId,
-          providerId: original.providerId,
-          quantity: delta,
-          paidByCredits: paidByCredits(hold),
-          correctionOf: original.id,
-          correctionReason: input.reason,
-        },
-      });
-      await tx.usageEvent.update({ where: { id: original.id }, data: { correctedBy: row.id } });
-      const data = {
-        object: "usage_correction",
-        action,
-        original: original.id,
-        correction: row.id,
-        subscriptionId: original.subscriptionId,
-        productId: original.productId,
-        quantity: { from: effective, to: input.quantity, difference: delta },
-        cost: cost ? { amount: cost.decimal, currency: cost.currency } : null,
-        reason: input.reason,
-        at: t.toISOString(),
-      };
-      const event = { businessId: original.businessId, environment: original.environment, type: "usage.amended", data };
-      await emitEvent(event, tx as unknown as Tx);
-      if (original.providerId && original.providerId !== original.businessId)
-        await emitEvent({ ...event, businessId: original.providerId }, tx as unknown as Tx);
-      return row;
-    });
+          productId: original.productId,
+          quantity: { from: effective, to: input.quantity, difference: delta },
+          cost: cost ? { amount: cost.decimal, currency: cost.currency } : null,
+          reason: input.reason,
+          at: t.toISOString(),
+        };
+        const event = { businessId: original.businessId, environment: original.environment, type: "usage.amended", data };
+        await emitEvent(event, tx as unknown as Tx);
+        if (original.providerId && original.providerId !== original.businessId)
+          await emitEvent({ ...event, businessId: original.providerId }, tx as unknown as Tx);
+        return row;
+      },
+      { answer: view },
+    );
     await settleSpend(hold, cost?.nanos ?? null);
   } catch (e) {
     await settleSpend(hold, null);
@@ -136,39 +146,94 @@ export async function amendMeterEvent(provider: AuthContext, id: string, input: 
       targetId: original.id,
       details: { correction: correction.id, from: effective, to: input.quantity, reason: input.reason, by: provider.businessId },
     });
-  return { ...serializeMeterEvent(correction, cost?.currency ?? null), correctionOf: original.id, reason: input.reason };
+  return view(correction);
 }
 
 export const voidMeterEvent = (provider: AuthContext, id: string, input: { reason: string }) =>
   amendMeterEvent(provider, id, { quantity: 0, reason: input.reason }, "voided");
 
+type BackfillResult = {
+  index: number;
+  status: "created" | "duplicate" | "error";
+  event: ReturnType<typeof serializeMeterEvent> | null;
+  error: { code: string; message: string; field: string | null } | null;
+};
+
 /** Up to 1,000 events at once, each exactly as POST /v1/meter-events takes it (deduplicated by identifier, forever,
- * per product), each answered on its own: one refused event does not stop the others. */
-export async function backfillMeterEvents(provider: AuthContext, input: { events: MeterEventCreate[] }) {
-  const results = [];
-  let created = 0,
-    duplicates = 0,
-    errors = 0;
+ * per product), each answered on its own: one refused event does not stop the others. The events taken are written
+ * in one transaction that declares the answer, so a retry after a crash replays it whole. */
+export async function backfillMeterEvents(
+  provider: AuthContext,
+  input: { events: MeterEventCreate[] },
+  attempt = 1,
+): Promise<{
+  object: "list";
+  created: number;
+  duplicates: number;
+  errors: number;
+  data: BackfillResult[];
+}> {
+  const results: BackfillResult[] = [];
+  const prepared: { index: number; event: PreparedMeterEvent }[] = [];
+  // An identifier twice in one batch is one event: the later ones answer the first.
+  const firstOf = new Map<string, number>();
+  const duplicateOf = new Map<number, number>();
   for (const [index, e] of input.events.entries()) {
+    let event: PreparedMeterEvent;
     try {
-      const existed =
-        e.identifier !== undefined &&
-        (await db.usageEvent.findFirst({ where: { identifier: e.identifier, providerId: provider.businessId }, select: { id: true } })) !==
-          null;
-      const event = await createMeterEvent(provider, e);
-      if (existed) duplicates++;
-      else created++;
-      results.push({ index, status: existed ? ("duplicate" as const) : ("created" as const), event, error: null });
+      event = await prepareMeterEvent(provider, e);
     } catch (err) {
-      if (!(err instanceof ApiError)) throw err;
-      errors++;
-      results.push({
-        index,
-        status: "error" as const,
-        event: null,
-        error: { code: err.code, message: err.message, field: err.field ?? null },
-      });
+      if (!(err instanceof ApiError)) {
+        await Promise.all(prepared.map((p) => settleMeterEvent(p.event, null)));
+        throw err;
+      }
+      results.push({ index, status: "error", event: null, error: { code: err.code, message: err.message, field: err.field ?? null } });
+      continue;
     }
+    const row = event.kind === "new" ? event.data : event.row;
+    const key = `${row.productId}\u0000${row.identifier}`;
+    const first = firstOf.get(key);
+    if (first !== undefined) {
+      await settleMeterEvent(event, null);
+      duplicateOf.set(index, first);
+      continue;
+    }
+    firstOf.set(key, index);
+    prepared.push({ index, event });
   }
-  return { object: "list" as const, created, duplicates, errors, data: results };
+  const answer = (rows: Map<number, UsageRow>) => {
+    const all = [...results];
+    for (const p of prepared)
+      all.push({
+        index: p.index,
+        status: p.event.kind === "new" ? "created" : "duplicate",
+        event: preparedView(p.event, rows.get(p.index)!),
+        error: null,
+      });
+    for (const [index, first] of duplicateOf) {
+      all.push({ index, status: "duplicate", event: serializeMeterEvent(rows.get(first)!, null), error: null });
+    }
+    all.sort((a, b) => a.index - b.index);
+    const count = (status: BackfillResult["status"]) => all.filter((r) => r.status === status).length;
+    return { object: "list" as const, created: count("created"), duplicates: count("duplicate"), errors: count("error"), data: all };
+  };
+  let rows: Map<number, UsageRow>;
+  try {
+    rows = await withEvents(
+      async (tx) => {
+        const written = new Map<number, UsageRow>();
+        for (const p of prepared)
+          written.set(p.index, p.event.kind === "new" ? await tx.usageEvent.create({ data: p.event.data }) : p.event.row);
+        return written;
+      },
+      { answer },
+    );
+  } catch (e) {
+    await Promise.all(prepared.map((p) => settleMeterEvent(p.event, null)));
+    // Another request wrote one of these identifiers meanwhile: once more, and that one answers as a duplicate.
+    if ((e as { code?: string }).code === "P2002" && attempt === 1) return backfillMeterEvents(provider, input, 2);
+    throw e;
+  }
+  await Promise.all(prepared.map((p) => settleMeterEvent(p.event, rows.get(p.index)!)));
+  return answer(rows);
 }

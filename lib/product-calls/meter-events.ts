@@ -8,6 +8,8 @@ import { currentSubscriptions, rateProductCall } from "@/lib/billing/rate-reques
 import { holdSpend, paidByCredits, settleSpend } from "@/lib/billing/spend-guard";
 import { draftCovering, rateLate } from "@/lib/billing/late-usage";
 import { recordMeterRollup } from "@/lib/usage/recorder";
+import { withEvents } from "@/lib/events/emit-event";
+import type { Prisma } from "@/generated/prisma-sqlite";
 import type { MeterEventCreate } from "@/lib/schemas/product-calls";
 import { providerProduct } from "./provider-product";
 
@@ -63,11 +65,22 @@ async function subscriptionFor(provider: AuthContext, productId: string, input: 
   return sub;
 }
 
-export async function createMeterEvent(provider: AuthContext, input: MeterEventCreate) {
+/** A meter event checked, held against the budget and rated, ready to be written; or the one already recorded. */
+export type PreparedMeterEvent =
+  | { kind: "recorded"; row: UsageRow }
+  | { kind: "new"; data: Prisma.UsageEventUncheckedCreateInput; hold: SpendHold | null; cost: RatedCost | null; consumer: ConsumerScope };
+
+type SpendHold = Awaited<ReturnType<typeof holdSpend>>;
+type RatedCost = Awaited<ReturnType<typeof rateLate>>;
+type ConsumerScope = { businessId: string; projectId: string; environment: string };
+
+/** Everything before the write: refusals (400, 404, 402) and the hold on credits or the cap, which `settleMeterEvent`
+ * settles once the write has committed or failed. */
+export async function prepareMeterEvent(provider: AuthContext, input: MeterEventCreate): Promise<PreparedMeterEvent> {
   const product = await providerProduct(provider, input.product);
   const identifier = input.identifier ?? newId("usage");
   const existing = await db.usageEvent.findUnique({ where: { productId_identifier: { productId: product.id, identifier } } });
-  if (existing) return serializeMeterEvent(existing, null);
+  if (existing) return { kind: "recorded", row: existing };
   const sub = await subscriptionFor(provider, product.id, input);
   if (sub.status === "canceled")
     throw invalidField(input.subscription ? "subscription" : "key", "The subscription is canceled: its periods are closed.");
@@ -86,53 +99,58 @@ export async function createMeterEvent(provider: AuthContext, input: MeterEventC
   const current = entry && entry.subscriptionId === sub.id && !late ? entry : null;
   // Prepaid credits and the spend cap are checked before the event is taken (402 with nothing recorded).
   const hold = current ? await holdSpend(current, input.quantity) : null;
-  const cost = late
-    ? await rateLate(late, input.quantity)
-    : current
-      ? await rateProductCall(current, { at, statusCode: 200, bytes: 0, computeMs: 0, quantity: input.quantity })
-      : null;
-  const consumerAuth = { businessId: sub.businessId, projectId: sub.projectId, environment: sub.environment } as const;
-  let row: UsageRow;
+  let cost: RatedCost | null;
   try {
-    row = await db.usageEvent.create({
-      data: {
-        id: newId("usage"),
-        timestamp: at,
-        ...consumerAuth,
-        apiKey: provider.principal.id,
-        method: "METER",
-        endpoint: `/products/${product.id}/meter-events`,
-        path: `/products/${product.slug ?? product.id}/meter-events`,
-        statusCode: 200,
-        latency: 0,
-        requestSize: 0,
-        responseSize: 0,
-        computeTime: 0,
-        cost: cost ? Number(cost.decimal) : null,
-        billable: sub.environment === "production",
-        productId: product.id,
-        subscriptionId: sub.id,
-        providerId: product.businessId,
-        quantity: input.quantity,
-        identifier,
-        paidByCredits: paidByCredits(hold),
-      },
-    });
-    await settleSpend(hold, cost?.nanos ?? null);
+    cost = late
+      ? await rateLate(late, input.quantity)
+      : current
+        ? await rateProductCall(current, { at, statusCode: 200, bytes: 0, computeMs: 0, quantity: input.quantity })
+        : null;
   } catch (e) {
     await settleSpend(hold, null);
-    // The same identifier reported twice at once: the unique index keeps one; answer it.
-    if ((e as { code?: string }).code === "P2002") {
-      const first = await db.usageEvent.findUnique({ where: { productId_identifier: { productId: product.id, identifier } } });
-      if (first) return serializeMeterEvent(first, null);
-    }
     throw e;
   }
+  const consumer = { businessId: sub.businessId, projectId: sub.projectId, environment: sub.environment };
+  const data = {
+    id: newId("usage"),
+    timestamp: at,
+    ...consumer,
+    apiKey: provider.principal.id,
+    method: "METER",
+    endpoint: `/products/${product.id}/meter-events`,
+    path: `/products/${product.slug ?? product.id}/meter-events`,
+    statusCode: 200,
+    latency: 0,
+    requestSize: 0,
+    responseSize: 0,
+    computeTime: 0,
+    cost: cost ? Number(cost.decimal) : null,
+    billable: sub.environment === "production",
+    productId: product.id,
+    subscriptionId: sub.id,
+    providerId: product.businessId,
+    quantity: input.quantity,
+    identifier,
+    paidByCredits: paidByCredits(hold),
+  };
+  return { kind: "new", data, hold, cost, consumer };
+}
+
+/** The answer for a prepared event once written (or found written). */
+export function preparedView(prepared: PreparedMeterEvent, row: UsageRow) {
+  return serializeMeterEvent(row, prepared.kind === "new" ? (prepared.cost?.currency ?? null) : null);
+}
+
+/** After the write: the hold settled by what was written (or released), and the rollup counted. */
+export async function settleMeterEvent(prepared: PreparedMeterEvent, row: UsageRow | null) {
+  if (prepared.kind !== "new") return;
+  await settleSpend(prepared.hold, row ? (prepared.cost?.nanos ?? null) : null);
+  if (!row) return;
   recordMeterRollup({
-    at,
+    at: row.timestamp,
     auth: {
-      ...consumerAuth,
-      principal: { kind: "api_key", id: provider.principal.id },
+      ...prepared.consumer,
+      principal: { kind: "api_key", id: row.apiKey },
       scopes: [],
       plan: "free",
       rateLimit: null,
@@ -151,5 +169,28 @@ export async function createMeterEvent(provider: AuthContext, input: MeterEventC
     userAgent: null,
     cost: row.cost,
   });
-  return serializeMeterEvent(row, cost?.currency ?? null);
+}
+
+const isUniqueRace = (e: unknown) => (e as { code?: string }).code === "P2002";
+
+export async function createMeterEvent(provider: AuthContext, input: MeterEventCreate) {
+  const prepared = await prepareMeterEvent(provider, input);
+  if (prepared.kind === "recorded") return preparedView(prepared, prepared.row);
+  let row: UsageRow;
+  try {
+    // The transaction declares the request's answer: a retry after a crash replays this event, never a second one.
+    row = await withEvents((tx) => tx.usageEvent.create({ data: prepared.data }), { answer: (r) => preparedView(prepared, r) });
+  } catch (e) {
+    await settleMeterEvent(prepared, null);
+    // The same identifier reported twice at once: the unique index keeps one; answer it.
+    if (isUniqueRace(e)) {
+      const first = await db.usageEvent.findUnique({
+        where: { productId_identifier: { productId: prepared.data.productId!, identifier: prepared.data.identifier! } },
+      });
+      if (first) return serializeMeterEvent(first, null);
+    }
+    throw e;
+  }
+  await settleMeterEvent(prepared, row);
+  return preparedView(prepared, row);
 }

@@ -255,19 +255,22 @@ export async function rotateWebhookSecret(auth: AuthContext, id: string) {
 /** Sends a signed test event to this endpoint alone, whatever it subscribes to. */
 export async function sendTestEvent(auth: AuthContext, id: string) {
   const w = await getWebhookOrThrow(auth, id);
-  const event = await withEvents((tx) =>
-    emitEvent(
-      {
-        businessId: auth.businessId,
-        environment: auth.environment,
-        type: TEST_EVENT_TYPE,
-        data: { object: "webhook", id: w.id, message: "This is a test event from the developer platform." },
-      },
-      tx,
-      { webhookId: w.id },
-    ),
+  const delivery = await withEvents(
+    async (tx) => {
+      const event = await emitEvent(
+        {
+          businessId: auth.businessId,
+          environment: auth.environment,
+          type: TEST_EVENT_TYPE,
+          data: { object: "webhook", id: w.id, message: "This is a test event from the developer platform." },
+        },
+        tx,
+        { webhookId: w.id },
+      );
+      return tx.webhookDelivery.findFirstOrThrow({ where: { webhookId: w.id, eventId: event.id } });
+    },
+    { answer: serializeDelivery },
   );
-  const delivery = await db.webhookDelivery.findFirstOrThrow({ where: { webhookId: w.id, eventId: event.id } });
   wakeWorker();
   return serializeDelivery(delivery);
 }

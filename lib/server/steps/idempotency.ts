@@ -39,7 +39,11 @@ export async function storeIdempotentResponse(ctx: RequestContext): Promise<void
   ctx.idempotencyClaim = null;
   try {
     const pause = faultPauseMs();
-    if (pause) await new Promise((r) => setTimeout(r, pause));
+    if (pause) {
+      // Said, so a test knows the request has done all its work and may be killed now.
+      console.error(`fault: the answer to ${ctx.request.method} ${ctx.request.url.pathname} waits ${pause} ms before it is stored`);
+      await new Promise((r) => setTimeout(r, pause));
+    }
     await completeIdempotent(claim, { status: ctx.response.status, body: ctx.response.body ?? "" });
   } finally {
     if (ctx.commitScope) ctx.commitScope.closed = true;
