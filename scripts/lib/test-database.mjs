@@ -16,7 +16,8 @@ const dropBus = (busFile) => {
   for (const s of ["", "-wal", "-shm"]) rmSync(busFile + s, { force: true });
 };
 
-export async function createTestDatabase(kind = "sqlite") {
+/** `adminUrl`: another PostgreSQL than the machine's (a test's own cluster, tests/helpers/postgres-server.ts). */
+export async function createTestDatabase(kind = "sqlite", adminUrl = PG_ADMIN) {
   const name = `platform_test_${Date.now()}_${randomBytes(3).toString("hex")}`;
   if (kind === "sqlite") {
     const file = `data/${name}.db`;
@@ -31,18 +32,18 @@ export async function createTestDatabase(kind = "sqlite") {
       },
     };
   }
-  const admin = new pg.Client({ connectionString: PG_ADMIN });
+  const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`CREATE DATABASE "${name}"`);
   await admin.end();
-  const u = new URL(PG_ADMIN);
+  const u = new URL(adminUrl);
   u.pathname = `/${name}`;
   const url = u.toString();
   migrate(url, { quiet: true });
   return {
     url,
     drop: async () => {
-      const c = new pg.Client({ connectionString: PG_ADMIN });
+      const c = new pg.Client({ connectionString: adminUrl });
       await c.connect();
       await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
       await c.end();

@@ -1,7 +1,7 @@
 // Issue 41, item 2: the database unavailable for writes for a while, under calls through /gw and /v1 over two
 // server processes.
-//  - PostgreSQL: the server reaches it through a loopback relay (tests/helpers/tcp-proxy.ts) that the test cuts, as a
-//    stopped server would be for this client, and restores; the machine's PostgreSQL keeps serving everyone else.
+//  - PostgreSQL: a cluster of this test's own (tests/helpers/postgres-server.ts) is stopped (`pg_ctl stop -m fast`,
+//    as pg_ctlcluster stop does) and started again; the machine's PostgreSQL keeps serving the rest of the suite.
 //  - SQLite: another connection holds the file's write lock (BEGIN IMMEDIATE), so every write waits out its busy
 //    timeout; reads go on (WAL). On a database file of this test's own: the suite's other files run beside it.
 // Meanwhile a write answers 503 SERVICE_UNAVAILABLE in the envelope with Retry-After, within seconds (never a hang,
@@ -13,25 +13,26 @@ import assert from "node:assert/strict";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
 import Database from "better-sqlite3";
-import { db, databaseProvider } from "@/lib/db/client";
+import pg from "pg";
+import { databaseProvider } from "@/lib/db/client";
 import { client, seedBusiness } from "../helpers/api";
 // @ts-expect-error: plain ESM script without types
 import { createTestDatabase } from "../../scripts/lib/test-database.mjs";
 import { publishApiProduct, subscribe } from "../helpers/marketplace";
 import { startSecondServer, type ServerWithLogs } from "../helpers/usage-db";
 import { startJsonUpstream, type JsonUpstream } from "../helpers/json-upstream";
-import { startTcpProxy, type TcpProxy } from "../helpers/tcp-proxy";
+import { startOwnPostgres, type OwnPostgres } from "../helpers/postgres-server";
 import { sleep, startReceiver } from "../helpers/receiver";
 
 const OUTAGE_MS = Number(process.env.DB_OUTAGE_TEST_SECONDS ?? 12) * 1000;
-const pg = databaseProvider() === "postgresql";
+const onPostgres = databaseProvider() === "postgresql";
 
 let upstream: JsonUpstream;
-let proxy: TcpProxy | null = null;
+let ownPostgres: OwnPostgres | null = null;
 const servers: ServerWithLogs[] = [];
 let lock: Database.Database | null = null;
-/** SQLite: the test's own database file, its businesses made with the CLI, its rows read with better-sqlite3. */
-let own: { url: string; drop(): Promise<void> } | null = null;
+/** The test's own database (a file, or one on its own cluster): its businesses made with the CLI, its rows read here. */
+let own: { url: string; drop(): Promise<void> };
 
 before(async () => {
   upstream = await startJsonUpstream();
@@ -42,29 +43,24 @@ before(async () => {
     // A delivery whose attempt could not be recorded is sent again when its lease ends: 3 s here, not 60.
     WEBHOOK_LEASE_MS: "3000",
   };
-  if (pg) {
-    const url = new URL(process.env.DATABASE_URL!);
-    proxy = await startTcpProxy(Number(url.port || 5432), url.hostname);
-    url.port = String(proxy.port);
-    env.DATABASE_URL = url.toString();
-  } else {
-    own = await createTestDatabase("sqlite");
-    env.DATABASE_URL = own!.url;
-  }
+  if (onPostgres) {
+    ownPostgres = await startOwnPostgres();
+    own = await createTestDatabase("postgresql", ownPostgres.adminUrl);
+  } else own = await createTestDatabase("sqlite");
+  env.DATABASE_URL = own.url;
   // Two processes on the one database, as a deployment of two machines (or two data-plane workers) would be.
   servers.push(await startSecondServer(env), await startSecondServer(env));
 });
 after(async () => {
   lock?.close();
   await Promise.all(servers.map((s) => s.stop()));
-  await proxy?.close();
   await own?.drop();
+  await ownPostgres?.destroy();
   upstream?.close();
 });
 
-/** A business on the database the server uses (the suite's on PostgreSQL, the test's own on SQLite). */
+/** A business on the test's database, made with the CLI as an operator would. */
 async function business(): Promise<{ testKey: string }> {
-  if (!own) return seedBusiness();
   const out = execFileSync(
     "node_modules/.bin/tsx",
     ["--conditions=react-server", "scripts/cli.ts", "bootstrap", "--business", `Outage ${Date.now()}`, "--plan", "enterprise", "--json"],
@@ -73,41 +69,50 @@ async function business(): Promise<{ testKey: string }> {
   return JSON.parse(out.trim().split("\n").at(-1)!);
 }
 
-/** The statuses of the webhook deliveries whose payload names `id`, on the server's database. */
+/** Rows of the test's database (one `?` parameter), read apart from the servers. */
+async function rowsOf<T>(sql: string, param: string): Promise<T[]> {
+  if (onPostgres) {
+    const c = new pg.Client({ connectionString: own.url });
+    await c.connect();
+    try {
+      return (await c.query(sql.replace("?", "$1"), [param])).rows as T[];
+    } finally {
+      await c.end();
+    }
+  }
+  const reader = new Database(path.resolve(own.url.slice("file:".length)), { readonly: true, timeout: 1000 });
+  try {
+    return reader.prepare(sql).all(param) as T[];
+  } finally {
+    reader.close();
+  }
+}
+
+/** The statuses of the webhook deliveries whose payload names `id`. */
 async function deliveriesOf(id: string): Promise<string[]> {
-  if (!own)
-    return (await db.webhookDelivery.findMany({ where: { requestBody: { contains: id } }, select: { status: true } })).map((d) => d.status);
-  const reader = new Database(path.resolve(own.url.slice("file:".length)), { readonly: true, timeout: 1000 });
-  try {
-    const rows = reader.prepare(`SELECT "status" FROM "WebhookDelivery" WHERE "requestBody" LIKE ?`).all(`%${id}%`) as { status: string }[];
-    return rows.map((r) => r.status);
-  } finally {
-    reader.close();
-  }
+  return (await rowsOf<{ status: string }>(`SELECT "status" FROM "WebhookDelivery" WHERE "requestBody" LIKE ?`, `%${id}%`)).map(
+    (d) => d.status,
+  );
 }
 
-/** Usage events of a product answered 200, on the server's database. */
+/** Usage events of a product answered 200. */
 async function eventsOf(productId: string): Promise<number> {
-  if (!own) return db.usageEvent.count({ where: { productId, statusCode: 200 } });
-  const reader = new Database(path.resolve(own.url.slice("file:".length)), { readonly: true, timeout: 1000 });
-  try {
-    return (
-      reader.prepare(`SELECT count(*) AS n FROM "UsageEvent" WHERE "productId" = ? AND "statusCode" = 200`).get(productId) as { n: number }
-    ).n;
-  } finally {
-    reader.close();
-  }
+  const [row] = await rowsOf<{ n: number | string }>(
+    `SELECT count(*) AS n FROM "UsageEvent" WHERE "productId" = ? AND "statusCode" = 200`,
+    productId,
+  );
+  return Number(row.n);
 }
 
-function takeDatabaseAway(): void | Promise<void> {
-  if (proxy) return proxy.cut();
+async function takeDatabaseAway(): Promise<void> {
+  if (ownPostgres) return ownPostgres.stop();
   // file:./data/… is relative to the working directory, which the server shares with this process.
-  lock = new Database(path.resolve(own!.url.slice("file:".length)), { timeout: 1000 });
+  lock = new Database(path.resolve(own.url.slice("file:".length)), { timeout: 1000 });
   lock.exec("BEGIN IMMEDIATE");
 }
 
 async function giveDatabaseBack(): Promise<void> {
-  if (proxy) return proxy.restore();
+  if (ownPostgres) return ownPostgres.start();
   lock!.exec("ROLLBACK");
   lock!.close();
   lock = null;
@@ -179,7 +184,7 @@ test(
     // PostgreSQL: every gateway call on warm caches is answered. SQLite: better-sqlite3 waits out a lock
     // synchronously, so while writes (a request's, the worker's, the recorder's) wait, the process's event loop stands
     // still and an upstream's answer can miss the product's timeout (502): never a 500 (docs/operations.md).
-    if (pg)
+    if (onPostgres)
       assert.ok(
         gateway.every((x) => x === 200),
         `gateway answers during the outage: ${gateway.join(",")}`,
@@ -193,7 +198,7 @@ test(
       gateway.some((x) => x === 200),
       "no gateway call was answered during the outage",
     );
-    if (pg) assert.deepEqual(readyDuring, [503, 503], "/readyz is not ready while the database is unreachable");
+    if (onPostgres) assert.deepEqual(readyDuring, [503, 503], "/readyz is not ready while the database is unreachable");
     assert.doesNotMatch(logs(), /unhandled error/, "no write became a 500");
 
     // Back: writes succeed again (within seconds), readiness returns, every answered gateway call has its event.
