@@ -19,7 +19,7 @@ import {
 import { admitCall, recordOutcome } from "@/lib/gateway/circuit-breaker";
 import { meterFor } from "@/lib/gateway/answer-meter";
 import { circuitOpen, faultStatus, upstreamFailed } from "@/lib/gateway/upstream-errors";
-import { journalRequest, recordRequest, type RequestRecord } from "@/lib/usage/recorder";
+import { journalRequest, journalRequestNow, recordRequest, type RequestRecord } from "@/lib/usage/recorder";
 import { measuredCost, paidByCredits } from "@/lib/billing/spend-guard";
 import { createRequestContext, type RequestContext } from "./request-context";
 import { runPipeline, type Pipeline } from "./pipeline";
@@ -201,17 +201,18 @@ function budgetStopEvent(code: "INSUFFICIENT_CREDITS" | "SPEND_CAP_REACHED"): st
 async function rateAtEnd(ctx: RequestContext, status: number, r: ProxyResult, quantities: Record<string, number> | null) {
   const call = callOf(ctx);
   call.quantities = quantities;
-  const rated = await rateProductCall(ctx.subscription!, {
+  const pendingRate = rateProductCall(ctx.subscription!, {
     at: ctx.at,
     statusCode: status,
     bytes: r.requestBytes + r.responseBytes,
     computeMs: 0,
     quantities,
   });
+  const rated = pendingRate instanceof Promise ? await pendingRate : pendingRate;
   if (rated) ctx.cost = nanosToNumber(rated.nanos);
   settleCallSpend(ctx, rated?.nanos ?? null);
-  const journaled = journalRequest(gatewayRecord(ctx, status, r.requestBytes, r.responseBytes));
-  if (journaled) await journaled;
+  // Written now rather than with the turn's other calls: the answer's end (its trailer) waits for it.
+  journalRequestNow(gatewayRecord(ctx, status, r.requestBytes, r.responseBytes));
   return rated ? { "X-Request-Cost": `${rated.decimal} ${rated.currency}` } : ({} as Record<string, string>);
 }
 

@@ -400,6 +400,14 @@ export function journalRequest(r: UsageRecord & { requestId: string }): Promise<
   if (JOURNAL) return appendToJournalSoon(usageRow(usageIdOf(r.requestId), r));
 }
 
+/**
+ * The same, written now: for a call whose event is known only at its answer's end (a metered stream), where calls
+ * rarely end in the same turn, so waiting for the turn's shared write would only hold the last chunk back.
+ */
+export function journalRequestNow(r: UsageRecord & { requestId: string }): void {
+  if (JOURNAL) appendToJournal(usageRow(usageIdOf(r.requestId), r));
+}
+
 /** A product call counted without a request of its own in the consumer's project: a usage event and its rollup. */
 export function recordProductUsage(r: UsageRecord): void {
   enqueue({ usageId: newId("usage"), record: r, row: null });
