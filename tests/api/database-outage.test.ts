@@ -15,7 +15,7 @@ import { execFileSync } from "node:child_process";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { databaseProvider } from "@/lib/db/client";
-import { client, seedBusiness } from "../helpers/api";
+import { client } from "../helpers/api";
 // @ts-expect-error: plain ESM script without types
 import { createTestDatabase } from "../../scripts/lib/test-database.mjs";
 import { publishApiProduct, subscribe } from "../helpers/marketplace";
