@@ -9,7 +9,14 @@ import { currentSubscriptions, rateProductCall } from "@/lib/billing/rate-reques
 import { holdSpend, paidByCredits, settleSpend } from "@/lib/billing/spend-guard";
 import { draftCovering, rateLate } from "@/lib/billing/late-usage";
 import type { MeterEventCreate } from "@/lib/schemas/product-calls";
-import { prepareMeterEvent, preparedView, serializeMeterEvent, settleMeterEvent, type PreparedMeterEvent } from "./meter-events";
+import {
+  METER_CALL,
+  prepareMeterEvent,
+  preparedView,
+  serializeMeterEvent,
+  settleMeterEvent,
+  type PreparedMeterEvent,
+} from "./meter-events";
 
 type UsageRow = Awaited<ReturnType<typeof db.usageEvent.findFirstOrThrow>>;
 
@@ -89,14 +96,9 @@ export async function amendMeterEvent(provider: AuthContext, id: string, input: 
             projectId: original.projectId,
             environment: original.environment,
             apiKey: provider.principal.id,
-            method: "METER",
+            ...METER_CALL,
             endpoint: original.endpoint,
             path: original.path,
-            statusCode: 200,
-            latency: 0,
-            requestSize: 0,
-            responseSize: 0,
-            computeTime: 0,
             cost: cost ? Number(cost.decimal) : null,
             billable: original.billable,
             productId: original.productId,

@@ -33,6 +33,9 @@ const noSubscription = (field: string) =>
 
 type UsageRow = Awaited<ReturnType<typeof db.usageEvent.findFirstOrThrow>>;
 
+/** What a meter event (or a correction of one) records in a usage event's request fields: no request of its own. */
+export const METER_CALL = { method: "METER", statusCode: 200, latency: 0, requestSize: 0, responseSize: 0, computeTime: 0 } as const;
+
 export function serializeMeterEvent(e: UsageRow, currency: string | null) {
   return {
     id: e.id,
@@ -116,14 +119,9 @@ export async function prepareMeterEvent(provider: AuthContext, input: MeterEvent
     timestamp: at,
     ...consumer,
     apiKey: provider.principal.id,
-    method: "METER",
+    ...METER_CALL,
     endpoint: `/products/${product.id}/meter-events`,
     path: `/products/${product.slug ?? product.id}/meter-events`,
-    statusCode: 200,
-    latency: 0,
-    requestSize: 0,
-    responseSize: 0,
-    computeTime: 0,
     cost: cost ? Number(cost.decimal) : null,
     billable: sub.environment === "production",
     productId: product.id,

@@ -10,19 +10,11 @@ import { db } from "@/lib/db/client";
 import { openGatewaySecret } from "@/lib/gateway/gateway-secret";
 import { client, seedBusiness } from "../helpers/api";
 import { publishApiProduct, subscribe } from "../helpers/marketplace";
-import { startSecondServer, type ServerWithLogs } from "../helpers/usage-db";
+import { kill9, startSecondServer, type ServerWithLogs } from "../helpers/usage-db";
 import { sleep } from "../helpers/receiver";
 
 const servers: ServerWithLogs[] = [];
 after(() => Promise.all(servers.map((s) => s.stop())));
-
-function kill9(s: ServerWithLogs): Promise<void> {
-  return new Promise((resolve) => {
-    if (s.child.exitCode !== null || s.child.signalCode !== null) return resolve();
-    s.child.once("exit", () => resolve());
-    s.child.kill("SIGKILL");
-  });
-}
 
 const LEASE_MS = 1500;
 const PAUSED = /fault: the answer to POST \S+ waits/g;

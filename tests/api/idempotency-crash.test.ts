@@ -6,19 +6,11 @@ import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { db } from "@/lib/db/client";
 import { seedBusiness } from "../helpers/api";
-import { startSecondServer, type ServerWithLogs } from "../helpers/usage-db";
+import { kill9, startSecondServer, type ServerWithLogs } from "../helpers/usage-db";
 import { sleep } from "../helpers/receiver";
 
 const servers: ServerWithLogs[] = [];
 after(() => Promise.all(servers.map((s) => s.stop())));
-
-function kill9(s: ServerWithLogs): Promise<void> {
-  return new Promise((resolve) => {
-    if (s.child.exitCode !== null || s.child.signalCode !== null) return resolve();
-    s.child.once("exit", () => resolve());
-    s.child.kill("SIGKILL");
-  });
-}
 
 const LEASE_MS = 1500;
 

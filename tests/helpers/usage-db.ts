@@ -159,6 +159,15 @@ export async function startOwnRedis(port?: number): Promise<OwnRedis> {
 
 export type ServerWithLogs = TestServer & { stderr(): string };
 
+/** kill -9 of a server: resolves once its process has exited. */
+export function kill9(s: ServerWithLogs): Promise<void> {
+  return new Promise((resolve) => {
+    if (s.child.exitCode !== null || s.child.signalCode !== null) return resolve();
+    s.child.once("exit", () => resolve());
+    s.child.kill("SIGKILL");
+  });
+}
+
 /** A second server on the suite's database (same DATABASE_URL and key secret) with extra settings. */
 export async function startSecondServer(env: Record<string, string> = {}): Promise<ServerWithLogs> {
   const base: Record<string, string> = {};
