@@ -1,5 +1,5 @@
 // Issue 41, item 3, for every POST that commits more than a plain create: credits bought and granted, meter events
-// reported, backfilled and amended, a key and a gateway secret rotated, a webhook test event, a subscription
+// reported, backfilled and amended, a key and a gateway secret rotated, a key's value revealed, a webhook test event, a subscription
 // canceled. Each request runs on a server that pauses after the handler's work, before the final answer is stored
 // (FAULT_PAUSE_BEFORE_IDEMPOTENT_STORE_MS), and is killed there with kill -9. A server started afterwards answers
 // each retry with the same Idempotency-Key by replaying the answer its transaction stored with the commit: never
@@ -8,6 +8,7 @@ import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { db } from "@/lib/db/client";
 import { openGatewaySecret } from "@/lib/gateway/gateway-secret";
+import { rotateKeyRow } from "@/lib/keys/rotate-api-key";
 import { client, seedBusiness } from "../helpers/api";
 import { publishApiProduct, subscribe } from "../helpers/marketplace";
 import { kill9, startSecondServer, type ServerWithLogs } from "../helpers/usage-db";
@@ -50,6 +51,14 @@ test(
     assert.equal(reported.status, 201, reported.text);
     const key = await a.test.post("/v1/api-keys", { name: `Rotated ${tag}`, scopes: ["products:read"] });
     assert.equal(key.status, 201, key.text);
+    // A key rotated by the job (as `npm run jobs` would, here in the test process): its value waits to be revealed once.
+    const auto = await a.test.post("/v1/api-keys", { name: `Automatic ${tag}`, scopes: ["products:read"] });
+    assert.equal(auto.status, 201, auto.text);
+    const pending = await rotateKeyRow(await db.apiKey.findUniqueOrThrow({ where: { id: auto.body.data.id } }), {
+      createdBy: null,
+      automatic: true,
+    });
+    assert.ok(pending, "rotated by the job");
     const hook = await a.test.post("/v1/webhooks", { url: `http://127.0.0.1:9/${tag}`, events: ["product.created"] });
     assert.equal(hook.status, 201, hook.text);
     const sealedSecret = (await db.product.findUniqueOrThrow({ where: { id: prepaid.product.id } })).gatewaySecret;
@@ -135,6 +144,19 @@ test(
           assert.equal(data.id, rotated[0].id);
           const works = await client(data.key).get("/v1/products?limit=1");
           assert.equal(works.status, 200, "the replayed key is the one that was made");
+        },
+      },
+      {
+        what: "a key's value revealed once",
+        as: a.testKey,
+        key: `reveal-${tag}`,
+        path: `/v1/api-keys/${pending.row.id}/reveal`,
+        body: {},
+        check: async (data) => {
+          assert.equal(data.id, pending.row.id);
+          assert.equal((await db.apiKey.findUniqueOrThrow({ where: { id: pending.row.id } })).pendingSecret, null, "shown, and erased");
+          const works = await client(data.key).get("/v1/products?limit=1");
+          assert.equal(works.status, 200, "the replayed value is the key's");
         },
       },
       {
