@@ -163,6 +163,12 @@ export async function settle(page: Page) {
  * leaving out what sticks out inside a box that scrolls or clips on its own (a wide table in `overflow-x-auto`).
  */
 export async function expectNoOverflow(page: Page, label: string, width = page.viewportSize()?.width ?? 390) {
+  // A page just resized (setViewportSize) lays itself out again over its next frames, and a chart re-measures only
+  // when its ResizeObserver fires: up to 3 s to fit first, so what is measured is the layout at this width, not one
+  // caught mid-resize. What still sticks out after that is reported below.
+  await page
+    .waitForFunction((w) => document.documentElement.scrollWidth <= Math.min(window.innerWidth, w), width, { timeout: 3000 })
+    .catch(() => {});
   const found = await page.evaluate(() => {
     const vw = window.innerWidth;
     const sticksOut = (el: Element) => el.getBoundingClientRect().right > vw;
