@@ -145,8 +145,9 @@ function nextReachable() {
 }
 
 const server = http.createServer((req, res) => {
-  // A change another process made (a key revoked in the portal, say) is applied before this request is looked at.
-  plane.pollLocalBus();
+  // A change another process made (a key revoked in the portal, say) is applied before this request is looked at
+  // (checked once per event-loop turn: lib/bus/local-bus.ts says why that is enough).
+  plane.pollLocalBusThisTurn();
   prepare(req);
   const url = req.url ?? "/";
   if (url === "/healthz") return json(res, 200, { status: "ok", process: "data-plane", worker, pid: process.pid });
@@ -163,7 +164,7 @@ const server = http.createServer((req, res) => {
 // WebSocket (and other Upgrade) requests: the gateway's /gw/{slug}/… tunnels them to the product's upstream; others
 // (none in production) are refused.
 server.on("upgrade", (req, socket, head) => {
-  plane.pollLocalBus();
+  plane.pollLocalBusThisTurn();
   prepare(req);
   if (!plane.handleGatewayUpgrade(req, socket, head)) socket.destroy();
 });

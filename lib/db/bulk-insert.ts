@@ -1,7 +1,7 @@
 import "server-only";
 import { db } from "./client";
 import { directSqlite, statement, toSqliteDate } from "./sqlite-direct";
-import { markWritten } from "./count-cache";
+import { markBatchWritten } from "./count-cache";
 import { directPostgres } from "./pg-direct";
 import { insertOnSqliteThread, sqliteThreadRunning } from "./sqlite-thread";
 
@@ -99,6 +99,6 @@ export async function bulkInsert(
     if (sqlite) await insertSqlite(sqlite, table, columns, rows, skipExisting);
     else await insertPostgres(table, columns, rows, skipExisting);
   } finally {
-    markWritten(table); // the model's counts are stale now (the direct SQLite path does not go through Prisma)
+    markBatchWritten(table); // the model's counts are stale now (the direct SQLite path does not go through Prisma)
   }
 }

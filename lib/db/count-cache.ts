@@ -55,6 +55,34 @@ export function markWritten(model: string | null): void {
   if (state.enabled) publish(TOPIC, model ?? "*");
 }
 
+// Background batches (the usage recorder's rows, written after their calls have answered) tell other processes at
+// most once per BATCH_NOTICE_MS per table: under load a batch is written every few milliseconds, and each notice
+// is a row in the local bus that every process then reads (bench:gateway's profile: 7 % of the data plane's CPU).
+// No call waits for these rows, so no promise is loosened: another process's total was already as old as the
+// batching, and is now at most BATCH_NOTICE_MS older.
+const BATCH_NOTICE_MS = 100;
+const noticed = processSingleton("count-cache-batch-notices", () => new Map<string, { at: number; pending: boolean }>());
+
+/** A background batch wrote to `model`: counted as written here at once, told to other processes within 100 ms. */
+export function markBatchWritten(model: string): void {
+  bumpLocally(model);
+  if (!state.enabled) return;
+  const last = noticed.get(model);
+  const nowMs = Date.now();
+  if (!last || nowMs - last.at >= BATCH_NOTICE_MS) {
+    noticed.set(model, { at: nowMs, pending: false });
+    publish(TOPIC, model);
+    return;
+  }
+  if (last.pending) return;
+  last.pending = true;
+  setTimeout(() => {
+    last.pending = false;
+    last.at = Date.now();
+    publish(TOPIC, model);
+  }, BATCH_NOTICE_MS - (nowMs - last.at)).unref();
+}
+
 function listen(): void {
   if (state.listening) return;
   state.listening = true;

@@ -7,7 +7,7 @@ import { startJournalRecovery } from "@/lib/usage/recorder";
 import { startScheduler } from "@/lib/jobs/scheduler";
 import { startWorker } from "@/lib/webhooks/worker";
 import { listenForKeyChanges } from "@/lib/auth/key-invalidation";
-import { listenToLocalBus, pollLocalBus } from "@/lib/bus/local-bus";
+import { listenToLocalBus, pollLocalBusThisTurn } from "@/lib/bus/local-bus";
 import { answerUsageFlushRequests } from "@/lib/usage/flush-everywhere";
 import { listenForTestClock } from "./test-clock-endpoint";
 
@@ -15,7 +15,7 @@ export { handleNodeRequest } from "./node-front-door";
 export { handleGatewayUpgrade } from "./gateway-front-door";
 export { readiness, type ReadinessCheck } from "./readiness";
 export { localMetrics, metricsContentType } from "./metrics";
-export { pollLocalBus };
+export { pollLocalBusThisTurn };
 
 /** Starts this process's services; `background` adds the jobs and the webhook worker (one process of the data plane
  * runs them, so N workers do not each wake every interval). */

@@ -45,3 +45,20 @@ test("what this process writes is committed when the call returns, and not hande
   pollLocalBus();
   assert.deepEqual(heard, []);
 });
+
+test("the request path polls once per event-loop turn: a row appended later in the turn waits for the next turn", async () => {
+  const { pollLocalBusThisTurn } = await import("@/lib/bus/local-bus");
+  await new Promise((r) => setImmediate(r)); // a turn of its own
+  heard.length = 0;
+  const append = (body: string) =>
+    other.prepare("INSERT INTO message (at, origin, topic, body) VALUES (?, ?, ?, ?)").run(Date.now(), "another", "key", body);
+  append("a");
+  pollLocalBusThisTurn();
+  assert.deepEqual(heard, ["key:a"], "the turn's first request hears what was committed before it");
+  append("b");
+  pollLocalBusThisTurn();
+  assert.deepEqual(heard, ["key:a"], "a second request of the same turn does not poll again");
+  await new Promise((r) => setImmediate(r));
+  pollLocalBusThisTurn();
+  assert.deepEqual(heard, ["key:a", "key:b"], "the next turn's first request hears the rest");
+});
