@@ -189,6 +189,7 @@ async function main() {
       REFERENCE_SLUG: offer.slug,
       REFERENCE_DIR: mkdtempSync(path.join(tmpdir(), "bench-gateway-reference-")),
     },
+    nodeArgs: PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}-reference`] : [],
   });
   log(`same-work reference on ${reference.url}, pid ${reference.pid}`);
 
@@ -431,6 +432,7 @@ async function main() {
   await platform.stop();
   let profile = null;
   let bareProfile = null;
+  let referenceProfile = null;
   let sseProfile = null;
   if (PROFILE) {
     const file = latestProfile(profileDir);
@@ -440,6 +442,11 @@ async function main() {
     const bareFile = latestProfile(`${profileDir}-bare`);
     if (bareFile) bareProfile = { file: bareFile, calls: bare1.total, ...summarize(bareFile, ...bare1.windowUs) };
     else log(`no CPU profile in ${profileDir}-bare`);
+    await reference.stop();
+    const referenceFile = latestProfile(`${profileDir}-reference`);
+    if (referenceFile) referenceProfile = { file: referenceFile, calls: ref1.total, ...summarize(referenceFile, ...ref1.windowUs, 400) };
+    else log(`no CPU profile in ${profileDir}-reference`);
+    if (file) profile.compared = summarize(file, ...gateway.windowUs, 400).functions;
     if (file && ssePart.windows) {
       const { plain, metered } = ssePart.windows;
       sseProfile = {
@@ -779,6 +786,25 @@ async function main() {
     const total = (p) => (p.ms * 1000) / p.calls;
     console.log(`    ${total(bareProfile).toFixed(1).padStart(7)} ${total(profile).toFixed(1).padStart(8)}  all`);
   }
+  if (profile?.compared && referenceProfile) {
+    // Function by function, µs of main-thread CPU a call: what the gateway spends beyond the same-work reference
+    // (Node's own functions are the same in both; the platform's and the reference's own code are named by file).
+    const perCall = (list, calls) => new Map(list.map((f) => [`${f.name} ${f.where}`, (f.ms * 1000) / calls]));
+    const gw = perCall(profile.compared, profile.calls);
+    const ref = perCall(referenceProfile.functions, referenceProfile.calls);
+    const rows = [...new Set([...gw.keys(), ...ref.keys()])]
+      .map((k) => ({ k, gw: gw.get(k) ?? 0, ref: ref.get(k) ?? 0 }))
+      .sort((a, b) => b.gw - b.ref - (a.gw - a.ref))
+      .slice(0, 25);
+    const total = (p) => (p.ms * 1000) / p.calls;
+    console.log(`\n  µs of main-thread CPU a call, gateway against the same-work reference (profile ${referenceProfile.file}):`);
+    console.log(`    ${"reference".padStart(9)} ${"gateway".padStart(8)} ${"more".padStart(6)}  function`);
+    for (const r of rows)
+      console.log(`    ${r.ref.toFixed(1).padStart(9)} ${r.gw.toFixed(1).padStart(8)} ${(r.gw - r.ref).toFixed(1).padStart(6)}  ${r.k}`);
+    console.log(
+      `    ${total(referenceProfile).toFixed(1).padStart(9)} ${total(profile).toFixed(1).padStart(8)} ${(total(profile) - total(referenceProfile)).toFixed(1).padStart(6)}  all`,
+    );
+  }
   const file = writeResults("gateway", {
     settings: { DURATION, WARMUP, CONNECTIONS, RATE, PACED_DURATION, REDIS_PREFIX },
     loadBefore,
@@ -797,6 +823,7 @@ async function main() {
     killNine: crashPart,
     profile,
     bareProfile,
+    referenceProfile,
     sseProfile,
   });
   console.log(`\nwritten to ${file}`);

@@ -76,11 +76,14 @@ export function markBatchWritten(model: string): void {
   }
   if (last.pending) return;
   last.pending = true;
-  setTimeout(() => {
-    last.pending = false;
-    last.at = Date.now();
-    publish(TOPIC, model);
-  }, BATCH_NOTICE_MS - (nowMs - last.at)).unref();
+  setTimeout(
+    () => {
+      last.pending = false;
+      last.at = Date.now();
+      publish(TOPIC, model);
+    },
+    BATCH_NOTICE_MS - (nowMs - last.at),
+  ).unref();
 }
 
 function listen(): void {

@@ -24,7 +24,7 @@ export function latestProfile(dir) {
 const maps = new Map(); // bundle file → SourceMap | null
 /** The source file (and 1-based line) a bundled frame came from, or null. */
 function original(url, line, column) {
-  if (!url.includes("/.next/server/")) return null;
+  if (!url.includes("/.next/server/") && !url.includes("/dist/data-plane/")) return null;
   const file = url.startsWith("file:") ? fileURLToPath(url) : url;
   if (!maps.has(file)) {
     let map = null;

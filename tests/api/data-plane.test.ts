@@ -8,6 +8,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import http from "node:http";
 import { db } from "@/lib/db/client";
 import { client, seedBusiness } from "../helpers/api";
@@ -48,6 +49,9 @@ function children(s: ServerWithLogs): { next: number[]; dataPlane: number[] } {
     dataPlane: rows.filter(([, args]) => args.includes("data-plane.mjs")).map(([pid]) => Number(pid)),
   };
 }
+
+/** A process's scheduling policy from /proc (0 SCHED_OTHER, 3 SCHED_BATCH, 5 SCHED_IDLE). */
+const schedPolicy = (pid: number) => Number(/^policy\s*:\s*(\d+)/m.exec(readFileSync(`/proc/${pid}/sched`, "utf8"))?.[1]);
 
 const alive = (pid: number) => {
   try {
@@ -105,6 +109,9 @@ test("kill -9 of Next: /v1 and /gw keep answering at once, /readyz says Next is 
   const { slug, consumer } = await subscribedProduct(s.url);
   const [nextPid] = children(s).next;
   assert.ok(nextPid, "Next runs as a process of its own");
+  // Next yields every core the data plane wants (NEXT_NICE's default, scripts/serve.mjs); the data plane does not.
+  assert.equal(schedPolicy(nextPid), 5, "Next runs under SCHED_IDLE");
+  assert.equal(schedPolicy(children(s).dataPlane[0]), 0, "the data plane runs under the normal policy");
   process.kill(nextPid, "SIGKILL");
   await poll(async () => !alive(nextPid), 5000);
   // The very next calls, while Next is gone or starting again.
@@ -126,6 +133,7 @@ test("kill -9 of Next: /v1 and /gw keep answering at once, /readyz says Next is 
   assert.ok(back, "Next was started again");
   const [again] = children(s).next;
   assert.ok(again && again !== nextPid);
+  assert.equal(schedPolicy(again), 5, "a Next started again is under SCHED_IDLE too");
 });
 
 test("kill -9 of a data-plane worker under load: restarted, its calls fail cleanly, no usage event lost or doubled", async () => {
