@@ -138,11 +138,13 @@ export function pollLocalBus(): void {
 /**
  * The request path's poll: at most once per event-loop turn. The requests one turn serves were all read from sockets
  * epoll reported ready before the turn's first request polled, so a request sent after a change committed (after the
- * call that made it returned) is served in a later turn, which polls again. The one exception is a pipelining client
- * whose next request lands on a socket already being read in this turn; HTTP/1.1 clients that wait for an answer
- * before asking again (browsers, fetch, every SDK) never do that. Under load one turn serves several requests, and
- * the check (a read transaction on the bus file: two fcntl locks and an fstat, ~3.5 µs on these VMs, more when the
- * machine is busy) is paid once for all of them.
+ * call that made it returned) is served in a later turn, which polls again. The exception is a pipelining client:
+ * its next request can land on a socket already being read in this turn, and node:http hands a pipelined request
+ * over when the answer before it ends, which may be in the check phase; the flag it sets there is cleared only in the
+ * next turn's check phase, so that next turn's requests are not checked (the 50 ms timer still is). HTTP/1.1
+ * clients that wait for an answer before asking again (browsers, fetch, every SDK) never pipeline. Under load one
+ * turn serves several requests, and the check (a read transaction on the bus file: two fcntl locks and an fstat,
+ * ~3.5 µs on these VMs, more when the machine is busy) is paid once for all of them.
  */
 export function pollLocalBusThisTurn(): void {
   if (state.polledThisTurn) return;
