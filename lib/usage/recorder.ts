@@ -355,6 +355,13 @@ function schedule(): void {
     }, EVENT_FLUSH_MS);
     S.eventTimer.unref?.();
   }
+  scheduleRollups();
+}
+
+// A rollup cell is counted when its event is flushed (flushEvents), which may be after the rollup timer that its
+// request started has fired: the round that adds cells starts the timer again, or a process's last calls would
+// wait in memory for a later request (CI, two data-plane workers: a product's last call missing from its metrics).
+function scheduleRollups(): void {
   if (!S.rollupTimer) {
     S.rollupTimer = setTimeout(() => {
       S.rollupTimer = null;
@@ -416,7 +423,7 @@ export function recordProductUsage(r: UsageRecord): void {
 /** A meter event written at once (its identifier must be unique now, not at the next flush): its rollup only. */
 export function recordMeterRollup(r: UsageRecord): void {
   addRollup(usageRow("", r));
-  schedule();
+  scheduleRollups();
 }
 
 /** Writes rows in batches; on the first failure puts the rest back for a later retry and answers false. */
@@ -466,6 +473,7 @@ export function flushEvents({ drain = false }: { drain?: boolean } = {}): Promis
         usage.push(row);
         if (hasLog(q.record)) logs.push(logRow(q.record, base));
       }
+      if (taken.length) scheduleRollups();
       // Both tables at once: on PostgreSQL that is two connections working side by side.
       const [usageOk, logsOk] = await Promise.all([
         writeBatches(
