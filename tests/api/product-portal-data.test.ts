@@ -71,11 +71,17 @@ test("logs and usage of one product never show another product's calls or /v1 ca
   assert.equal((await b.test.get("/v1/products")).status, 200);
 
   const project = { businessId: b.businessId, projectId: b.projectId };
-  await poll(async () => (await db.requestLog.count({ where: { projectId: project.projectId } })) >= 5, 10_000);
+  assert.ok(
+    await poll(async () => (await db.requestLog.count({ where: { projectId: project.projectId } })) >= 5, 10_000),
+    "the five calls' request logs are written",
+  );
   // Each product's rollups (they may reach the table in different flushes).
   const rolledUp = async (productId: string) =>
     (await db.usageRollup.aggregate({ where: { projectId: project.projectId, productId }, _sum: { count: true } }))._sum.count ?? 0;
-  await poll(async () => (await rolledUp(one.product.id)) >= 3 && (await rolledUp(two.product.id)) >= 1, 10_000);
+  assert.ok(
+    await poll(async () => (await rolledUp(one.product.id)) >= 3 && (await rolledUp(two.product.id)) >= 1, 10_000),
+    "both products' rollups are written",
+  );
 
   // The API's log filter: GET /v1/logs?productId=…, each log naming its product.
   const ofOne = await b.test.get(`/v1/logs?productId=${one.product.id}&limit=100`);
