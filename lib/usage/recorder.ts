@@ -306,8 +306,14 @@ export const rollupKey = (c: Pick<RollupCell, RollupDimensions>) =>
     c.productId ?? "",
   ].join("|");
 
-/** Counts a usage row in its hour's rollup cell (the metrics' source); the user, when one acted, is the principal. */
+/**
+ * Counts a usage row in its hour's rollup cell (the metrics' source); the user, when one acted, is the principal.
+ * The rollup timer starts here, where a cell is added: an event's cell is added at its flush, which may be after the
+ * timer its request started has fired, and a process's last calls would otherwise wait in memory for a later request
+ * (CI, two data-plane workers: a product's last call missing from its metrics).
+ */
 function addRollup(row: UsageRow): void {
+  scheduleRollups();
   const hour = hourOf(row.timestamp as Date);
   const cellKey = {
     projectId: row.projectId,
@@ -355,12 +361,10 @@ function schedule(): void {
     }, EVENT_FLUSH_MS);
     S.eventTimer.unref?.();
   }
+  // Also for what a failed write put back (writeBatches' retry): rollup cells requeued without addRollup.
   scheduleRollups();
 }
 
-// A rollup cell is counted when its event is flushed (flushEvents), which may be after the rollup timer that its
-// request started has fired: the round that adds cells starts the timer again, or a process's last calls would
-// wait in memory for a later request (CI, two data-plane workers: a product's last call missing from its metrics).
 function scheduleRollups(): void {
   if (!S.rollupTimer) {
     S.rollupTimer = setTimeout(() => {
@@ -423,7 +427,6 @@ export function recordProductUsage(r: UsageRecord): void {
 /** A meter event written at once (its identifier must be unique now, not at the next flush): its rollup only. */
 export function recordMeterRollup(r: UsageRecord): void {
   addRollup(usageRow("", r));
-  scheduleRollups();
 }
 
 /** Writes rows in batches; on the first failure puts the rest back for a later retry and answers false. */
@@ -473,7 +476,6 @@ export function flushEvents({ drain = false }: { drain?: boolean } = {}): Promis
         usage.push(row);
         if (hasLog(q.record)) logs.push(logRow(q.record, base));
       }
-      if (taken.length) scheduleRollups();
       // Both tables at once: on PostgreSQL that is two connections working side by side.
       const [usageOk, logsOk] = await Promise.all([
         writeBatches(
