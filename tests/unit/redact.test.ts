@@ -215,3 +215,15 @@ test("a key in the User-Agent or any other header is redacted", () => {
   assert.ok(!JSON.stringify(out).includes(pct(key)), `encoded key left in ${JSON.stringify(out)}`);
   assert.match(out["user-agent"], /^my-cli\/1\.0 \(/);
 });
+
+test("among many ordinary headers, the one value holding a key (raw or percent-encoded) is redacted and the rest kept", () => {
+  const key = liveKey();
+  const ordinary: [string, string][] = Array.from({ length: 24 }, (_, i) => [`x-h${i}`, `value ${i} /a%20b`]);
+  assert.deepEqual(redactHeaders(ordinary), Object.fromEntries(ordinary), "ordinary values, escapes included, are kept as they are");
+  for (const hidden of [key, encodeURIComponent(key).replace(/_/g, "%5F")]) {
+    const headers: [string, string][] = [...ordinary.slice(0, 12), ["x-debug", `see ${hidden}`], ...ordinary.slice(12)];
+    const out = redactHeaders(headers);
+    assert.match(out["x-debug"], /^see sk_live_\[REDACTED\]$/, `not redacted: ${out["x-debug"]}`);
+    for (const [name, value] of ordinary) assert.equal(out[name], value);
+  }
+});
