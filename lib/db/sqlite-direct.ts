@@ -3,6 +3,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { NativeDate } from "@/lib/native-date";
 import { processSingleton } from "@/lib/process-state";
+import { isoText } from "./iso-text";
 import { databaseProvider, databaseUrl } from "./client";
 import { startSqliteThread } from "./sqlite-thread";
 
@@ -97,28 +98,8 @@ export function readUnchanged<T>(s: DirectSqlite, key: string, read: () => T): T
   return result;
 }
 
-// The text up to the minute ("2026-11-26T02:07:") of the last minute formatted: Date#toISOString cost about 1.3 µs
-// a call on these machines, and the recorder formats a date for every usage event and request log it writes (about
-// 5 µs of a gateway call's main-thread CPU in bench:gateway's profile); the seconds and milliseconds are appended.
-const lastMinute = { key: NaN, prefix: "" };
-// From 1970 to the year 9999: toISOString's plain form (before, the minute arithmetic below still holds, but keeping
-// to this range keeps the fast path's domain obvious; after, the year has six digits and a sign).
-const MAX_PLAIN_MS = 253402300800000;
-
 /** Prisma's SQLite storage format for a DateTime: toISOString's text with "+00:00" for "Z". */
-export function toSqliteDate(d: Date): string {
-  const ms = d.getTime();
-  if (!(ms >= 0 && ms < MAX_PLAIN_MS)) return d.toISOString().replace("Z", "+00:00"); // also throws for an invalid date
-  const minute = Math.floor(ms / 60000);
-  if (minute !== lastMinute.key) {
-    lastMinute.key = minute;
-    lastMinute.prefix = d.toISOString().slice(0, 17);
-  }
-  const inMinute = ms - minute * 60000;
-  const seconds = Math.floor(inMinute / 1000);
-  const millis = inMinute - seconds * 1000;
-  return `${lastMinute.prefix}${seconds < 10 ? "0" : ""}${seconds}.${millis < 10 ? "00" : millis < 100 ? "0" : ""}${millis}+00:00`;
-}
+export const toSqliteDate = (d: Date): string => isoText(d, "+00:00");
 
 /** A stored DateTime back to a Date (ISO text, or epoch ms if the database was written with "unixepoch-ms"). */
 export const fromSqliteDate = (v: unknown) => new NativeDate(typeof v === "string" ? v : Number(v));

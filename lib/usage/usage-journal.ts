@@ -74,7 +74,15 @@ const S = processSingleton("usage-journal", () => ({
   soon: new Map<string, JournalRow>(),
   soonWritten: null as Promise<void> | null,
   failed: false,
+  /** A row as its line of JSON (setJournalLine). */
+  line: JSON.stringify as (row: JournalRow) => string,
 }));
+
+/** How rows become lines: the recorder's encoder compiled for its usage columns (lib/usage/journal-line.ts), else
+ * JSON.stringify. The line must be JSON that reads back to the row's columns. */
+export function setJournalLine(line: (row: JournalRow) => string): void {
+  S.line = line;
+}
 
 function openSegment(): Segment | null {
   try {
@@ -110,7 +118,7 @@ function writeRows(rows: JournalRow[]): boolean {
   const seg = (S.current ??= openSegment());
   if (!seg) return false;
   let text = "";
-  for (const row of rows) text += JSON.stringify(row) + "\n";
+  for (const row of rows) text += S.line(row) + "\n";
   try {
     writeSync(seg.fd, text);
   } catch (e) {
