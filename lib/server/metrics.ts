@@ -1,10 +1,11 @@
 import cluster from "node:cluster";
-import { AggregatorRegistry, Counter, Gauge, Histogram, register } from "prom-client";
+import { AggregatorRegistry, Counter, Gauge, register } from "prom-client";
 import { db } from "@/lib/db/client";
 import { limiterDegraded } from "@/lib/limits/limiter";
 import { recorderQueueDepth } from "@/lib/usage/recorder";
 import { journalStats } from "@/lib/usage/usage-journal";
 import { keyCacheStats } from "@/lib/auth/verify-api-key";
+import { HotCounter, HotHistogram } from "./hot-metrics";
 
 // GET /metrics (issue 41), in Prometheus's text format, for the operator: what the data plane answered and how fast,
 // the gateway's upstreams, whether limits are degraded, the queues that hold work not yet written, the key cache.
@@ -19,25 +20,27 @@ if (cluster.isWorker) new AggregatorRegistry();
 
 const SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-const requests = new Counter({
-  name: "platform_http_requests_total",
-  help: "Requests the data plane answered, by kind (api, gateway, mcp, oauth), route pattern, method and status.",
-  labelNames: ["kind", "route", "method", "status"] as const,
-});
+// Counted on every request: prom-client's registry reads them, its own Counter and Histogram do not count them
+// (see hot-metrics.ts).
+const requests = new HotCounter(
+  "platform_http_requests_total",
+  "Requests the data plane answered, by kind (api, gateway, mcp, oauth), route pattern, method and status.",
+  ["kind", "route", "method", "status"],
+);
 
-const duration = new Histogram({
-  name: "platform_http_request_duration_seconds",
-  help: "Time from a request's arrival to the end of its answer, by kind and route pattern.",
-  labelNames: ["kind", "route", "method"] as const,
-  buckets: SECONDS,
-});
+const duration = new HotHistogram(
+  "platform_http_request_duration_seconds",
+  "Time from a request's arrival to the end of its answer, by kind and route pattern.",
+  ["kind", "route", "method"],
+  SECONDS,
+);
 
-const upstream = new Histogram({
-  name: "platform_gateway_upstream_duration_seconds",
-  help: "Time the product's upstream took to answer a gateway call's head, by product slug.",
-  labelNames: ["product"] as const,
-  buckets: SECONDS,
-});
+const upstream = new HotHistogram(
+  "platform_gateway_upstream_duration_seconds",
+  "Time the product's upstream took to answer a gateway call's head, by product slug.",
+  ["product"],
+  SECONDS,
+);
 
 new Gauge({
   name: "platform_limiter_degraded",
@@ -90,12 +93,12 @@ new Counter({
 
 /** Counts one answered request; `seconds` from its arrival to the end of its answer. */
 export function observeRequest(kind: string, route: string, method: string, status: number, seconds: number): void {
-  requests.inc({ kind, route, method, status: String(status) });
-  duration.observe({ kind, route, method }, seconds);
+  requests.inc(kind, route, method, String(status));
+  duration.observe(seconds, kind, route, method);
 }
 
 export function observeUpstream(product: string, seconds: number): void {
-  upstream.observe({ product }, seconds);
+  upstream.observe(seconds, product);
 }
 
 /** This process's metrics in the text format (the supervisor's aggregate is asked for through IPC instead). */
