@@ -42,6 +42,15 @@ async function quiet(path: string, ms = 800) {
   assert.equal(rx.at(path).length, before, `unexpected delivery to ${path}`);
 }
 
+/** How many requests `path` has received, once none has arrived for `ms`. */
+async function settled(path: string, ms = 800): Promise<number> {
+  for (;;) {
+    const before = rx.at(path).length;
+    await sleep(ms);
+    if (rx.at(path).length === before) return before;
+  }
+}
+
 async function product(name = "P") {
   const res = await api.post("/v1/products", { name, type: "API" });
   assert.equal(res.status, 201, res.text);
@@ -192,8 +201,11 @@ test("an endpoint whose deliveries all fail for 5 days is disabled, and a resour
     listed.text,
   );
 
-  // Disabled: a new event makes no delivery for it, and nothing more is sent to it.
-  const sent = rx.at("/dead").length;
+  // Disabled: a new event makes no delivery for it, and nothing more is sent to it. The clock's jump made earlier
+  // events' retries due together, and the worker sends a claimed batch at once: those already on their way when one
+  // of them disabled the endpoint still arrive (CI on PostgreSQL saw one land after the notice), so what was sent
+  // is counted once the receiver has heard nothing for a while.
+  const sent = await settled("/dead");
   const count = (await deliveriesOf(api, dead.id)).length;
   await product("after");
   await moveTo(serverNow() + 3 * 3600 * S);
