@@ -1,6 +1,7 @@
 import "server-only";
 import { db } from "./client";
 import { directSqlite, statement, toSqliteDate } from "./sqlite-direct";
+import { type ColumnType, type Columns, checkedColumnNames } from "./columns";
 import { markBatchWritten } from "./count-cache";
 import { directPostgres } from "./pg-direct";
 import { insertOnSqliteThread, sqliteThreadRunning } from "./sqlite-thread";
@@ -15,8 +16,7 @@ import { insertOnSqliteThread, sqliteThreadRunning } from "./sqlite-thread";
 // - PostgreSQL: one INSERT ... SELECT FROM json_populate_recordset(<the rows as one JSON text>) on the plain pg pool
 //   (lib/db/pg-direct.ts): the statement has one parameter whatever the batch size.
 
-export type ColumnType = "text" | "int" | "float" | "bool" | "date" | "json";
-export type Columns = Record<string, ColumnType>;
+export type { ColumnType, Columns } from "./columns";
 
 // A boolean the row does not carry is false, never NULL: a journal line written before a boolean column was added
 // (a replay after an upgrade) still inserts.
@@ -31,7 +31,6 @@ const encodeValue: Record<ColumnType, (v: unknown) => unknown> = {
 
 type RowEncoder = (row: Record<string, unknown>) => unknown[];
 const encoders = new WeakMap<Columns, RowEncoder>();
-const COLUMN_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** A row's values in the columns' order, as the INSERT binds them. One function per column set, compiled once: it
  * reads each column by its own name (`row.timestamp`) where a loop over the names made every read a lookup by a
@@ -40,8 +39,7 @@ const COLUMN_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 function rowEncoder(columns: Columns): RowEncoder {
   let encode = encoders.get(columns);
   if (!encode) {
-    const names = Object.keys(columns);
-    for (const name of names) if (!COLUMN_NAME.test(name)) throw new Error(`bulk insert: bad column name ${JSON.stringify(name)}`);
+    const names = checkedColumnNames(columns, "bulk insert");
     const body = `return (row) => [${names.map((name, i) => `e[${i}](row.${name})`).join(", ")}];`;
     encode = new Function("e", body)(names.map((name) => encodeValue[columns[name]])) as RowEncoder;
     encoders.set(columns, encode);

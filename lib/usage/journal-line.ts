@@ -1,4 +1,4 @@
-import type { ColumnType, Columns } from "@/lib/db/bulk-insert";
+import { type ColumnType, type Columns, checkedColumnNames } from "@/lib/db/columns";
 import { isoText } from "@/lib/db/iso-text";
 
 // A usage event's journal line, compiled once from the recorder's column list: JSON.stringify of the row was about
@@ -22,14 +22,11 @@ const encoders: Record<ColumnType, Encode> = {
   json: (v) => JSON.stringify(v),
 };
 
-const COLUMN_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
 /** A row of these columns as one line of JSON. Only the columns are written: what the journal's replay inserts
  * (bulkInsert with the same columns) is all it reads. A row without the first column (the journal's `id`) is
  * written by JSON.stringify. */
 export function jsonLineEncoder(columns: Columns): (row: Record<string, unknown>) => string {
-  const names = Object.keys(columns);
-  for (const name of names) if (!COLUMN_NAME.test(name)) throw new Error(`journal line: bad column name ${JSON.stringify(name)}`);
+  const names = checkedColumnNames(columns, "journal line");
   const [first, ...rest] = names;
   const body = [
     `if (row.${first} === undefined) return JSON.stringify(row);`,
