@@ -201,10 +201,10 @@ const PG_TYPES = [
 /**
  * Records many finished attempts with one statement. A row is written only while it still carries the lease
  * token of the claim that sent it (an attempt whose lease ran out, and that another worker may have taken, or
- * whose endpoint was deleted meanwhile, changes nothing); the lease is released in the same write.
- * Returns the ids written.
+ * whose endpoint was deleted meanwhile, changes nothing); the lease is released in the same write. `client`: a
+ * transaction to write in (the worker's, when the attempt disables its endpoint). Returns the ids written.
  */
-export async function recordAttempts(records: AttemptRecord[]): Promise<Set<string>> {
+export async function recordAttempts(records: AttemptRecord[], client: Pick<typeof db, "$queryRawUnsafe"> = db): Promise<Set<string>> {
   if (!records.length) return new Set();
   const params: unknown[] = [];
   const rows = records.map((r) => {
@@ -235,6 +235,6 @@ export async function recordAttempts(records: AttemptRecord[]): Promise<Set<stri
        WHERE d."id" = v.column1 AND d."lockedBy" = v.column2 RETURNING d."id"`
     : `UPDATE "WebhookDelivery" SET ${set}, "lockedUntil" = NULL, "lockedBy" = NULL FROM (VALUES ${rows.join(", ")}) AS v
        WHERE "WebhookDelivery"."id" = v.column1 AND "WebhookDelivery"."lockedBy" = v.column2 RETURNING "WebhookDelivery"."id"`;
-  const written = await db.$queryRawUnsafe<{ id: string }[]>(sql, ...params);
+  const written = await client.$queryRawUnsafe<{ id: string }[]>(sql, ...params);
   return new Set(written.map((w) => String(w.id)));
 }

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
+import type { Prisma } from "@/generated/prisma-sqlite";
 import { db } from "@/lib/db/client";
 import { now } from "@/lib/clock";
-import { emitEvent, onDeliveriesCreated } from "@/lib/events/emit-event";
+import { emitEvent, onDeliveriesCreated, withEvents } from "@/lib/events/emit-event";
 import { TEST_EVENT_TYPE } from "@/lib/events/event-types";
 import { processSingleton } from "@/lib/process-state";
 import { onShutdown } from "@/lib/shutdown";
@@ -69,22 +70,29 @@ export function nextDelay(attempts: number, retryAfterSeconds: number | null): n
   return Math.max(base, Math.min(retryAfterSeconds ?? 0, MAX_RETRY_AFTER_S));
 }
 
-async function disableEndpoint(webhookId: string, reason: string) {
-  await db.$transaction(async (tx) => {
-    const w = await tx.webhook.findUnique({ where: { id: webhookId } });
-    if (!w || !w.isActive) return;
-    await tx.webhook.update({ where: { id: webhookId }, data: { isActive: false, disabledReason: reason, updatedAt: now() } });
-    await emitEvent(
-      {
-        businessId: w.businessId,
-        environment: w.environment,
-        type: "resource.updated",
-        data: { object: "webhook", id: w.id, url: w.url, isActive: false, disabledReason: reason },
-        previousAttributes: { isActive: true },
-      },
-      tx,
-    );
-  });
+/** Disables the endpoint (when still active) and says so in a resource.updated event, inside `tx`. */
+async function disableEndpoint(tx: Prisma.TransactionClient, webhookId: string, reason: string) {
+  const w = await tx.webhook.findUnique({ where: { id: webhookId } });
+  if (!w || !w.isActive) return;
+  await tx.webhook.update({ where: { id: webhookId }, data: { isActive: false, disabledReason: reason, updatedAt: now() } });
+  await emitEvent(
+    {
+      businessId: w.businessId,
+      environment: w.environment,
+      type: "resource.updated",
+      data: { object: "webhook", id: w.id, url: w.url, isActive: false, disabledReason: reason },
+      previousAttributes: { isActive: true },
+    },
+    tx,
+  );
+}
+
+/** Why this attempt disables its endpoint: a 410, or failures only for 5 days; null when it does not. */
+function disablingReason(webhook: WebhookRow, result: AttemptResult, at: Date): string | null {
+  if (result.status === 410) return "The receiver answered 410 Gone.";
+  if (!result.ok && webhook.failingSince && at.getTime() - webhook.failingSince.getTime() >= DISABLE_AFTER_MS)
+    return "Every delivery failed for 5 days.";
+  return null;
 }
 
 type WebhookRow = EndpointRow;
@@ -165,9 +173,8 @@ export async function deliver(d: ClaimedDelivery, endpoint?: WebhookRow | null):
     ? { ok: false, status: null, headers: {}, body: "", durationMs: 0, error: unsafe.message, retryAfterSeconds: null }
     : await postWebhook(webhook.url, headers, d.requestBody);
   const attempts = d.attempts + 1;
-  const gone = result.status === 410;
-  const final = result.ok || gone || attempts >= MAX_ATTEMPTS;
-  await queueRecord({
+  const final = result.ok || result.status === 410 || attempts >= MAX_ATTEMPTS;
+  const record: AttemptRecord = {
     id: d.id,
     lockedBy: d.lockedBy,
     attempts,
@@ -182,16 +189,24 @@ export async function deliver(d: ClaimedDelivery, endpoint?: WebhookRow | null):
     attemptLog: [...(d.attemptLog ?? []), attemptEntry(d, result, at)],
     requestHeaders: redactSignature(headers),
     updatedAt: now(),
-  });
+  };
+  const disabling = disablingReason(webhook, result, at);
+  if (disabling) {
+    // The attempt that disables its endpoint is recorded in the transaction that disables it: whoever reads the
+    // delivery failed then reads the endpoint disabled too (a batched record committed a moment before the
+    // endpoint's update, and a reader between the two saw a failed delivery of a still active endpoint).
+    await withEvents(async (tx) => {
+      await recordAttempts([record], tx);
+      await disableEndpoint(tx, webhook.id, disabling);
+    });
+    return;
+  }
+  await queueRecord(record);
   if (result.ok) {
     if (webhook.failingSince) await db.webhook.update({ where: { id: webhook.id }, data: { failingSince: null } });
     return;
   }
-  if (gone) return disableEndpoint(webhook.id, "The receiver answered 410 Gone.");
   if (!webhook.failingSince) await db.webhook.update({ where: { id: webhook.id }, data: { failingSince: at } });
-  else if (at.getTime() - webhook.failingSince.getTime() >= DISABLE_AFTER_MS) {
-    await disableEndpoint(webhook.id, "Every delivery failed for 5 days.");
-  }
 }
 
 /** Signatures are worth nothing to a reader of the delivery log; the header names stay. */
