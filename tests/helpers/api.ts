@@ -1,6 +1,7 @@
 // Shared helpers for the API integration tests: a tiny HTTP client for the server under test (BASE_URL)
 // and seeding of a fresh business per test, so test files run in parallel without seeing each other.
 import { bootstrapBusiness, type Plan } from "@/lib/businesses/bootstrap-business";
+import "./close-connections";
 import { serverConformance } from "./openapi-conformance";
 
 export const BASE_URL = process.env.BASE_URL ?? "http://127.0.0.1:3000";

@@ -3,15 +3,10 @@
 //
 // The server caches verified keys in memory (lib/auth/verify-api-key.ts), so a change written here reaches the
 // server only for a key it has not used yet: change a key before its first request.
-import { after } from "node:test";
 import { db } from "@/lib/db/client";
-import { closeRedis } from "@/lib/redis/client";
+import "./close-connections";
 
 export { db };
-
-// A test file that calls the platform's code in-process (a key rotation, a cache invalidation) may have opened a
-// Redis connection when REDIS_URL is set; it would keep the file's process, and so the run, from ending.
-after(closeRedis);
 
 /** Sets a key's expiresAt (default: one minute ago). */
 export async function setKeyExpiry(keyId: string, expiresAt: Date = new Date(Date.now() - 60_000)) {
