@@ -22,6 +22,7 @@ import type { ChildProcess } from "node:child_process";
 import { startServer as start, freePort } from "../../scripts/lib/server.mjs";
 // @ts-expect-error: plain ESM script without types
 import { createTestDatabase } from "../../scripts/lib/test-database.mjs";
+import { deleteRedisPrefix, uniquePrefix } from "./usage-db";
 
 export type ReceiverMode =
   | { kind: "ok" }
@@ -299,6 +300,10 @@ async function startProcess(env: Record<string, string>): Promise<PlatformProces
 export async function startClockServer(extraEnv: Record<string, string> = {}): Promise<ClockServer> {
   const kind = (process.env.DATABASE_URL ?? "file:").startsWith("file:") ? "sqlite" : "postgres";
   const database = await createTestDatabase(kind);
+  // With Redis, a deployment of its own there too: a moved clock is published on the bus, and under the suite's
+  // prefix each clock server moved the clock of every other one running at the same time (two files at once).
+  const redisUrl = extraEnv.REDIS_URL ?? process.env.REDIS_URL;
+  const redisPrefix = redisUrl && !extraEnv.REDIS_PREFIX ? uniquePrefix("clock") : null;
   const env = {
     DATABASE_URL: database.url,
     KEY_HASH_SECRET: process.env.KEY_HASH_SECRET ?? "test-suite-secret-not-for-production",
@@ -306,12 +311,14 @@ export async function startClockServer(extraEnv: Record<string, string> = {}): P
     PLATFORM_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
     ALLOW_PRIVATE_URLS: "true",
     WEBHOOK_POLL_MS: "200",
+    ...(redisPrefix ? { REDIS_PREFIX: redisPrefix } : {}),
     ...extraEnv,
   };
   const servers: PlatformProcess[] = [];
   const stopAll = async () => {
     await Promise.all(servers.map((s) => s.stop()));
     await database.drop();
+    if (redisPrefix) await deleteRedisPrefix(redisUrl!, redisPrefix).catch(() => {});
   };
   try {
     const { stdout } = await exec(
