@@ -43,9 +43,9 @@ before(async () => {
     USAGE_FLUSH_MS: "200",
     // A delivery whose attempt could not be recorded is sent again when its lease ends: 3 s here, not 60.
     WEBHOOK_LEASE_MS: "3000",
-    // "Gateway calls answered" is promised on warm caches: entries that outlive the test. At their 30 s default,
-    // a slow setup (two files at once on a busy CI machine) let the key's entry expire mid-outage, and the
-    // calls after that answered 503, as a cold cache does (docs/operations.md).
+    // "Gateway calls answered" is promised on warm caches: entries kept for the whole test however long its setup
+    // takes on a busy machine (at the 30 s default an entry could expire mid-outage, and a cold cache answers 503:
+    // docs/operations.md).
     KEY_CACHE_TTL_MS: "600000",
     GATEWAY_CACHE_TTL_MS: "600000",
     BILLING_CACHE_TTL_MS: "600000",
