@@ -33,8 +33,15 @@ process.on("message", (m) => {
 });
 const internalToken = process.env.PLATFORM_INTERNAL_TOKEN ?? "";
 const worker = cluster.isWorker ? cluster.worker.id : 1;
+// V8's collection function (scripts/serve.mjs starts the data plane with --expose-gc for the idle release alone;
+// V8 defines the global as neither writable nor deletable, and nothing else here calls it).
+const collectGarbage = globalThis.gc;
 const plane = await import("./dist/data-plane/entry.mjs");
 plane.startDataPlaneServices({ background: process.env.DATA_PLANE_BACKGROUND !== "false" });
+// Requests served, for the idle release: once none has come for DATA_PLANE_IDLE_RELEASE_MS (5 s), one young-generation
+// collection gives back what the last burst grew (lib/server/idle-memory.ts).
+let requestsServed = 0;
+plane.startIdleRelease(collectGarbage, () => requestsServed);
 
 const prepare = frontRequestPreparer({ port, hostname });
 // Keep-alive connections to Next: a page's request does not pay a TCP handshake.
@@ -145,6 +152,7 @@ function nextReachable() {
 }
 
 const server = http.createServer((req, res) => {
+  requestsServed++;
   // A change another process made (a key revoked in the portal, say) is applied before this request is looked at
   // (checked once per event-loop turn: lib/bus/local-bus.ts says why that is enough).
   plane.pollLocalBusThisTurn();
@@ -164,6 +172,7 @@ const server = http.createServer((req, res) => {
 // WebSocket (and other Upgrade) requests: the gateway's /gw/{slug}/… tunnels them to the product's upstream; others
 // (none in production) are refused.
 server.on("upgrade", (req, socket, head) => {
+  requestsServed++;
   plane.pollLocalBusThisTurn();
   prepare(req);
   if (!plane.handleGatewayUpgrade(req, socket, head)) socket.destroy();

@@ -21,8 +21,9 @@
 //        - isolation (scripts/lib/bench-isolation.mjs): the gateway's calls at BENCH_RATE alone and while 4 loops
 //          fetch pages Next renders (/catalog, /p/{slug}, /p/{slug}/docs, /docs), A B B A: p50 / p99 both ways and
 //          their ratios (goals <= 1.5 and <= 2), and the pages a second the loops got
-//        - RSS (VmRSS) after all of it (the data plane's: goal <= 120 MB), and the data plane's start time from its
-//          "data plane 1 ready … in N ms" line (goal <= 3 s)
+//        - RSS (VmRSS) right after all of it and once it has been over for BENCH_SETTLE s (10; the data plane's, the
+//          goal, <= 120 MB, judged on the second), and the data plane's start time from its "data plane 1 ready … in
+//          N ms" line (goal <= 3 s)
 //      Every CPU, thread and memory figure of the platform is its data-plane worker's (the pid its /healthz names),
 //      not the supervisor's; BENCH_PROFILE and BENCH_NODE_ARGS reach that worker through DATA_PLANE_NODE_FLAGS.
 //      and checks that the gateway recorded a usage event for every call it answered
@@ -39,7 +40,7 @@
 //      every call answered 200 must have its usage event (calls cut off by the kill may be metered: at least once).
 // Prints a table, the ratios against the goals (met / not met; never asserted: exits 0 when one is missed) and
 // writes bench-results/gateway.json. Always stops the processes, drops the database and deletes its Redis keys.
-// Environment: BENCH_DURATION (s, 10), BENCH_WARMUP (s, 2), BENCH_CONNECTIONS (32), BENCH_RATE (200),
+// Environment: BENCH_DURATION (s, 10), BENCH_WARMUP (s, 2), BENCH_SETTLE (s, 10), BENCH_CONNECTIONS (32), BENCH_RATE (200),
 //   BENCH_PACED_DURATION (s, BENCH_DURATION), BENCH_SKIP_BUILD=1, BENCH_REDIS=0, REDIS_URL, BENCH_PROFILE=1 (the
 //   gateway's server and the bare proxy run under `node --cpu-prof`, which slows them: a run for the profiles, not for
 //   the figures; where the gateway's CPU went during the throughput run is printed, then both proxies' main-thread
@@ -91,6 +92,7 @@ async function main() {
   const CONNECTIONS = Math.round(num("BENCH_CONNECTIONS", 32));
   const RATE = num("BENCH_RATE", 200);
   const PACED_DURATION = num("BENCH_PACED_DURATION", DURATION);
+  const SETTLE = num("BENCH_SETTLE", 10);
   const REDIS_URL = process.env.REDIS_URL || "redis://127.0.0.1:6379";
   const REDIS_PREFIX = `bench-gateway-${Date.now()}-${randomBytes(3).toString("hex")}:`;
   const PROFILE = process.env.BENCH_PROFILE === "1";
@@ -429,6 +431,16 @@ async function main() {
     gateway: vmRssMB(platform.pid),
     upstream: vmRssMB(upstream.pid),
   };
+  // And what each holds once the load has been over for BENCH_SETTLE seconds (10): the figure the goal is judged on
+  // ("holds ≤ 120 MB after the load"). Right after the load the data plane still has the young generation it grew
+  // under it; both figures are printed.
+  if (SETTLE > 0) await new Promise((r) => setTimeout(r, SETTLE * 1000));
+  await waitForIdle(platform.pid);
+  const rssSettled = {
+    bare: vmRssMB(bare.pid),
+    reference: vmRssMB(reference.pid),
+    gateway: vmRssMB(platform.pid),
+  };
   await platform.stop();
   let profile = null;
   let bareProfile = null;
@@ -646,7 +658,8 @@ async function main() {
     ],
     [`p50 at ${RATE} req/s (ms), two runs`, pacedFigure(barePaced, "p50"), "-", pacedFigure(gatewayPaced, "p50")],
     [`p99 at ${RATE} req/s (ms), two runs`, pacedFigure(barePaced, "p99"), "-", pacedFigure(gatewayPaced, "p99")],
-    ["RSS after all the load (MB)", f(rss.bare, 1), f(rss.reference, 1), f(rss.gateway, 1)],
+    ["RSS right after all the load (MB)", f(rss.bare, 1), f(rss.reference, 1), f(rss.gateway, 1)],
+    [`RSS ${SETTLE} s after the load (MB)`, f(rssSettled.bare, 1), f(rssSettled.reference, 1), f(rssSettled.gateway, 1)],
   ];
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   console.log("");
@@ -672,7 +685,12 @@ async function main() {
       value: round(isolation.p99Ratio, 2),
       met: isolation.p99Met,
     },
-    dataPlaneRssMB: { goal: `<= ${GOALS.rssMB}`, value: rss.gateway, met: rss.gateway !== null && rss.gateway <= GOALS.rssMB },
+    dataPlaneRssMB: {
+      goal: `<= ${GOALS.rssMB}`,
+      value: rssSettled.gateway,
+      rightAfterTheLoad: rss.gateway,
+      met: rssSettled.gateway !== null && rssSettled.gateway <= GOALS.rssMB,
+    },
     dataPlaneStartMs: {
       goal: `<= ${GOALS.startMs}`,
       value: dataPlaneStartMs,
@@ -716,7 +734,7 @@ async function main() {
   );
   for (const line of isolationReport(isolation, { what: "gateway calls", rate: RATE, loops: PAGE_LOOPS })) console.log(line);
   console.log(
-    `  data-plane RSS after all the load: ${orNa(rss.gateway, 1)} MB (goal <= ${GOALS.rssMB} MB): ${met(goals.dataPlaneRssMB.met)}`,
+    `  data-plane RSS ${SETTLE} s after the load: ${orNa(rssSettled.gateway, 1)} MB (goal <= ${GOALS.rssMB} MB): ${met(goals.dataPlaneRssMB.met)}; right after it ${orNa(rss.gateway, 1)} MB (the same-work reference: ${orNa(rssSettled.reference, 1)} and ${orNa(rss.reference, 1)} MB)`,
   );
   console.log(
     `  data-plane start: ${dataPlaneStartMs ?? "n/a"} ms from its first line to listening (goal <= ${GOALS.startMs} ms): ${met(goals.dataPlaneStartMs.met)}`,
@@ -809,11 +827,11 @@ async function main() {
     settings: { DURATION, WARMUP, CONNECTIONS, RATE, PACED_DURATION, REDIS_PREFIX },
     loadBefore,
     loadAfter,
-    bare: { load: bareLoad, runs: [bare1, bare2], paced: barePaced, rssMB: rss.bare },
-    reference: { load: refLoad, runs: [ref1, ref2], rssMB: rss.reference, drift: refDrift },
+    bare: { load: bareLoad, runs: [bare1, bare2], paced: barePaced, rssMB: rss.bare, rssSettledMB: rssSettled.bare },
+    reference: { load: refLoad, runs: [ref1, ref2], rssMB: rss.reference, rssSettledMB: rssSettled.reference, drift: refDrift },
     isolation,
     dataPlaneStartMs,
-    gateway: { load: gateway, paced: gatewayPaced, rssMB: rss.gateway, usageEvents: metered },
+    gateway: { load: gateway, paced: gatewayPaced, rssMB: rss.gateway, rssSettledMB: rssSettled.gateway, usageEvents: metered },
     upstreamRssMB: rss.upstream,
     drift,
     goals,

@@ -114,7 +114,12 @@ export async function serve() {
   // The data plane: node:cluster workers; the primary (this process) holds the port and hands connections to them.
   // DATA_PLANE_NODE_FLAGS: more node flags for the data-plane workers only (a benchmark's --cpu-prof, say).
   const dataPlaneFlags = (process.env.DATA_PLANE_NODE_FLAGS ?? "").split(/\s+/).filter(Boolean);
-  cluster.setupPrimary({ exec: "data-plane.mjs", execArgv: [...serverNodeFlags(), ...dataPlaneFlags], silent: true });
+  // --expose-gc: for the idle release alone (lib/server/idle-memory.ts).
+  cluster.setupPrimary({
+    exec: "data-plane.mjs",
+    execArgv: [...serverNodeFlags(), "--expose-gc", ...dataPlaneFlags],
+    silent: true,
+  });
   const slots = new Map(); // slot number → worker
   function startWorker(slot) {
     const worker = cluster.fork({

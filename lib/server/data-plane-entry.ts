@@ -16,6 +16,7 @@ export { handleGatewayUpgrade } from "./gateway-front-door";
 export { readiness, type ReadinessCheck } from "./readiness";
 export { localMetrics, metricsContentType } from "./metrics";
 export { pollLocalBusThisTurn };
+export { startIdleRelease } from "./idle-memory";
 
 /** Starts this process's services; `background` adds the jobs and the webhook worker (one process of the data plane
  * runs them, so N workers do not each wake every interval). */

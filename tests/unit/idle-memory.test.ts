@@ -1,0 +1,133 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { idleRelease, idleReleaseQuietMs, startIdleRelease, type CollectGarbage } from "@/lib/server/idle-memory";
+// @ts-expect-error: plain ESM script without types
+import { serverNodeFlags } from "../../scripts/lib/server-flags.mjs";
+
+/** A decision whose steps write down when they ran. */
+function recorded(quietMs: number, releaseGivesAll = true) {
+  const ran: string[] = [];
+  let at = 0;
+  const decision = idleRelease(quietMs, {
+    mark: () => ran.push(`mark@${at}`),
+    release: () => (ran.push(`release@${at}`), releaseGivesAll),
+  });
+  return { ran, check: (count: number, t: number) => decision.check(count, (at = t)) };
+}
+
+test("idle release: marked after 1 s of quiet, released after the quiet time, never under load", () => {
+  const d = recorded(6000);
+  // Under load: the count moves at every check, so the wait keeps starting again.
+  let count = 0;
+  for (let t = 0; t <= 20_000; t += 250) assert.equal(d.check((count += 50), t), null);
+  assert.deepEqual(d.ran, [], "nothing while requests arrive");
+  // The last request was seen at 20 s.
+  assert.equal(d.check(count, 20_750), null);
+  assert.equal(d.check(count, 21_000), "marked", "1 s of quiet: the marker collection");
+  assert.equal(d.check(count, 25_999), null, "not before the quiet time");
+  assert.equal(d.check(count, 26_000), "released");
+  for (let t = 26_250; t < 60_000; t += 250) assert.equal(d.check(count, t), null, "once, when it gave everything back");
+  assert.deepEqual(d.ran, ["mark@21000", "release@26000"]);
+  // A single request later starts another spell, and another marker and release after it.
+  d.check(count + 1, 60_000);
+  for (let t = 60_250; t <= 70_000; t += 250) d.check(count + 1, t);
+  assert.deepEqual(d.ran, ["mark@21000", "release@26000", "mark@61000", "release@66000"]);
+});
+
+test("idle release: a request in the middle of the wait starts it again", () => {
+  const d = recorded(6000);
+  d.check(1, 0);
+  d.check(1, 1000);
+  d.check(1, 5000);
+  d.check(2, 5500); // one call
+  for (let t = 5750; t <= 12_000; t += 250) d.check(2, t);
+  assert.deepEqual(d.ran, ["mark@1000", "mark@6500", "release@11500"]);
+});
+
+test("idle release: tried once more, a quiet spell later, when the first left memory to give back; never a third time", () => {
+  const d = recorded(6000, false);
+  d.check(1, 0);
+  for (let t = 250; t <= 60_000; t += 250) d.check(1, t);
+  assert.deepEqual(d.ran, ["mark@1000", "release@6000", "release@12000"]);
+});
+
+test("idle release: a process that never served a request is left alone", () => {
+  const d = recorded(6000);
+  for (let t = 0; t < 60_000; t += 250) d.check(0, t);
+  assert.deepEqual(d.ran, []);
+});
+
+test("idle release: DATA_PLANE_IDLE_RELEASE_MS, 6 s by default, 0 turns it off, anything else is refused by name", () => {
+  assert.equal(idleReleaseQuietMs({}), 6000);
+  assert.equal(idleReleaseQuietMs({ DATA_PLANE_IDLE_RELEASE_MS: "0" }), 0);
+  assert.equal(idleReleaseQuietMs({ DATA_PLANE_IDLE_RELEASE_MS: "12000" }), 12_000);
+  assert.throws(() => idleReleaseQuietMs({ DATA_PLANE_IDLE_RELEASE_MS: "soon" }), /DATA_PLANE_IDLE_RELEASE_MS/);
+  assert.throws(() => idleReleaseQuietMs({ DATA_PLANE_IDLE_RELEASE_MS: "-5" }), /DATA_PLANE_IDLE_RELEASE_MS/);
+});
+
+test("idle release: the timer marks and releases after a quiet spell, with the collector it was given; nothing when turned off", async () => {
+  const ran: string[] = [];
+  const collect: CollectGarbage = () => {};
+  const mine = (c: CollectGarbage) => (c === collect ? "mine" : "another");
+  let count = 0;
+  const stop = startIdleRelease(collect, () => count, 30, {
+    mark: (c) => ran.push(`mark ${mine(c)}`),
+    release: (c) => (ran.push(`release ${mine(c)}`), true),
+  });
+  count = 5; // a burst, then quiet
+  await new Promise((r) => setTimeout(r, 150));
+  stop();
+  assert.deepEqual(ran, ["release mine"], "a quiet time under the marker's 1 s: released without it");
+  const turnedOff = startIdleRelease(collect, () => count, 0, {
+    mark: () => ran.push("mark"),
+    release: () => (ran.push("off"), true),
+  });
+  count = 9;
+  await new Promise((r) => setTimeout(r, 80));
+  turnedOff();
+  assert.deepEqual(ran, ["release mine"], "DATA_PLANE_IDLE_RELEASE_MS=0: no timer, nothing run");
+});
+
+// The real thing, in a node with the data plane's flags: a burst grows both generations, a quiet spell passes (the
+// marker after 1 s, the release 5 s later, as the timer does), and the release gives the semi-spaces and the old
+// generation's emptied pages back.
+const BURST_THEN_RELEASE = `
+import v8 from "node:v8";
+import { markQuiet, releaseIdleMemory } from "./lib/server/idle-memory.ts";
+const space = (name) => v8.getHeapSpaceStatistics().find((s) => s.space_name === name).space_size;
+let kept = [];
+for (let i = 0; i < 400000; i++) kept.push({ i, text: "call " + i });
+let junk = [];
+const until = Date.now() + 1500;
+while (Date.now() < until) { junk.push({ at: Math.random() }); if (junk.length > 50000) junk = []; }
+junk = null;
+for (let i = 0; i < kept.length; i++) if (i % 3 !== 0) kept[i] = null; // two thirds of what the burst held, garbage
+globalThis.gc(); // a full collection as V8 runs them: frees what is garbage, keeps every page something lives on
+await new Promise((r) => setTimeout(r, 300)); // the sweeper's last pages
+const before = { young: space("new_space"), old: space("old_space") };
+await new Promise((r) => setTimeout(r, 1000));
+markQuiet(globalThis.gc);
+await new Promise((r) => setTimeout(r, 5000));
+const done = releaseIdleMemory(globalThis.gc);
+await new Promise((r) => setTimeout(r, 300)); // the sweeper's last pages
+const after = { young: space("new_space"), old: space("old_space") };
+console.log(JSON.stringify({ before, after, done, kept: kept.filter(Boolean).length }));
+`;
+
+test("idle release: after a burst and a quiet spell, the young generation is back to its first size and the old generation's empty pages are freed", () => {
+  const run = spawnSync(
+    process.execPath,
+    [...serverNodeFlags({}), "--expose-gc", "--import", "tsx", "--input-type=module", "-e", BURST_THEN_RELEASE],
+    { encoding: "utf8", cwd: process.cwd() },
+  );
+  assert.equal(run.status, 0, run.stderr);
+  const { before, after, done, kept } = JSON.parse(run.stdout.trim().split("\n").pop()!);
+  const mb = (b: number) => `${(b / 1048576).toFixed(1)} MB`;
+  const said = `young ${mb(before.young)} → ${mb(after.young)}, old ${mb(before.old)} → ${mb(after.old)}`;
+  assert.equal(kept, 133_334);
+  assert.ok(before.young >= 16 * 1048576, `the burst grew the semi-spaces (${said})`);
+  assert.ok(after.young <= 4 * 1048576, `the semi-spaces are back to their first size (${said})`);
+  assert.equal(done, true, said);
+  assert.ok(after.old < before.old - 8 * 1048576, `the compaction gave back the pages a full collection kept (${said})`);
+});
