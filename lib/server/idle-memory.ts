@@ -21,8 +21,7 @@ import v8 from "node:v8";
 //      generation's emptied pages: ~20–40 ms at the data plane's heap;
 //   3. a young-generation collection, for what the full one left there.
 // Then it waits for the next request. If the semi-spaces are still large, it tries once more a quiet spell later.
-// It never runs under load (any request restarts the wait) nor in a process that has served nothing, and not at
-// all without node's --expose-gc (scripts/serve.mjs gives it to the data plane, and data-plane.mjs hands the
+// It never runs under load (any request restarts the wait), and not at all without node's --expose-gc (scripts/serve.mjs gives it to the data plane, and data-plane.mjs hands the
 // function over) or with DATA_PLANE_IDLE_RELEASE_MS=0.
 
 /** V8's collection function as --expose-gc gives it: no argument is a full collection. */
@@ -44,7 +43,9 @@ export function idleRelease(quietMs: number, steps: { mark(): void; release(): b
   let lastCount = 0;
   let quietSince = 0;
   let marked = false;
-  let tries = TRIES_PER_SPELL; // none owed until a request has come
+  // The start-up is a burst too (loading the bundle and building its schemas grows the young generation to 16 MB
+  // before any request): a process quiet since it started is released like one quiet since its last call.
+  let tries = 0;
   return {
     check(requestCount, nowMs) {
       if (requestCount !== lastCount) {
