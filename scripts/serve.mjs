@@ -33,6 +33,18 @@ export function dataPlaneWorkers(env = process.env, cores = availableParallelism
   return { workers: n };
 }
 
+/** DATA_PLANE_IDLE_RELEASE_MS: how long a data-plane process waits without a request before it gives back the memory
+ * its last burst grew (lib/server/idle-memory.ts): 6000 ms unless set, 0 turns it off; or the sentence that says why
+ * the setting cannot be honoured. */
+export function idleReleaseQuietMs(env = process.env) {
+  const raw = env.DATA_PLANE_IDLE_RELEASE_MS?.trim();
+  if (!raw) return { ms: 6000 };
+  const ms = Number(raw);
+  if (!Number.isFinite(ms) || ms < 0)
+    return { error: `DATA_PLANE_IDLE_RELEASE_MS must be a number of milliseconds (0 turns it off), not "${raw}".` };
+  return { ms };
+}
+
 function prefixLines(stream, name, out) {
   if (!stream) return;
   createInterface({ input: stream, crlfDelay: Infinity }).on("line", (line) => out.write(`[${name}] ${line}\n`));
@@ -43,8 +55,9 @@ const NEXT_PORT_TAKEN = 98;
 
 export async function serve() {
   const plan = dataPlaneWorkers();
-  if (plan.error) {
-    console.error(`[supervisor] ${plan.error}`);
+  const idleRelease = idleReleaseQuietMs();
+  for (const refused of [plan.error, idleRelease.error].filter(Boolean)) {
+    console.error(`[supervisor] ${refused}`);
     process.exit(1);
   }
   const pinnedNextPort = Number(process.env.NEXT_PRIVATE_PORT) || 0;
@@ -56,6 +69,7 @@ export async function serve() {
     NEXT_PRIVATE_PORT: String(nextPort),
     // How many data-plane workers answer a request to write their queued usage (lib/usage/flush-everywhere.ts).
     DATA_PLANE_WORKER_COUNT: String(plan.workers),
+    DATA_PLANE_IDLE_RELEASE_MS: String(idleRelease.ms),
     // Names this supervisor's processes on the local bus, which other deployments on the same database share.
     PLATFORM_DEPLOYMENT_ID: randomBytes(8).toString("hex"),
     PLATFORM_INTERNAL_TOKEN: randomBytes(24).toString("base64url"),

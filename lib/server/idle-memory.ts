@@ -22,7 +22,8 @@ import v8 from "node:v8";
 //   3. a young-generation collection, for what the full one left there.
 // Then it waits for the next request. If the semi-spaces are still large, it tries once more a quiet spell later.
 // It never runs under load (any request restarts the wait), and not at all without node's --expose-gc (scripts/serve.mjs gives it to the data plane, and data-plane.mjs hands the
-// function over) or with DATA_PLANE_IDLE_RELEASE_MS=0.
+// function over) or with DATA_PLANE_IDLE_RELEASE_MS=0 (read, and a wrong value refused, by the supervisor:
+// scripts/serve.mjs).
 
 /** V8's collection function as --expose-gc gives it: no argument is a full collection. */
 export type CollectGarbage = (options?: { type: "minor"; execution: "sync" }) => void;
@@ -96,21 +97,11 @@ export function releaseIdleMemory(collect: CollectGarbage): boolean {
   return youngGenerationBytes() <= YOUNG_GENERATION_FLOOR;
 }
 
-/** DATA_PLANE_IDLE_RELEASE_MS: how long without a request before the release (6000; 0 turns it off). */
-export function idleReleaseQuietMs(env: Record<string, string | undefined> = process.env): number {
-  const raw = env.DATA_PLANE_IDLE_RELEASE_MS;
-  if (raw === undefined || raw === "") return 6000;
-  const ms = Number(raw);
-  if (!Number.isFinite(ms) || ms < 0)
-    throw new Error(`DATA_PLANE_IDLE_RELEASE_MS must be a number of milliseconds (0 turns it off), not "${raw}".`);
-  return ms;
-}
-
 /** Checks every quarter of a second (an unref'd timer: it never keeps the process alive); returns the timer's stop. */
 export function startIdleRelease(
   collect: CollectGarbage | undefined,
   requestCount: () => number,
-  quietMs = idleReleaseQuietMs(),
+  quietMs: number,
   steps: { mark(collect: CollectGarbage): void; release(collect: CollectGarbage): boolean } = {
     mark: markQuiet,
     release: releaseIdleMemory,

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { idleRelease, idleReleaseQuietMs, startIdleRelease, type CollectGarbage } from "@/lib/server/idle-memory";
+import { idleRelease, startIdleRelease, type CollectGarbage } from "@/lib/server/idle-memory";
 // @ts-expect-error: plain ESM script without types
 import { serverNodeFlags } from "../../scripts/lib/server-flags.mjs";
 
@@ -56,14 +56,6 @@ test("idle release: the start-up counts as a burst: a process quiet since it sta
   const d = recorded(6000);
   for (let t = 0; t < 60_000; t += 250) d.check(0, t);
   assert.deepEqual(d.ran, ["mark@1000", "release@6000"]);
-});
-
-test("idle release: DATA_PLANE_IDLE_RELEASE_MS, 6 s by default, 0 turns it off, anything else is refused by name", () => {
-  assert.equal(idleReleaseQuietMs({}), 6000);
-  assert.equal(idleReleaseQuietMs({ DATA_PLANE_IDLE_RELEASE_MS: "0" }), 0);
-  assert.equal(idleReleaseQuietMs({ DATA_PLANE_IDLE_RELEASE_MS: "12000" }), 12_000);
-  assert.throws(() => idleReleaseQuietMs({ DATA_PLANE_IDLE_RELEASE_MS: "soon" }), /DATA_PLANE_IDLE_RELEASE_MS/);
-  assert.throws(() => idleReleaseQuietMs({ DATA_PLANE_IDLE_RELEASE_MS: "-5" }), /DATA_PLANE_IDLE_RELEASE_MS/);
 });
 
 test("idle release: the timer marks and releases after a quiet spell, with the collector it was given; nothing when turned off", async () => {
