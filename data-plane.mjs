@@ -38,10 +38,11 @@ const worker = cluster.isWorker ? cluster.worker.id : 1;
 const collectGarbage = globalThis.gc;
 const plane = await import("./dist/data-plane/entry.mjs");
 plane.startDataPlaneServices({ background: process.env.DATA_PLANE_BACKGROUND !== "false" });
-// Requests served, for the idle release: once none has come for DATA_PLANE_IDLE_RELEASE_MS (6 s; the supervisor checked
-// it), the process gives back what the last burst grew (lib/server/idle-memory.ts).
+// Requests served, for the idle release: once none has come for DATA_PLANE_IDLE_RELEASE_MS, the process gives back what
+// the last burst grew (lib/server/idle-memory.ts). The supervisor sets the value, its default included, and checked
+// it; without one (not started by it) the release stays off.
 let requestsServed = 0;
-plane.startIdleRelease(collectGarbage, () => requestsServed, Number(process.env.DATA_PLANE_IDLE_RELEASE_MS ?? 6000));
+plane.startIdleRelease(collectGarbage, () => requestsServed, Number(process.env.DATA_PLANE_IDLE_RELEASE_MS ?? 0));
 
 const prepare = frontRequestPreparer({ port, hostname });
 // Keep-alive connections to Next: a page's request does not pay a TCP handshake.
