@@ -2,7 +2,7 @@ import { db } from "@/lib/db/client";
 import { now } from "@/lib/clock";
 import { cacheTtl, onBusReconnect } from "@/lib/redis/bus";
 import { unauthenticated } from "@/lib/http/errors";
-import { hashKey, hashesEqual, hasKeyShape, type Environment } from "@/lib/keys/key-format";
+import { hashKey, hasKeyShape, type Environment } from "@/lib/keys/key-format";
 import type { AuthContext, KeyRestrictions } from "@/lib/http/auth-context";
 import { processSingleton } from "@/lib/process-state";
 import { NativeDate } from "@/lib/native-date";
@@ -65,7 +65,7 @@ export function verifyApiKey(value: string): AuthContext | Promise<AuthContext> 
     return loadAndCheck(keyHash, entry);
   }
   keyCacheStats.hits++;
-  return check(entry, keyHash);
+  return check(entry);
 }
 
 async function loadAndCheck(keyHash: string, stale: CachedKey | undefined): Promise<AuthContext> {
@@ -75,11 +75,13 @@ async function loadAndCheck(keyHash: string, stale: CachedKey | undefined): Prom
     throw unauthenticated("INVALID_API_KEY", "Invalid API key provided.");
   }
   remember(loaded);
-  return check(loaded, keyHash);
+  return check(loaded);
 }
 
-function check(entry: CachedKey, keyHash: string): AuthContext {
-  if (!hashesEqual(entry.keyHash, keyHash)) throw unauthenticated("INVALID_API_KEY", "Invalid API key provided.");
+// The entry was found by the presented key's hash (the cache's key, or the row's unique keyHash), so the hashes are
+// equal already: comparing them again (timing-safe or not) could never refuse. What an attacker could time is the
+// lookup of an HMAC under the server secret, which tells nothing about any stored key.
+function check(entry: CachedKey): AuthContext {
   const t = now().getTime();
   const { businessId, environment } = entry.context;
   const keyId = entry.context.principal.id;
