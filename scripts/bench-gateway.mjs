@@ -49,11 +49,12 @@
 //   (the servers' stdout is let through instead of dropped: with `SERVER_NODE_FLAGS="… --trace-gc-nvp"`, a line a GC).
 import http from "node:http";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { cpus, tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
+import { cpus } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { prepare, ensureInstalled, ensureGenerated } from "./lib/prepare.mjs";
+import { runBench } from "./lib/bench-run.mjs";
 
 process.chdir(path.resolve(path.dirname(fileURLToPath(import.meta.url)), ".."));
 
@@ -71,15 +72,15 @@ const GOALS = {
   meteringAddedP50Ms: 0.2,
 };
 const PAGE_LOOPS = 4;
-const CARD = { card: { number: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" } };
 const CALL_PATH = "/forecast?city=Oslo";
 
-async function main() {
+async function main(run) {
   if (process.env.BENCH_SKIP_BUILD === "1") {
     ensureInstalled();
     ensureGenerated();
   } else prepare();
   const { makeBench, num, api, writeResults, met } = await import("./lib/bench-setup.mjs");
+  const { publishAndSubscribe: publishOffer, referenceEnv } = await import("./lib/bench-gateway-offer.mjs");
   const { startServer } = await import("./lib/server.mjs");
   const { runLoad, waitForIdle, cpuTimeMs, round, sumThreadCpu } = await import("./lib/bench-util.mjs");
   const { runPaced, combinePaced } = await import("./lib/bench-paced.mjs");
@@ -150,47 +151,15 @@ async function main() {
   );
 
   /** Provider publishes an API product on the upstream with a usage price; consumer subscribes. */
-  async function publishAndSubscribe(url, rateLimit, priceExtra = {}) {
-    const product = await api(`${url}/v1/products`, {
-      method: "POST",
-      key: provider.testKey,
-      body: {
-        name: `Bench forecast ${randomBytes(3).toString("hex")}`,
-        type: "API",
-        description: "The bench:gateway upstream",
-        api: { upstreamUrl: `${upstream.url}/v1` },
-      },
-    });
-    const price = await api(`${url}/v1/products/${product.data.id}/prices`, {
-      method: "POST",
-      key: provider.testKey,
-      body: { name: "Per call", type: "usage", currency: "USD", amount: 0.001, rateLimit, ...priceExtra },
-    });
-    const published = await api(`${url}/v1/products/${product.data.id}`, {
-      method: "PATCH",
-      key: provider.testKey,
-      body: { visibility: "public" },
-    });
-    const sub = await api(`${url}/v1/subscriptions`, {
-      method: "POST",
-      key: consumer.testKey,
-      body: { priceId: price.data.id, paymentMethod: CARD },
-    });
-    return { slug: published.data.slug, productId: product.data.id, priceId: price.data.id, subscriptionId: sub.data.id };
-  }
+  const publishAndSubscribe = (url, rateLimit, priceExtra = {}) =>
+    publishOffer({ url, provider, consumer, upstreamUrl: `${upstream.url}/v1`, rateLimit, priceExtra });
   const offer = await publishAndSubscribe(platform.url, { limit: 1_000_000_000, windowSeconds: 60 });
   const gwPath = `/gw/${offer.slug}${CALL_PATH}`;
   log(`product ${offer.productId} (/gw/${offer.slug}), subscription ${offer.subscriptionId}`);
   // The same-work reference: the same upstream, key and slug; its journal and SQLite file in a directory of its own.
   const reference = await started({
     script: "scripts/bench-gateway-reference.mjs",
-    env: {
-      UPSTREAM_URL: `${upstream.url}/v1`,
-      KEY_HASH_SECRET: bench.KEY_HASH_SECRET,
-      REFERENCE_KEY: consumer.testKey,
-      REFERENCE_SLUG: offer.slug,
-      REFERENCE_DIR: mkdtempSync(path.join(tmpdir(), "bench-gateway-reference-")),
-    },
+    env: referenceEnv({ upstreamUrl: `${upstream.url}/v1`, keyHashSecret: bench.KEY_HASH_SECRET, consumer, slug: offer.slug }),
     nodeArgs: PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}-reference`] : [],
   });
   log(`same-work reference on ${reference.url}, pid ${reference.pid}`);
@@ -847,18 +816,4 @@ async function main() {
   console.log(`\nwritten to ${file}`);
 }
 
-async function run() {
-  try {
-    await main();
-  } finally {
-    await run.bench?.cleanup();
-  }
-}
-
-run().then(
-  () => process.exit(0),
-  (e) => {
-    console.error(e?.stack ?? e);
-    process.exit(1);
-  },
-);
+runBench(main);
