@@ -146,6 +146,13 @@ export async function serve() {
       // throughput cost the benchmark could tell from its noise (four interleaved rounds, 2026-11-29). Set it to
       // run glibc's default.
       MALLOC_ARENA_MAX: env.MALLOC_ARENA_MAX ?? "1",
+      // glibc's mmap threshold held at its first value, 128 KB: a block that large is mapped for itself and given back
+      // when freed. Left to glibc, the threshold rises to the size of any mapped block freed (up to 32 MB), and from
+      // then on blocks under it come from the arena, where what one long-lived block pins stays the process's: after
+      // bench:gateway's loads the arena held 43 MB against 27, and RSS 10 s after the load was 125–127 MB against
+      // 111–113 with the threshold held (three loads each, 2026-11-30), with the same main-thread CPU a call (114.0
+      // against 112.3 µs in four interleaved rounds each). Set it to choose another size.
+      MALLOC_MMAP_THRESHOLD_: env.MALLOC_MMAP_THRESHOLD_ ?? "131072",
     });
     slots.set(slot, worker);
     const name = plan.workers > 1 ? `data-plane:${slot}` : "data-plane";

@@ -95,6 +95,14 @@ test("/healthz says the data plane is up; /readyz checks the database, its migra
   const h = await health.json();
   assert.equal(h.process, "data-plane");
   assert.ok(children(s).dataPlane.includes(h.pid), "answered by a data-plane process, not by Next");
+  // glibc's malloc settings that let a burst's memory go back (scripts/serve.mjs), in the data plane's environment.
+  const environ = new Map(
+    readFileSync(`/proc/${h.pid}/environ`, "utf8")
+      .split("\0")
+      .map((entry) => [entry.slice(0, entry.indexOf("=")), entry.slice(entry.indexOf("=") + 1)]),
+  );
+  assert.equal(environ.get("MALLOC_ARENA_MAX"), process.env.MALLOC_ARENA_MAX ?? "1");
+  assert.equal(environ.get("MALLOC_MMAP_THRESHOLD_"), process.env.MALLOC_MMAP_THRESHOLD_ ?? "131072");
   const ready = await fetch(`${s.url}/readyz`);
   const r = await ready.json();
   assert.equal(ready.status, 200, JSON.stringify(r));
