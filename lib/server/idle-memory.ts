@@ -14,7 +14,8 @@ import v8 from "node:v8";
 //   0. after 1 s, a young-generation collection (~1 ms): V8 judges the allocation rate over its last 5 s from the
 //      records its collections leave, and the last record of the burst would otherwise span the quiet too, and count
 //      up to a whole semi-space of the burst's allocation against it;
-//   then after DATA_PLANE_IDLE_RELEASE_MS (6 s by default: the 5 s after that marker that V8 looks back on):
+//   then after DATA_PLANE_IDLE_RELEASE_MS (6 s by default: the 5 s after that marker that V8 looks back on), and at
+//   least that time less 1 s, and 250 ms more, after the marker (5.25 s by default):
 //   1. a young-generation collection, which now sees the low rate and shrinks the semi-spaces to their first size;
 //   2. a full collection that compacts (V8's --compact-on-every-full-gc for that one collection: node's
 //      v8.setFlagsFromString, toggled as its documentation's own example toggles --trace_gc), which frees the old
@@ -37,6 +38,11 @@ export interface IdleRelease {
 const TRIES_PER_SPELL = 2;
 /** Step 0's wait. */
 const MARK_AFTER_MS = 1000;
+/** A check's worth (the timer's 250 ms) more than the quiet time's rest between the marker and the release: with the
+ * default, V8's whole 5 s window and a little more. Counted from the quiet spell's start alone, the marker (at the
+ * first check after 1 s) and the release (at the first after 6 s) were 4.75–5.25 s apart, and when under 5 s the
+ * window the release is judged by reached back past the marker into the burst. */
+const AFTER_MARK_MARGIN_MS = 250;
 
 /** The decision alone, with time and the count passed in (tests move them). `release` returns true when nothing is
  * left to give back. */
@@ -44,6 +50,7 @@ export function idleRelease(quietMs: number, steps: { mark(): void; release(): b
   let lastCount = 0;
   let quietSince = 0;
   let marked = false;
+  let markedAt = 0;
   // The start-up is a burst too (loading the bundle and building its schemas grows the young generation to 16 MB
   // before any request): a process quiet since it started is released like one quiet since its last call.
   let tries = 0;
@@ -60,10 +67,12 @@ export function idleRelease(quietMs: number, steps: { mark(): void; release(): b
       const quiet = nowMs - quietSince;
       if (!marked && quiet >= MARK_AFTER_MS) {
         marked = true;
+        markedAt = nowMs;
         steps.mark();
         return "marked";
       }
       if (quiet < quietMs) return null;
+      if (marked && nowMs - markedAt < quietMs - MARK_AFTER_MS + AFTER_MARK_MARGIN_MS) return null;
       tries = steps.release() ? TRIES_PER_SPELL : tries + 1;
       quietSince = nowMs; // a further try waits a whole quiet spell more (the release's collections are its marker)
       return "released";
