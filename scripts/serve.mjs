@@ -149,9 +149,10 @@ export async function serve() {
       // glibc's mmap threshold held at its first value, 128 KB: a block that large is mapped for itself and given back
       // when freed. Left to glibc, the threshold rises to the size of any mapped block freed (up to 32 MB), and from
       // then on blocks under it come from the arena, where what one long-lived block pins stays the process's: after
-      // bench:gateway's loads the arena held 43 MB against 27, and RSS 10 s after the load was 125–127 MB against
-      // 111–113 with the threshold held (three loads each, 2026-11-30), with the same main-thread CPU a call (114.0
-      // against 112.3 µs in four interleaved rounds each). Set it to choose another size.
+      // repeated bench:gateway loads the arena held 41–43 MB left to glibc, 27–28 with the threshold held in one run
+      // of three loads and 37 in another of four (2026-11-30, docs/benchmarks.md): a help, not a cure, at no cost the
+      // runs could see (main thread 114.0 against 112.3 µs a call, four interleaved rounds each). Set it to choose
+      // another size.
       MALLOC_MMAP_THRESHOLD_: env.MALLOC_MMAP_THRESHOLD_ ?? "131072",
     });
     slots.set(slot, worker);
