@@ -134,4 +134,3 @@ test("idle release: after a burst and a quiet spell, the young generation is bac
   assert.equal(done, true, said);
   assert.ok(after.old < before.old - 8 * 1048576, `the compaction gave back the pages a full collection kept (${said})`);
 });
-
