@@ -4,10 +4,12 @@
 // histogram counts whole milliseconds, too coarse for a goal of 0.3 ms).
 //   runPaced({ url, requests: [{ path, headers }], rate, duration, warmup, cpuPid })
 // runs the generator in a child process (never sharing an event loop with the server or the script) and
-// resolves to { sent, ok, non2xx, errors, p50, p90, p99, max, mean (ms), lagP99Ms, serverCpuMsPerRequest, times,
-// lags }.
+// resolves to { sent, ok, non2xx, errors, p50, p90, p99, max, mean (ms), lagP99Ms, p50FromSend, p99FromSend,
+// serverCpuMsPerRequest, times, lags, fromSend }.
 // A request's time runs from the moment it is due to the end of its body (waiting for a free socket counts);
-// lagP99Ms is how late the generator itself sent them (a busy machine shows here first).
+// lagP99Ms is how late the generator itself sent them (a busy machine shows here first), and p50FromSend/p99FromSend
+// time each request from the moment it was actually sent: the server's share, with the generator's own lag left out
+// (printed beside the figures to say whose delay a tail is, never in their place).
 import http from "node:http";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { percentile, runMeasuringChild, serveAsChild, sumThreadCpu } from "./bench-util.mjs";
@@ -66,6 +68,7 @@ async function pacedChild(opts) {
   process.stdout.write("MEASURING\n");
   const times = [];
   const lags = [];
+  const fromSend = [];
   let ok = 0;
   let non2xx = 0;
   let errors = 0;
@@ -75,24 +78,25 @@ async function pacedChild(opts) {
     else non2xx++;
     times.push(ms);
     lags.push(lag);
+    fromSend.push(ms - lag);
   });
-  times.sort((a, b) => a - b);
-  lags.sort((a, b) => a - b);
+  for (const list of [times, lags, fromSend]) list.sort((a, b) => a - b);
   return {
     rate: opts.rate,
     durationS: opts.duration,
     ok,
     non2xx,
     errors,
-    ...figures(times, lags),
-    // Every request's time and lag (sorted), so that runs can be pooled (combinePaced).
+    ...figures(times, lags, fromSend),
+    // Every request's time, lag and time from its send (each sorted), so that runs can be pooled (combinePaced).
     times,
     lags,
+    fromSend,
   };
 }
 
 /** What a paced run prints, from its requests' sorted times and lags. */
-const figures = (times, lags) => ({
+const figures = (times, lags, fromSend = []) => ({
   sent: times.length,
   p50: percentile(times, 50),
   p90: percentile(times, 90),
@@ -100,6 +104,8 @@ const figures = (times, lags) => ({
   max: times.at(-1),
   mean: times.reduce((a, b) => a + b, 0) / times.length,
   lagP99Ms: percentile(lags, 99),
+  p50FromSend: fromSend.length ? percentile(fromSend, 50) : NaN,
+  p99FromSend: fromSend.length ? percentile(fromSend, 99) : NaN,
 });
 
 /**
@@ -110,6 +116,8 @@ const figures = (times, lags) => ({
 export function combinePaced(runs) {
   const times = runs.flatMap((r) => r.times).sort((a, b) => a - b);
   const lags = runs.flatMap((r) => r.lags).sort((a, b) => a - b);
+  // Pooled only when every run has them: a p99 over some runs' requests would claim to be all of theirs.
+  const fromSend = runs.every((r) => r.fromSend) ? runs.flatMap((r) => r.fromSend).sort((a, b) => a - b) : [];
   const sum = (k) => runs.reduce((n, r) => n + r[k], 0);
   return {
     rate: runs[0].rate,
@@ -117,7 +125,8 @@ export function combinePaced(runs) {
     ok: sum("ok"),
     non2xx: sum("non2xx"),
     errors: sum("errors"),
-    ...figures(times, lags),
+    ...figures(times, lags, fromSend),
+    fromSend,
     serverCpuMsPerRequest: runs.reduce((n, r) => n + (r.serverCpuMsPerRequest ?? NaN) * r.sent, 0) / sum("sent"),
     runs: runs.map((r) => ({ p50: r.p50, p99: r.p99 })),
     // The server's threads' CPU over all the runs (bench-util.mjs's threadCpuSince), when it was measured.

@@ -10,7 +10,7 @@ import { threadCpuMs, threadCpuSince } from "../../scripts/lib/bench-util.mjs";
 // @ts-expect-error: plain ESM script without types
 import { isolationFigures, perSecond, ISOLATION_GOALS } from "../../scripts/lib/bench-isolation.mjs";
 
-const run = (times: number[], extra: Record<string, number> = {}) => ({
+const run = (times: number[], extra: Record<string, unknown> = {}) => ({
   rate: 200,
   durationS: 10,
   sent: times.length,
@@ -49,6 +49,21 @@ test("paced runs are pooled: percentiles over all their requests, not an average
     { p50: 1, p99: 1 },
     { p50: 3, p99: 9 },
   ]);
+});
+
+test("paced runs pooled: the times from each call's send are pooled too, and only when every run has them", () => {
+  // Due-time latencies include the generator's lag; timed from the send it drops out. Both pooled over all requests.
+  const early = run([2, 2, 2, 2], { fromSend: [1, 1, 1, 1] });
+  const late = run([4, 4, 4, 12], { fromSend: [1, 1, 2, 3] });
+  const pooled = combinePaced([early, late]);
+  assert.equal(pooled.p50, 3);
+  assert.equal(pooled.p50FromSend, 1);
+  assert.ok(pooled.p99FromSend > 2.9 && pooled.p99FromSend <= 3, `p99 from send ${pooled.p99FromSend}`);
+  assert.ok(pooled.p99 > pooled.p99FromSend, "the due-time p99 keeps the generator's lag");
+  // A run from before the figure existed: no pooled figure rather than one over half the requests.
+  const partly = combinePaced([early, run([4, 4, 4, 12])]);
+  assert.ok(Number.isNaN(partly.p99FromSend));
+  assert.deepEqual(partly.fromSend, []);
 });
 
 test("a process's CPU by thread: the main thread by its id, the busiest other thread, the rest together", () => {
