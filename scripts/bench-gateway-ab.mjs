@@ -9,7 +9,8 @@
 //   - voluntary context switches a call of the server's main thread and of the upstream's (how often each was woken).
 // The platform's figures are its data-plane worker's. Not a goal's judge: the full bench is (docs/benchmarks.md).
 // Environment: AB_ROUNDS (3), AB_DURATION (s, 4), AB_WARMUP (s, 1), BENCH_CONNECTIONS (32), BENCH_SKIP_BUILD=1 (use
-//   the build there is), BENCH_NODE_ARGS (more node flags for the data plane, e.g. `--cpu-prof`).
+//   the build there is), BENCH_NODE_ARGS (more node flags for the data plane, e.g. `--cpu-prof`),
+//   BENCH_REFERENCE_NODE_ARGS (the same for the same-work reference, to profile or trace both alike).
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -68,6 +69,7 @@ async function main(run) {
   });
   const reference = await started({
     script: "scripts/bench-gateway-reference.mjs",
+    nodeArgs: (process.env.BENCH_REFERENCE_NODE_ARGS ?? "").split(" ").filter(Boolean),
     env: referenceEnv({ upstreamUrl: `${upstream.url}/v1`, keyHashSecret: bench.KEY_HASH_SECRET, consumer, slug: offer.slug }),
   });
   log(`platform's data plane pid ${platform.pid}, reference pid ${reference.pid}, upstream pid ${upstream.child.pid}`);
