@@ -204,12 +204,14 @@ test("an agent lists the product's tools once subscribed, and each tool call is 
     rows.map((r) => r.path.split("/").pop()),
     ["getForecast", "createOrder", "readNote", "deleteOrder", "boom", "slowOp", "getForecast"],
   );
-  const logs = await b.test.get(`/v1/logs?limit=20`);
-  assert.equal(logs.status, 200, logs.text);
-  assert.ok(
-    logs.body.data.some((l: { path: string }) => l.path === `/mcp/${slug}/tools/getForecast`),
-    "the consumer's logs show the tool",
-  );
+  // The log rows are written beside the usage events, not before them (on PostgreSQL by another connection at the
+  // same time): waited for, not assumed.
+  const toolLog = await poll(async () => {
+    const logs = await b.test.get(`/v1/logs?limit=20`);
+    assert.equal(logs.status, 200, logs.text);
+    return logs.body.data.find((l: { path: string }) => l.path === `/mcp/${slug}/tools/getForecast`) ?? null;
+  });
+  assert.ok(toolLog, "the consumer's logs show the tool");
   const upcoming = await poll(async () => {
     const r = await b.test.get(`/v1/invoices/upcoming?subscriptionId=${sub.id}`);
     return r.status === 200 && r.body.data.lines[0]?.quantity === 3 ? r.body.data : null;
