@@ -5,7 +5,7 @@
 // under the same autocannon load (BENCH_CONNECTIONS, 32), alternating which goes first (A B, B A, ...), and prints for
 // each run and on average:
 //   - req/s, and the gateway's over the reference's (bench:gateway's goal: >= 0.9);
-//   - the server's main-thread CPU a call and its other threads' (from /proc), the upstream's CPU a call;
+//   - the server's main-thread CPU a call (and its system time) and its other threads' (from /proc), the upstream's CPU a call;
 //   - voluntary context switches a call of the server's main thread and of the upstream's (how often each was woken).
 // The platform's figures are its data-plane worker's. Not a goal's judge: the full bench is (docs/benchmarks.md).
 // Environment: AB_ROUNDS (3), AB_DURATION (s, 4), AB_WARMUP (s, 1), BENCH_CONNECTIONS (32), BENCH_SKIP_BUILD=1 (use
@@ -98,6 +98,7 @@ async function main(run) {
       const figures = {
         rps: r.rps,
         mainUs: ((t.mainUser + t.mainSys) * 1000) / r.total,
+        mainSysUs: (t.mainSys * 1000) / r.total,
         otherUs: ((t.busiestOther + t.rest) * 1000) / r.total,
         upstreamUs: (r.otherCpuMs.upstream * 1000) / r.total,
         serverWakeups: (wakeups(server.pid) - before.server) / r.total,
@@ -119,6 +120,7 @@ async function main(run) {
   console.log(`  ${"".padEnd(36)}${"reference".padStart(12)}${"gateway".padStart(12)}`);
   console.log(row("req/s", "rps", 0));
   console.log(row("main thread µs a call", "mainUs", 1));
+  console.log(row("  of which in the kernel", "mainSysUs", 1));
   console.log(row("other threads µs a call", "otherUs", 1));
   console.log(row("upstream's CPU µs a call", "upstreamUs", 1));
   console.log(row("server's main thread woken a call", "serverWakeups", 2));

@@ -37,9 +37,16 @@ export function isValidScope(scope: string): boolean {
   return action === "*" || (SCOPE_ACTIONS as readonly string[]).includes(action);
 }
 
+/** Whether `granted` holds `required` itself, "*", or "{resource}:*" for its resource (the part before its first colon).
+ * Asked on every gateway call (its key's `call:{product}`): no array or string is made unless a wildcard is held. */
 export function grants(granted: readonly string[], required: string): boolean {
-  const [resource] = required.split(":");
-  return granted.some((g) => g === "*" || g === required || g === `${resource}:*`);
+  const colon = required.indexOf(":");
+  const resourceLength = colon === -1 ? required.length : colon;
+  for (const g of granted) {
+    if (g === "*" || g === required) return true;
+    if (g.length === resourceLength + 2 && g.endsWith(":*") && required.startsWith(g.slice(0, resourceLength))) return true;
+  }
+  return false;
 }
 
 /** Whether every scope in `wanted` is covered by `held`: a key may only hand out what it holds. */

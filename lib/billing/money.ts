@@ -37,8 +37,21 @@ export function decimalToNanos(decimal: string): bigint {
   return negative ? -nanos : nanos;
 }
 
+// Most calls of a price cost the same: their text is kept (a bigint division and a regular expression each, on every
+// gateway call's X-Request-Cost), a few hundred amounts at most.
+const decimals = new Map<bigint, string>();
+
 /** Nanos as a plain decimal string with its significant decimals only: 1_500_000n → "0.0015". */
 export function nanosToDecimal(nanos: bigint): string {
+  let text = decimals.get(nanos);
+  if (text === undefined) {
+    if (decimals.size >= 512) decimals.clear();
+    decimals.set(nanos, (text = decimalOf(nanos)));
+  }
+  return text;
+}
+
+function decimalOf(nanos: bigint): string {
   const negative = nanos < 0n;
   const abs = negative ? -nanos : nanos;
   const whole = abs / NANOS_PER_UNIT;

@@ -72,6 +72,17 @@ function answerHeaders(raw: http.IncomingHttpHeaders): OutgoingHttpHeaders {
   return out;
 }
 
+// The gateway's own header names are a handful of constants: each lower-cased once, not on every call.
+const lowerCased = new Map<string, string>();
+function lowerCase(name: string): string {
+  let lower = lowerCased.get(name);
+  if (lower === undefined) {
+    lower = name.toLowerCase();
+    if (lowerCased.size < 256) lowerCased.set(name, lower);
+  }
+  return lower;
+}
+
 /** One raw header line of an upstream's answer the client may get (the tunnel's answers are written raw). */
 const passesRaw = (name: string, value: string) => !(name.toLowerCase() === "set-cookie" && setsPlatformCookie(value));
 
@@ -313,13 +324,16 @@ export function proxyRequest(req: IncomingMessage, res: ServerResponse, call: Pr
       }
       // The gateway's headers win over the upstream's of the same name (names compared in lower case).
       const headers = answerHeaders(up.headers);
-      for (const k in extra) headers[k.toLowerCase()] = extra[k];
+      for (const k in extra) headers[lowerCase(k)] = extra[k];
       // Trailers need a chunked answer: its length is dropped (the bytes pass unchanged).
       if (deferred) {
         delete headers["content-length"];
         headers.trailer = deferred.trailerNames.join(", ");
       }
-      for (const k in headers) if (typeof headers[k] === "string") result.responseHeaders[k] = headers[k];
+      // The answer's headers as logged: the same object (writeHead has written them out by the time it returns, so
+      // the trailers added to it later change nothing sent). Every value is text but a Set-Cookie list, which the
+      // log redacts whole.
+      result.responseHeaders = headers as Record<string, string>;
       res.writeHead(result.status!, headers);
       // A stream of unknown length (SSE, chunked): the head goes out now, and each chunk as it comes. With a length,
       // the head leaves with the first chunk: one write instead of two.
@@ -336,7 +350,15 @@ export function proxyRequest(req: IncomingMessage, res: ServerResponse, call: Pr
         res.end();
         done();
       };
-      if (!onChunk) {
+      if (!onChunk && !deferred && up.complete) {
+        // The whole answer is here already (a small one: it arrived while its head was handled): taken as it is and
+        // sent with the head in one write, where a pipe would set up a dozen listeners and three ticks for it. Read
+        // to its end, the answer gives its connection back to the pool as a piped one does.
+        const body: Buffer | null = up.read();
+        if (body) result.responseBytes = body.length;
+        up.on("end", done);
+        res.end(body ?? undefined);
+      } else if (!onChunk) {
         up.on("data", (chunk: Buffer) => {
           result.responseBytes += chunk.length;
         });

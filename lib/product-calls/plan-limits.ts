@@ -18,6 +18,17 @@ export interface PlanLimitsResult {
 
 const prefix = () => process.env.REDIS_PREFIX ?? "platform:";
 
+// The rate limit's counter key for the subscription's current window, made once a window rather than on every call
+// (with the prefix, an environment read: a call into C++).
+const windowKeys = new WeakMap<SubscriptionEntry, { start: number; key: string }>();
+function windowKey(sub: SubscriptionEntry, start: number): string {
+  const known = windowKeys.get(sub);
+  if (known?.start === start) return known.key;
+  const key = `${prefix()}plan-rl:${sub.subscriptionId}:${start}`;
+  windowKeys.set(sub, { start, key });
+  return key;
+}
+
 /**
  * Counts the call against the plan's rate limit, then (if still allowed) its quota; a refused call gives back what
  * it took. With the memory store the answer comes at once, with no promise (most gateway calls); with Redis, or a
@@ -59,7 +70,7 @@ export function consumePlanLimits(sub: SubscriptionEntry, atMs: number, quantity
   const { limit, windowSeconds } = sub.rateLimit;
   const windowMs = windowSeconds * 1000;
   const start = atMs - (atMs % windowMs);
-  const key = `${prefix()}plan-rl:${sub.subscriptionId}:${start}`;
+  const key = windowKey(sub, start);
   return andThen(
     store.incrementCounter(key, quantity, async () => 0, windowMs + 1000),
     (used) => {

@@ -15,6 +15,9 @@ test("resource:* grants every action on that resource only", () => {
   assert.equal(grants(["products:*"], "prices:read"), false);
   // A prefix of another resource's name is not that resource.
   assert.equal(grants(["api:*"], "api_keys:read"), false);
+  assert.equal(grants(["api_keys_old:*"], "api_keys:read"), false);
+  assert.equal(grants(["products:read", "call:*"], "call:prod_0123456789"), true);
+  assert.equal(grants(["call:*"], "callx:prod_0123456789"), false);
 });
 
 test("* grants everything", () => {
