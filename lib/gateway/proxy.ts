@@ -28,6 +28,8 @@ const HOP_BY_HOP = new Set([
 ]);
 // The client's credentials for this platform: never passed to the provider.
 const CLIENT_CREDENTIALS = new Set(["authorization", "x-api-key"]);
+/** A client's header the provider never sees: its credentials, and any X-Platform-* it made up. */
+const isClientOwn = (name: string) => CLIENT_CREDENTIALS.has(name) || name.startsWith("x-platform-");
 
 /** One hop's headers for the next: hop-by-hop ones, those its Connection header names, and `drop`'s left out. */
 function passHeaders(raw: http.IncomingHttpHeaders, drop?: (name: string) => boolean): OutgoingHttpHeaders {
@@ -50,7 +52,7 @@ function passHeaders(raw: http.IncomingHttpHeaders, drop?: (name: string) => boo
 /** What the upstream may see of the client's headers: no credentials, no X-Platform-* the client made up, and none
  * of the platform's own cookies (a signed-in portal user's browser sends its session with a call from the page). */
 export function forwardableHeaders(raw: http.IncomingHttpHeaders): OutgoingHttpHeaders {
-  const out = passHeaders(raw, (name) => CLIENT_CREDENTIALS.has(name) || name.startsWith("x-platform-"));
+  const out = passHeaders(raw, isClientOwn);
   if (out.cookie !== undefined) {
     const kept = withoutPlatformCookies(String(out.cookie));
     if (kept === null) delete out.cookie;
@@ -85,19 +87,6 @@ function lowerCase(name: string): string {
 
 /** One raw header line of an upstream's answer the client may get (the tunnel's answers are written raw). */
 const passesRaw = (name: string, value: string) => !(name.toLowerCase() === "set-cookie" && setsPlatformCookie(value));
-
-/** Headers as name, value, name, value…: node:http writes such a list as it is, where an object goes through
- * setHeader name by name (a [name, value] pair and a lower-cased copy of the name each, on every call). */
-export function headerList(headers: OutgoingHttpHeaders): string[] {
-  const list: string[] = [];
-  for (const name in headers) {
-    const value = headers[name];
-    if (value === undefined) continue;
-    if (Array.isArray(value)) for (const v of value) list.push(name, v);
-    else list.push(name, String(value));
-  }
-  return list;
-}
 
 /** Where an upstream request goes: the upstream's address and the path, with its query, to ask it for. */
 export interface UpstreamTarget {
@@ -221,11 +210,11 @@ export interface ProxyCall extends UpstreamCall {
   onResponseChunk?: (chunk: Buffer) => void | { stop: string };
 }
 
-/** The start both kinds of call share: the result, settled once, a fault before any answer, the upstream request
- * (refused at once when its address is a forbidden literal) and the timeout that ends it. */
-function startCall(call: UpstreamCall, agent: http.Agent | undefined, resolve: (r: ProxyResult) => void) {
-  const started = performance.now();
-  const result: ProxyResult = {
+/** The start all kinds of call share: the result, settled once, a fault before any answer, the upstream request
+ * and the timeout that ends it. One object with methods rather than a closure each: made on every gateway call. */
+class Exchange {
+  readonly started = performance.now();
+  readonly result: ProxyResult = {
     status: null,
     fault: null,
     faultMessage: null,
@@ -234,58 +223,79 @@ function startCall(call: UpstreamCall, agent: http.Agent | undefined, resolve: (
     responseBytes: 0,
     responseHeaders: {},
   };
-  let settled = false;
-  const done = () => {
-    if (settled) return;
-    settled = true;
-    resolve(result);
-  };
-  const fault = (kind: UpstreamFault, message: string) => {
+  private settled = false;
+  upstream!: http.ClientRequest;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly resolve: (r: ProxyResult) => void) {}
+
+  done(): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.resolve(this.result);
+  }
+
+  fault(kind: UpstreamFault, message: string): void {
     // Never after the call has settled: a client that went away settles it first, and the upstream request's
     // error that its destruction causes is no fault of the upstream's.
-    if (!settled && result.status === null && !result.fault)
-      Object.assign(result, { fault: kind, faultMessage: message, upstreamMs: performance.now() - started });
-    done();
-  };
-  const host = call.target.hostname;
-  if (refusedLiteral(host)) {
-    fault("UPSTREAM_UNAVAILABLE", "The upstream's address is not allowed on this deployment.");
+    const result = this.result;
+    if (!this.settled && result.status === null && !result.fault) {
+      result.fault = kind;
+      result.faultMessage = message;
+      result.upstreamMs = performance.now() - this.started;
+    }
+    this.done();
+  }
+
+  /** The upstream request, its timeout started. */
+  send(call: UpstreamCall, agent: http.Agent | undefined): void {
+    this.upstream = (call.target.protocol === "https:" ? https : http).request({
+      protocol: call.target.protocol,
+      hostname: call.target.hostname,
+      port: call.target.port || undefined,
+      method: call.method,
+      path: call.target.path,
+      headers: call.headers,
+      agent,
+      lookup: guardedLookup as never,
+    });
+    this.timer = setTimeout(timedOut, call.timeoutMs, this, call.timeoutMs);
+    this.timer.unref?.();
+  }
+
+  stopTimer(): void {
+    if (this.timer) clearTimeout(this.timer);
+  }
+
+  /** The upstream answered: its status and how long it took. */
+  answered(status: number): void {
+    this.result.status = status;
+    this.result.upstreamMs = performance.now() - this.started;
+  }
+}
+
+function timedOut(c: Exchange, timeoutMs: number): void {
+  c.fault("UPSTREAM_TIMEOUT", `The upstream did not answer within ${timeoutMs} ms.`);
+  c.upstream.destroy();
+}
+
+/** The exchange, its request sent; null (settled with the fault) when the upstream's address is a forbidden literal. */
+function startCall(call: UpstreamCall, agent: http.Agent | undefined, resolve: (r: ProxyResult) => void): Exchange | null {
+  const c = new Exchange(resolve);
+  if (refusedLiteral(call.target.hostname)) {
+    c.fault("UPSTREAM_UNAVAILABLE", "The upstream's address is not allowed on this deployment.");
     return null;
   }
-  const upstream = (call.target.protocol === "https:" ? https : http).request({
-    protocol: call.target.protocol,
-    hostname: host,
-    port: call.target.port || undefined,
-    method: call.method,
-    path: call.target.path,
-    headers: call.headers,
-    agent,
-    lookup: guardedLookup as never,
-  });
-  const timer = setTimeout(() => {
-    fault("UPSTREAM_TIMEOUT", `The upstream did not answer within ${call.timeoutMs} ms.`);
-    upstream.destroy();
-  }, call.timeoutMs);
-  timer.unref?.();
-  return {
-    result,
-    done,
-    fault,
-    upstream,
-    stopTimer: () => clearTimeout(timer),
-    /** The upstream answered: its status and how long it took. */
-    answered: (status: number) => {
-      result.status = status;
-      result.upstreamMs = performance.now() - started;
-    },
-  };
+  c.send(call, agent);
+  return c;
 }
 
 export function proxyRequest(req: IncomingMessage, res: ServerResponse, call: ProxyCall): Promise<ProxyResult> {
   return new Promise((resolve) => {
     const c = startCall(call, agentFor(call.target), resolve);
     if (!c) return;
-    const { result, done, fault, upstream } = c;
+    const { result, upstream } = c;
+    const done = () => c.done();
     // Set when the gateway stops an answer itself (a budget spent): the upstream's errors after that are its own.
     let stopped = false;
 
@@ -293,7 +303,7 @@ export function proxyRequest(req: IncomingMessage, res: ServerResponse, call: Pr
       c.stopTimer();
       if (stopped) return;
       if (result.status === null) {
-        fault(
+        c.fault(
           "UPSTREAM_UNAVAILABLE",
           e.code === "EPRIVATE"
             ? "The upstream's address is not allowed on this deployment."
@@ -433,10 +443,11 @@ export function tunnel(req: IncomingMessage, socket: Duplex, head: Buffer, call:
     // No pooled agent: an upgraded connection is never given back to a pool.
     const c = startCall(call, undefined, resolve);
     if (!c) return;
-    const { result, done, fault, upstream } = c;
+    const { result, upstream } = c;
+    const done = () => c.done();
     upstream.on("error", (e: NodeJS.ErrnoException) => {
       c.stopTimer();
-      fault("UPSTREAM_UNAVAILABLE", `The upstream could not be reached (${e.code ?? "error"}).`);
+      c.fault("UPSTREAM_UNAVAILABLE", `The upstream could not be reached (${e.code ?? "error"}).`);
     });
     upstream.on("upgrade", (up, upSocket, upHead) => {
       c.stopTimer();
@@ -510,11 +521,12 @@ export function requestUpstream(call: BufferedCall): Promise<BufferedResult> {
     const finish = (r: ProxyResult) => resolve({ ...r, body: Buffer.concat(chunks), complete });
     const c = startCall(call, agentFor(call.target), finish);
     if (!c) return;
-    const { result, done, fault, upstream } = c;
+    const { result, upstream } = c;
+    const done = () => c.done();
     upstream.on("error", (e: NodeJS.ErrnoException) => {
       c.stopTimer();
       if (result.status === null)
-        fault(
+        c.fault(
           "UPSTREAM_UNAVAILABLE",
           e.code === "EPRIVATE"
             ? "The upstream's address is not allowed on this deployment."

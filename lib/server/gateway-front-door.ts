@@ -7,15 +7,7 @@ import { resolvePathAndQuery } from "@/lib/http/request-target";
 import { defineRoute } from "@/lib/http/route";
 import { rateProductCall } from "@/lib/billing/rate-request";
 import { nanosToNumber } from "@/lib/billing/money";
-import {
-  forwardableHeaders,
-  headerList,
-  proxyRequest,
-  tunnel,
-  upstreamTarget,
-  type ProxyResult,
-  type UpstreamTarget,
-} from "@/lib/gateway/proxy";
+import { forwardableHeaders, proxyRequest, tunnel, upstreamTarget, type ProxyResult, type UpstreamTarget } from "@/lib/gateway/proxy";
 import { admitCall, recordOutcome } from "@/lib/gateway/circuit-breaker";
 import { meterFor } from "@/lib/gateway/answer-meter";
 import { circuitOpen, faultStatus, upstreamFailed } from "@/lib/gateway/upstream-errors";
@@ -129,7 +121,7 @@ async function proxyCall(ctx: RequestContext): Promise<void> {
   const result = await proxyRequest(call.req, call.res!, {
     target,
     method: ctx.request.method,
-    headers: headerList(headers),
+    headers,
     timeoutMs: product.timeoutMs,
     onRequestChunk: meter ? (c) => meter.request(c) : undefined,
     onResponseChunk: watchBudget ?? (meter ? (c) => meter.response(c) : undefined),
@@ -290,11 +282,8 @@ const GATEWAY_PIPELINE: Pipeline = { inbound: [...CHECKS, proxyCall], onError: m
 async function tunnelUpgrade(ctx: RequestContext): Promise<void> {
   const call = callOf(ctx);
   const target = targetOf(ctx, call);
-  const headers = {
-    ...upstreamHeaders(ctx, call, target),
-    connection: "Upgrade",
-    upgrade: String(call.req.headers.upgrade ?? "websocket"),
-  };
+  const headers = upstreamHeaders(ctx, call, target);
+  headers.push("connection", "Upgrade", "upgrade", String(call.req.headers.upgrade ?? "websocket"));
   const result = await tunnel(call.req, call.socket!, call.head!, {
     target,
     method: ctx.request.method,

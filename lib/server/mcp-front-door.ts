@@ -9,7 +9,7 @@ import { readNodeText } from "@/lib/http/read-body";
 import { entitlementFor } from "@/lib/billing/entitlement";
 import { rateProductCall } from "@/lib/billing/rate-request";
 import { nanosToNumber } from "@/lib/billing/money";
-import { headerList, requestUpstream, upstreamTarget, type BufferedResult } from "@/lib/gateway/proxy";
+import { requestUpstream, upstreamTarget, type BufferedResult } from "@/lib/gateway/proxy";
 import { admitCall, recordOutcome } from "@/lib/gateway/circuit-breaker";
 import { circuitOpen, faultStatus, upstreamFailed } from "@/lib/gateway/upstream-errors";
 import { journalRequest, recordRequest, type RequestRecord } from "@/lib/usage/recorder";
@@ -200,13 +200,12 @@ async function callUpstream(ctx: RequestContext): Promise<void> {
     address: req.socket.remoteAddress,
     forwardedFor: typeof forwardedFor === "string" ? forwardedFor : undefined,
   });
-  headers["x-platform-via"] = "mcp";
-  headers["x-platform-tool"] = tc.tool.name;
+  headers.push("x-platform-via", "mcp", "x-platform-tool", tc.tool.name);
   if (!admitCall(product.id)) throw circuitOpen();
   const result = await requestUpstream({
     target,
     method: request.method,
-    headers: headerList(headers),
+    headers,
     timeoutMs: product.timeoutMs,
     body: request.body,
     maxBodyBytes: MAX_BODY_BYTES,
