@@ -276,6 +276,8 @@ const S = processSingleton("usage-recorder", () => ({
   usageRetry: [] as UsageRow[],
   logRetry: [] as LogRow[],
   rollups: new Map<string, RollupCell>(),
+  /** The cell the last row was counted in: always one of `rollups` (null when they are taken for a write). */
+  lastRollup: null as RollupCell | null,
   eventTimer: null as NodeJS.Timeout | null,
   rollupTimer: null as NodeJS.Timeout | null,
   chain: Promise.resolve() as Promise<void>,
@@ -320,34 +322,55 @@ export const rollupKey = (c: Pick<RollupCell, RollupDimensions>) =>
  */
 function addRollup(row: UsageRow): void {
   scheduleRollups();
-  const hour = hourOf(row.timestamp as Date);
-  const cellKey = {
-    projectId: row.projectId,
-    environment: row.environment,
-    hour,
-    endpoint: row.endpoint,
-    method: row.method,
-    statusCode: row.statusCode,
-    errorType: row.errorType ?? null,
-    apiKey: row.apiKey,
-    principal: row.userId ?? row.apiKey,
-    productId: row.productId ?? null,
-  };
-  const key = rollupKey(cellKey);
-  let cell = S.rollups.get(key);
-  if (!cell) {
-    cell = {
-      ...cellKey,
-      count: 0,
-      billableCount: 0,
-      latencySum: 0,
-      latencyHist: {},
-      requestBytes: 0,
-      responseBytes: 0,
-      computeMs: 0,
-      cost: 0,
+  const hourMs = Math.floor((row.timestamp as Date).getTime() / 3_600_000) * 3_600_000;
+  const principal = row.userId ?? row.apiKey;
+  const errorType = row.errorType ?? null;
+  const productId = row.productId ?? null;
+  // Rows in a row mostly fall in the same cell (one client calling one endpoint): compared with the last cell
+  // field by field, without the key's text and the map's lookup (a tenth of the flush's time a gateway call).
+  let cell = S.lastRollup;
+  if (
+    !cell ||
+    cell.hour.getTime() !== hourMs ||
+    cell.projectId !== row.projectId ||
+    cell.environment !== row.environment ||
+    cell.endpoint !== row.endpoint ||
+    cell.method !== row.method ||
+    cell.statusCode !== row.statusCode ||
+    cell.errorType !== errorType ||
+    cell.apiKey !== row.apiKey ||
+    cell.principal !== principal ||
+    cell.productId !== productId
+  ) {
+    const cellKey = {
+      projectId: row.projectId,
+      environment: row.environment,
+      hour: new Date(hourMs),
+      endpoint: row.endpoint,
+      method: row.method,
+      statusCode: row.statusCode,
+      errorType,
+      apiKey: row.apiKey,
+      principal,
+      productId,
     };
-    S.rollups.set(key, cell);
+    const key = rollupKey(cellKey);
+    let found = S.rollups.get(key);
+    if (!found) {
+      found = {
+        ...cellKey,
+        count: 0,
+        billableCount: 0,
+        latencySum: 0,
+        latencyHist: {},
+        requestBytes: 0,
+        responseBytes: 0,
+        computeMs: 0,
+        cost: 0,
+      };
+      S.rollups.set(key, found);
+    }
+    S.lastRollup = cell = found;
   }
   cell.count++;
   if (row.billable) cell.billableCount++;
@@ -515,6 +538,7 @@ export function flushRollups(): Promise<void> {
     if (!S.rollups.size) return;
     const cells = [...S.rollups.values()];
     S.rollups = new Map();
+    S.lastRollup = null;
     const rows = cells.map((c) => ({ ...c, id: newId("rollup"), compacted: false }));
     await writeBatches(
       rows,

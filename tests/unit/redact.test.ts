@@ -227,3 +227,13 @@ test("among many ordinary headers, the one value holding a key (raw or percent-e
     for (const [name, value] of ordinary) assert.equal(out[name], value);
   }
 });
+
+test("a key hidden in one header of many, raw, percent-encoded or \\u-escaped, is redacted", () => {
+  const key = testKey();
+  for (const written of [key, key.replace(/_/g, "%5F"), key.replace(/_/g, "\\u005f")]) {
+    const out = redactHeaders({ accept: "*/*", "x-request-id": "req_1", "x-note": `see ${written}`, "x-last": "1" });
+    assert.ok(!JSON.stringify(out).includes(written), `left in ${JSON.stringify(out)}`);
+    assert.match(out["x-note"], /sk_test_\[REDACTED\]/);
+    assert.equal(out.accept, "*/*");
+  }
+});
