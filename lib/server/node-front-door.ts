@@ -117,16 +117,19 @@ function observe(req: IncomingMessage, res: ServerResponse, kind: string, route:
   );
 }
 
+const gatewayRoute = () => "/gw/{slug}";
+const mcpRoute = () => "/mcp/{slug}";
+
 /** True when this request is the API's (and is being answered); false hands it to Next. */
 export function handleNodeRequest(req: IncomingMessage, res: ServerResponse): boolean {
   const target = req.url ?? "/";
   if (GATEWAY_PATH.test(target)) {
-    observe(req, res, "gateway", () => "/gw/{slug}");
+    observe(req, res, "gateway", gatewayRoute);
     serveGateway(req, res).catch((e) => fail(res, e));
     return true;
   }
   if (MCP_PATH.test(target)) {
-    observe(req, res, "mcp", () => "/mcp/{slug}");
+    observe(req, res, "mcp", mcpRoute);
     serveMcp(req, res).catch((e) => fail(res, e));
     return true;
   }
