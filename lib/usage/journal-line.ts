@@ -11,8 +11,9 @@ import { isoText } from "@/lib/db/iso-text";
 type Encode = (v: unknown) => string;
 
 const PLAIN_TEXT = /["\\\u0000-\u001f\ud800-\udfff]/; // what JSON escapes; a lone surrogate included
-const text: Encode = (v) => (typeof v === "string" && !PLAIN_TEXT.test(v) ? `"${v}"` : JSON.stringify(v));
-const number: Encode = (v) => (typeof v === "number" && Number.isFinite(v) ? String(v) : JSON.stringify(v));
+// A null (a column the call leaves empty: its user, error, identifier, region) is written without JSON.stringify.
+const text: Encode = (v) => (typeof v === "string" && !PLAIN_TEXT.test(v) ? `"${v}"` : v === null ? "null" : JSON.stringify(v));
+const number: Encode = (v) => (typeof v === "number" && Number.isFinite(v) ? String(v) : v === null ? "null" : JSON.stringify(v));
 const encoders: Record<ColumnType, Encode> = {
   text,
   int: number,
