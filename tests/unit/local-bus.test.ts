@@ -62,3 +62,65 @@ test("the request path polls once per event-loop turn: a row appended later in t
   pollLocalBusThisTurn();
   assert.deepEqual(heard, ["key:a", "key:b"], "the next turn's first request hears the rest");
 });
+
+test("the WAL-index header moves with every commit of another connection, and only then", async () => {
+  const { openWalIndexHeader, walIndexMoved } = await import("@/lib/bus/local-bus");
+  const file = path.join(dir, "header.db");
+  const reader = new Database(file);
+  reader.pragma("journal_mode = WAL");
+  reader.exec("CREATE TABLE t (v TEXT)");
+  const writer = new Database(file);
+  try {
+    const header = openWalIndexHeader(file);
+    assert.ok(header, "a WAL database has a -shm file to read");
+    assert.equal(walIndexMoved(header), false, "nothing committed since it was opened");
+    writer.prepare("INSERT INTO t VALUES (?)").run("a");
+    assert.equal(walIndexMoved(header), true, "a commit moves it");
+    assert.equal(walIndexMoved(header), false, "and it is still once looked at");
+    reader.prepare("SELECT count(*) FROM t").get();
+    assert.equal(walIndexMoved(header), false, "a read does not move it");
+    writer.pragma("wal_checkpoint(TRUNCATE)");
+    writer.prepare("INSERT INTO t VALUES (?)").run("b");
+    assert.equal(walIndexMoved(header), true, "a commit after the WAL was reset moves it too");
+  } finally {
+    writer.close();
+    reader.close();
+  }
+});
+
+test("without a -shm file (no WAL) there is no header, and the poll asks SQLite every time", async () => {
+  const { openWalIndexHeader } = await import("@/lib/bus/local-bus");
+  const file = path.join(dir, "rollback.db");
+  const conn = new Database(file);
+  try {
+    conn.exec("CREATE TABLE t (v TEXT)");
+    assert.equal(openWalIndexHeader(file), null);
+  } finally {
+    conn.close();
+  }
+});
+
+test("polls with nothing new do not ask SQLite; the first after another process's row does", () => {
+  const { bus } = (
+    globalThis as unknown as { __platformState: Map<string, { bus: { dataVersion: { get: () => unknown } } }> }
+  ).__platformState.get("local-bus")!;
+  const real = bus.dataVersion;
+  let asked = 0;
+  bus.dataVersion = { get: () => (asked++, real.get()) };
+  try {
+    pollLocalBus(); // whatever an earlier test left
+    heard.length = 0;
+    asked = 0;
+    pollLocalBus();
+    pollLocalBus();
+    assert.equal(asked, 0, "nothing committed: SQLite not asked");
+    other.prepare("INSERT INTO message (at, origin, topic, body) VALUES (?, ?, ?, ?)").run(Date.now(), "another", "t", "1");
+    pollLocalBus();
+    assert.equal(asked, 1);
+    assert.deepEqual(heard, ["t:1"]);
+    pollLocalBus();
+    assert.equal(asked, 1);
+  } finally {
+    bus.dataVersion = real;
+  }
+});
