@@ -179,6 +179,9 @@ export interface ProxyResult {
   requestBytes: number;
   responseBytes: number;
   responseHeaders: Record<string, string>;
+  /** The whole answer had arrived when its head was handled, and went out in one write with its trailers: calls
+   * answered so end in the same turns, and a write they need before their trailers may be shared. */
+  arrivedWhole: boolean;
 }
 
 export interface UpstreamCall {
@@ -222,6 +225,7 @@ class Exchange {
     requestBytes: 0,
     responseBytes: 0,
     responseHeaders: {},
+    arrivedWhole: false,
   };
   private settled = false;
   upstream!: http.ClientRequest;
@@ -345,66 +349,90 @@ export function proxyRequest(req: IncomingMessage, res: ServerResponse, call: Pr
       // log redacts whole.
       result.responseHeaders = headers as Record<string, string>;
       res.writeHead(result.status!, headers);
-      // A stream of unknown length (SSE, chunked): the head goes out now, and each chunk as it comes. With a length,
-      // the head leaves with the first chunk: one write instead of two.
-      if (up.headers["content-length"] === undefined || deferred) res.flushHeaders();
       const onChunk = call.onResponseChunk;
-      const finishDeferred = async () => {
+      // `last`: what is left to send before the trailers (a whole answer held until they are known).
+      const finishDeferred = async (last?: Buffer | string | null) => {
+        let trailers: Record<string, string> | null = null;
         try {
-          const trailers = await deferred!.trailers(result);
+          trailers = await deferred!.trailers(result);
           for (const k in trailers) result.responseHeaders[k.toLowerCase()] = trailers[k];
-          if (!res.destroyed) res.addTrailers(trailers);
         } catch (e) {
           console.error("[gateway] the answer's trailers failed", e);
+        }
+        if (!res.destroyed) {
+          // Written in one turn: node corks the socket for it, so the head (when still unsent), the rest of the
+          // answer and the trailers leave in one write.
+          if (last) res.write(last);
+          if (trailers) res.addTrailers(trailers);
         }
         res.end();
         done();
       };
-      if (!onChunk && !deferred && up.complete) {
-        // The whole answer is here already (a small one: it arrived while its head was handled): taken as it is and
-        // sent with the head in one write, where a pipe would set up a dozen listeners and three ticks for it. Read
-        // to its end, the answer gives its connection back to the pool as a piped one does.
+      if (up.complete) {
+        // The whole answer is here already (a small one, or a short stream: it arrived while its head was handled):
+        // taken as it is and sent with the head in one write, where a pipe would set up a dozen listeners and three
+        // ticks for it, and a metered one would write its head, each chunk and its trailers apart (two to four
+        // system calls more a call). A metered answer is looked at whole; one whose cost is known only at its end
+        // waits for it (its event is journaled before the answer's first byte then). Read to its end, the answer
+        // gives its connection back to the pool as a piped one does.
         const body: Buffer | null = up.read();
-        if (body) result.responseBytes = body.length;
-        up.on("end", done);
-        res.end(body ?? undefined);
-      } else if (!onChunk) {
-        up.on("data", (chunk: Buffer) => {
-          result.responseBytes += chunk.length;
-        });
-        up.pipe(res, { end: !deferred });
-        up.on("end", deferred ? finishDeferred : done);
-      } else {
-        // A metered answer: each chunk is looked at before it is passed on (by hand, with the pipe's back-pressure),
-        // so one that would overspend is never sent.
-        up.on("data", (chunk: Buffer) => {
-          if (stopped) return;
-          const verdict = onChunk(chunk);
+        result.arrivedWhole = true;
+        let last: Buffer | string | null = body;
+        if (body && onChunk) {
+          const verdict = onChunk(body);
           if (verdict && "stop" in verdict) {
             stopped = true;
-            up.destroy();
-            res.write(verdict.stop);
+            last = verdict.stop;
+          }
+        }
+        if (body && !stopped) result.responseBytes = body.length;
+        if (deferred) void finishDeferred(last);
+        else {
+          up.on("end", done);
+          res.end(last ?? undefined);
+        }
+      } else {
+        // A stream of unknown length (SSE, chunked): the head goes out now, and each chunk as it comes. With a
+        // length, the head leaves with the first chunk: one write instead of two.
+        if (up.headers["content-length"] === undefined || deferred) res.flushHeaders();
+        if (!onChunk) {
+          up.on("data", (chunk: Buffer) => {
+            result.responseBytes += chunk.length;
+          });
+          up.pipe(res, { end: !deferred });
+          up.on("end", deferred ? () => void finishDeferred() : done);
+        } else {
+          // A metered answer: each chunk is looked at before it is passed on (by hand, with the pipe's
+          // back-pressure), so one that would overspend is never sent.
+          up.on("data", (chunk: Buffer) => {
+            if (stopped) return;
+            const verdict = onChunk(chunk);
+            if (verdict && "stop" in verdict) {
+              stopped = true;
+              up.destroy();
+              res.write(verdict.stop);
+              if (deferred) void finishDeferred();
+              else {
+                res.end();
+                done();
+              }
+              return;
+            }
+            result.responseBytes += chunk.length;
+            if (!res.write(chunk)) {
+              up.pause();
+              res.once("drain", () => up.resume());
+            }
+          });
+          up.on("end", () => {
+            if (stopped) return;
             if (deferred) void finishDeferred();
             else {
               res.end();
               done();
             }
-            return;
-          }
-          result.responseBytes += chunk.length;
-          if (!res.write(chunk)) {
-            up.pause();
-            res.once("drain", () => up.resume());
-          }
-        });
-        up.on("end", () => {
-          if (stopped) return;
-          if (deferred) void finishDeferred();
-          else {
-            res.end();
-            done();
-          }
-        });
+          });
+        }
       }
       up.on("error", () => {
         if (stopped) return; // let go on purpose (a stream stopped mid-way)

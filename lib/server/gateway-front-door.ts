@@ -203,8 +203,11 @@ async function rateAtEnd(ctx: RequestContext, status: number, r: ProxyResult, qu
   const rated = pendingRate instanceof Promise ? await pendingRate : pendingRate;
   if (rated) ctx.cost = nanosToNumber(rated.nanos);
   settleCallSpend(ctx, rated?.nanos ?? null);
-  // Written now rather than with the turn's other calls: the answer's end (its trailer) waits for it.
-  journalRequestNow(gatewayRecord(ctx, status, r.requestBytes, r.responseBytes));
+  // The answer's end (its trailer) waits for it. A stream's calls end in turns of their own: written now. An answer
+  // that arrived whole ends in the turn its head came, as the other calls answered then: one write for them all.
+  const record = gatewayRecord(ctx, status, r.requestBytes, r.responseBytes);
+  if (r.arrivedWhole) await journalRequest(record);
+  else journalRequestNow(record);
   return rated ? { "X-Request-Cost": `${rated.decimal} ${rated.currency}` } : ({} as Record<string, string>);
 }
 

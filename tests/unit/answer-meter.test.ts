@@ -60,3 +60,18 @@ test("a JSON answer, a header and the request body; an answer over the cap count
   }
   assert.equal(answerMeter([]), null, "a price that measures nothing needs no meter");
 });
+
+test("SSE: characters split between chunks, data fields without a space or over lines, a last event without its blank line", () => {
+  const stream =
+    'data: {"text":"héllo – ☃ 𝄞","usage":\n' + // one event over two data lines, joined with \n
+    'data:{"jetons_é":5}}\n\n' + // no space after the colon; a key a split character would break
+    "event: note\nid: 7\nretry: 10\n\n" + // no data: no event
+    'data: {"usage":{"jetons_é":9},"text":"ü"}'; // the stream ends without a blank line
+  for (const size of [1, 2, 5, 1000]) {
+    const meter = answerMeter([{ name: "out", from: { source: "response.sse", path: "usage.jetons_é", aggregate: "sum" } }])!;
+    meter.headers({ "content-type": "text/event-stream" });
+    const bytes = Buffer.from(stream);
+    for (let i = 0; i < bytes.length; i += size) meter.response(bytes.subarray(i, i + size));
+    assert.deepEqual(meter.finish(), { out: 14 }, `chunks of ${size} bytes`);
+  }
+});
