@@ -9,8 +9,9 @@ import { processSingleton } from "@/lib/process-state";
 // with or without Redis: a small SQLite file of its own beside the database. A process that changes something other
 // processes cache appends one row *synchronously*, so the row is committed before the call that made the change
 // returns; every reader looks at the file's WAL-index header (one pread: it moves with every commit) before each
-// request it serves, asks SQLite's data_version only when it moved, and reads the new rows only when that moved. That is the
-// promise "a change is honoured by the very next call, in every process", kept without a broker or an ack.
+// request it serves, asks SQLite's data_version only when it moved, and reads the new rows only when that moved.
+// That is the promise "a change is honoured by the very next call, in every process", kept without a broker or an
+// ack.
 //
 // Its own file, not a table of the database: the bus's rare writes never wait behind the database's writers (the
 // usage recorder's batches), and on PostgreSQL it needs no polling. Rows older than a minute are pruned; a process

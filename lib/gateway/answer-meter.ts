@@ -96,6 +96,18 @@ class SseTap {
   }
 }
 
+/** Where the SSE event that `from` is in ends in `chunk`: after its blank line (LF or CRLF), or the chunk's end. A
+ * line end the chunk starts with is a piece of its own: it may end an event the chunk before began. */
+export function eventEnd(chunk: Buffer, from: number): number {
+  if (chunk[from] === 10) return from + 1;
+  if (chunk[from] === 13 && chunk[from + 1] === 10) return from + 2;
+  for (let nl = chunk.indexOf(10, from); nl >= 0; nl = chunk.indexOf(10, nl + 1)) {
+    const next = chunk[nl + 1] === 13 ? nl + 2 : nl + 1;
+    if (chunk[next] === 10) return next + 1;
+  }
+  return chunk.length;
+}
+
 export interface AnswerMeter {
   /** A chunk of the request body, as it goes to the upstream. */
   request(chunk: Buffer): void;

@@ -208,9 +208,10 @@ export interface ProxyCall extends UpstreamCall {
   ) => Record<string, string> | DeferredHeaders | Promise<Record<string, string> | DeferredHeaders>;
   /** Each chunk of the request body as it goes to the upstream, and of the answer before it goes to the client. An
    * answer's chunk may stop the answer instead (a budget spent mid-stream): the returned text is written in its place
-   * as the answer's last bytes, the upstream is let go and the answer ends (with its trailers). */
+   * as the answer's last bytes, after the chunk's first `passedBytes` (0 when absent), the upstream is let go and the
+   * answer ends (with its trailers). */
   onRequestChunk?: (chunk: Buffer) => void;
-  onResponseChunk?: (chunk: Buffer) => void | { stop: string };
+  onResponseChunk?: (chunk: Buffer) => void | { stop: string; passedBytes?: number };
 }
 
 /** The start all kinds of call share: the result, settled once, a fault before any answer, the upstream request
@@ -378,14 +379,15 @@ export function proxyRequest(req: IncomingMessage, res: ServerResponse, call: Pr
         const body: Buffer | null = up.read();
         result.arrivedWhole = true;
         let last: Buffer | string | null = body;
+        if (body) result.responseBytes = body.length;
         if (body && onChunk) {
           const verdict = onChunk(body);
           if (verdict && "stop" in verdict) {
             stopped = true;
-            last = verdict.stop;
+            result.responseBytes = verdict.passedBytes ?? 0;
+            last = Buffer.concat([body.subarray(0, result.responseBytes), Buffer.from(verdict.stop)]);
           }
         }
-        if (body && !stopped) result.responseBytes = body.length;
         if (deferred) void finishDeferred(last);
         else {
           up.on("end", done);
@@ -410,6 +412,9 @@ export function proxyRequest(req: IncomingMessage, res: ServerResponse, call: Pr
             if (verdict && "stop" in verdict) {
               stopped = true;
               up.destroy();
+              const passed = verdict.passedBytes ?? 0;
+              result.responseBytes += passed;
+              if (passed) res.write(chunk.subarray(0, passed));
               res.write(verdict.stop);
               if (deferred) void finishDeferred();
               else {

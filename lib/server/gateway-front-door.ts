@@ -9,7 +9,7 @@ import { rateProductCall } from "@/lib/billing/rate-request";
 import { nanosToNumber } from "@/lib/billing/money";
 import { forwardableHeaders, proxyRequest, tunnel, upstreamTarget, type ProxyResult, type UpstreamTarget } from "@/lib/gateway/proxy";
 import { admitCall, recordOutcome } from "@/lib/gateway/circuit-breaker";
-import { meterFor } from "@/lib/gateway/answer-meter";
+import { eventEnd, meterFor } from "@/lib/gateway/answer-meter";
 import { circuitOpen, faultStatus, upstreamFailed } from "@/lib/gateway/upstream-errors";
 import { journalRequest, journalRequestNow, recordRequest, type RequestRecord } from "@/lib/usage/recorder";
 import { measuredCost, paidByCredits } from "@/lib/billing/spend-guard";
@@ -107,12 +107,16 @@ async function proxyCall(ctx: RequestContext): Promise<void> {
   const watchBudget =
     meter && hold?.budget !== null && hold?.budget !== undefined
       ? (chunk: Buffer) => {
-          const before = meter.current();
-          meter.response(chunk);
-          const after = meter.current();
-          if (!after || measuredCost(sub, after) <= hold.budget!) return;
-          cutAt = before ?? {};
-          return { stop: budgetStopEvent(hold.budgetCode!) };
+          // An event at a time: a chunk may carry several (a whole answer is one chunk), and the stop falls between two.
+          for (let from = 0, to = 0; from < chunk.length; from = to) {
+            to = eventEnd(chunk, from);
+            const before = meter.current();
+            meter.response(chunk.subarray(from, to));
+            const after = meter.current();
+            if (!after || measuredCost(sub, after) <= hold.budget!) continue;
+            cutAt = before ?? {};
+            return { stop: budgetStopEvent(hold.budgetCode!), passedBytes: from };
+          }
         }
       : null;
   // A cost that depends on the answer's body (a measured metric, or bytes of an answer of unknown length) is known

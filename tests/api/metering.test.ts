@@ -64,6 +64,15 @@ before(async () => {
         }, 30);
         return;
       }
+      if (url.startsWith("/burst")) {
+        // The same ten events and their end, CRLF-delimited, in one write: the whole answer arrives at once.
+        const events = Array.from(
+          { length: 10 },
+          (_, i) => `data: ${JSON.stringify({ delta: { tokens: 100, text: `part ${i + 1}` } })}\r\n\r\n`,
+        );
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        return void res.end(`${events.join("")}data: {"done":true}\r\n\r\n`);
+      }
       if (url.startsWith("/chunked")) {
         res.writeHead(200, { "content-type": "text/plain" });
         res.write("x".repeat(1000));
@@ -280,6 +289,17 @@ test("a prepaid stream is stopped before it costs more than the credits hold: an
   const refused = await call(slug, b.testKey, "/drip");
   assert.equal(refused.status, 402);
   assert.equal(JSON.parse(refused.body.toString()).error.code, "INSUFFICIENT_CREDITS");
+
+  // The same stream arriving at once (one write, CRLF): cut between the same two events, not all or nothing.
+  assert.equal((await b.test.post(`/v1/subscriptions/${sub.id}/credits`, { amount: 0.3 })).status, 201);
+  const burst = await call(slug, b.testKey, "/burst");
+  assert.equal(burst.status, 200);
+  const burstText = burst.body.toString();
+  assert.equal((burstText.match(/"tokens":100/g) ?? []).length, 3, burstText);
+  assert.match(burstText, /event: error\ndata: .*"code":"insufficient_credits"/);
+  assert.doesNotMatch(burstText, /"done":true/);
+  assert.equal(burst.trailers["x-request-cost"], "0.3 USD");
+  assert.deepEqual((await eventOf(String(burst.headers["x-request-id"])))?.quantities, { "output tokens": 300 });
 });
 
 test("a prepaid JSON answer measuring more than the call may spend bills its budget: the balance ends at 0, never below", async () => {

@@ -75,3 +75,25 @@ test("SSE: characters split between chunks, data fields without a space or over 
     assert.deepEqual(meter.finish(), { out: 14 }, `chunks of ${size} bytes`);
   }
 });
+
+test("eventEnd cuts a chunk after each blank line, LF or CRLF, and gives a leading line end a piece of its own", async () => {
+  const { eventEnd } = await import("@/lib/gateway/answer-meter");
+  const pieces = (text: string) => {
+    const chunk = Buffer.from(text);
+    const out: string[] = [];
+    for (let from = 0, to = 0; from < chunk.length; from = to) {
+      to = eventEnd(chunk, from);
+      out.push(chunk.subarray(from, to).toString());
+    }
+    return out;
+  };
+  assert.deepEqual(pieces("data: a\n\ndata: b\r\n\r\nevent: x\ndata: c\n\ndata: tail"), [
+    "data: a\n\n",
+    "data: b\r\n\r\n",
+    "event: x\ndata: c\n\n",
+    "data: tail",
+  ]);
+  assert.deepEqual(pieces("\ndata: b\n\n"), ["\n", "data: b\n\n"], "the blank line ending the chunk before's event");
+  assert.deepEqual(pieces("\r\n"), ["\r\n"]);
+  assert.deepEqual(pieces("data: no end"), ["data: no end"]);
+});
