@@ -271,16 +271,20 @@ test("a prepaid stream is stopped before it costs more than the credits hold: an
   const sub = await subscribe(b.test, price.id);
   assert.equal((await b.test.post(`/v1/subscriptions/${sub.id}/credits`, { amount: 0.5 })).status, 201);
 
+  /** The stream from `path` cut after `events` events of 100 tokens (1 USD a thousand), billed for those. */
+  async function expectCutAfter(path: string, events: number) {
+    const cut = await call(slug, b.testKey, path);
+    assert.equal(cut.status, 200);
+    const text = cut.body.toString();
+    assert.equal((text.match(/"tokens":100/g) ?? []).length, events, text);
+    assert.match(text, /event: error\ndata: .*"code":"insufficient_credits"/);
+    assert.doesNotMatch(text, /"done":true/);
+    assert.equal(cut.trailers["x-request-cost"], `${events / 10} USD`);
+    const ev = await eventOf(String(cut.headers["x-request-id"]));
+    assert.deepEqual(ev?.quantities, { "output tokens": events * 100 });
+  }
   // 0.5 USD buys 500 tokens: five events of the ten, then the error event instead of the sixth.
-  const cut = await call(slug, b.testKey, "/drip");
-  assert.equal(cut.status, 200);
-  const text = cut.body.toString();
-  assert.equal((text.match(/"tokens":100/g) ?? []).length, 5, text);
-  assert.match(text, /event: error\ndata: .*"code":"insufficient_credits"/);
-  assert.doesNotMatch(text, /"done":true/);
-  assert.equal(cut.trailers["x-request-cost"], "0.5 USD");
-  const ev = await eventOf(String(cut.headers["x-request-id"]));
-  assert.deepEqual(ev?.quantities, { "output tokens": 500 });
+  await expectCutAfter("/drip", 5);
   const credits = await poll(async () => {
     const c = (await b.test.get(`/v1/subscriptions/${sub.id}/credits`)).body.data;
     return c.balance === "0" && c.pending === "0" ? c : null;
@@ -292,14 +296,7 @@ test("a prepaid stream is stopped before it costs more than the credits hold: an
 
   // The same stream arriving at once (one write, CRLF): cut between the same two events, not all or nothing.
   assert.equal((await b.test.post(`/v1/subscriptions/${sub.id}/credits`, { amount: 0.3 })).status, 201);
-  const burst = await call(slug, b.testKey, "/burst");
-  assert.equal(burst.status, 200);
-  const burstText = burst.body.toString();
-  assert.equal((burstText.match(/"tokens":100/g) ?? []).length, 3, burstText);
-  assert.match(burstText, /event: error\ndata: .*"code":"insufficient_credits"/);
-  assert.doesNotMatch(burstText, /"done":true/);
-  assert.equal(burst.trailers["x-request-cost"], "0.3 USD");
-  assert.deepEqual((await eventOf(String(burst.headers["x-request-id"])))?.quantities, { "output tokens": 300 });
+  await expectCutAfter("/burst", 3);
 });
 
 test("a prepaid JSON answer measuring more than the call may spend bills its budget: the balance ends at 0, never below", async () => {
