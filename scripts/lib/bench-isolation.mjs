@@ -1,12 +1,13 @@
 // The isolation run of `npm run bench:gateway` and `npm run bench:api`: does a page render hold up an API call?
 // The data plane and Next run on different event loops (docs/operations.md), so a call paced at 200 req/s should
 // answer about as fast while pages are being rendered as it does alone.
-//   runIsolation({ url, requests, pages: [paths], loops: 4, rate, duration, warmup, cpuPid, log })
+//   runIsolation({ url, requests, pages: [paths], loops: 4, rate, duration, warmup, cpuPid, log, pagesUrl })
 // runs the paced calls (bench-paced.mjs) four times, A B B A: alone, while `loops` concurrent loops fetch the pages
 // (each loop the next page as soon as the last one's body is read), again, and alone again; then pools the two of
 // each (combinePaced). The page loops run in a child process of their own (`--pages`), never on the event loop of
 // the script or the paced generator. Resolves to { alone, loaded, pages: { pages, seconds, perSecond, non2xx,
-// errors, byPath }, ...isolationFigures(alone, loaded) }.
+// errors, byPath }, ...isolationFigures(alone, loaded) }. The pages come from `url` too unless `pagesUrl` says where
+// (bench-pages-direct.mjs: Next's private address, to see what the data plane's streaming of them costs).
 import http from "node:http";
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
@@ -83,14 +84,25 @@ export function startPageLoops({ url, paths, loops = 4 }) {
 /** Page-loop children still running (to kill them if the parent is interrupted). */
 startPageLoops.children = new Set();
 
-export async function runIsolation({ url, requests, pages, loops = 4, rate = 200, duration = 10, warmup = 2, cpuPid, log = () => {} }) {
+export async function runIsolation({
+  url,
+  requests,
+  pages,
+  loops = 4,
+  rate = 200,
+  duration = 10,
+  warmup = 2,
+  cpuPid,
+  log = () => {},
+  pagesUrl = url,
+}) {
   const pacedOpts = { url, requests, rate, duration, warmup, cpuPid };
   const alone = async (label) => {
     log(`isolation, ${label}: ${rate} req/s paced alone, ${warmup} s warm-up + ${duration} s`);
     return runPaced(pacedOpts);
   };
   const loaded = async (label) => {
-    const loopsRun = startPageLoops({ url, paths: pages, loops });
+    const loopsRun = startPageLoops({ url: pagesUrl, paths: pages, loops });
     const ready = JSON.parse(await loopsRun.ready);
     if (ready.failed.length) log(`WARNING: pages not answering 200: ${ready.failed.join(", ")}`);
     loopsRun.mark();
