@@ -2,8 +2,10 @@
 // starts them) that owns the public port and answers the API (/v1), OAuth's token, revocation and metadata
 // endpoints, the gateway (/gw/{slug}/…, WebSockets included), /healthz and /readyz itself, from the bundle
 // dist/data-plane/entry.mjs (lib/ only: Next and React are never loaded here). Every other path (the portal, docs,
-// catalogue, sign-in) is streamed to Next on its private address, both ways, so a page render never holds up an API
-// call: they run on different event loops.
+// catalogue, sign-in) is Next's, so a page render never holds up an API call: they run on different event loops. A
+// page's connection is handed to Next for that one answer and comes back (scripts/lib/connection-handoff.mjs says
+// which requests and why); the rest (a form's POST, or all with PAGE_CONNECTIONS=stream) is streamed to Next on its
+// private address, both ways.
 //
 // A SIGTERM stops accepting, lets requests in flight finish, then flushes the queued usage events, logs and audit
 // entries before exiting. When the supervisor is gone (its IPC channel closes), the process exits at once, as a crash.
@@ -13,6 +15,14 @@ import cluster from "node:cluster";
 import { timingSafeEqual } from "node:crypto";
 import { drainOnSignal } from "./scripts/lib/drain-on-signal.mjs";
 import { frontRequestPreparer } from "./scripts/lib/front-request.mjs";
+import {
+  adoptConnection,
+  canHandOff,
+  holdStill,
+  portalUnavailable,
+  requestHead,
+  sendConnection,
+} from "./scripts/lib/connection-handoff.mjs";
 
 // Gone with the supervisor (its IPC channel closes), even while still starting; node:cluster ends a worker whose
 // primary is gone by itself, a plain child needs this.
@@ -21,10 +31,18 @@ const startedAt = performance.now();
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? "0.0.0.0";
 const next = { host: "127.0.0.1", port: Number(process.env.NEXT_PRIVATE_PORT ?? 0) };
-// Messages from the supervisor: Next moved to another port (its first one was taken before Next could listen), or
-// the deployment's metrics this worker asked for.
+// Whether Next takes page connections now (the supervisor says so when Next is ready, and again when it is gone).
+let nextTakesConnections = false;
+// Messages from the supervisor: Next moved to another port (its first one was taken before Next could listen),
+// whether Next takes connections, a connection Next gives back, or the deployment's metrics this worker asked for.
 const metricsAsked = new Map(); // request id → resolve
-process.on("message", (m) => {
+process.on("message", (m, handle) => {
+  if (m?.type === "connection-back" && handle) {
+    holdStill(handle);
+    adoptConnection(server, handle);
+    return;
+  }
+  if (m?.type === "next-connections") nextTakesConnections = m.on === true;
   if (m?.type === "next-port" && Number.isInteger(m.port)) next.port = m.port;
   if (m?.type === "metrics-answer" && metricsAsked.has(m.id)) {
     metricsAsked.get(m.id)(m);
@@ -56,8 +74,18 @@ function json(res, status, body) {
   res.end(JSON.stringify(body));
 }
 
+/** Hands the connection of a page request to Next (through the supervisor); streams it when that cannot be done. */
+function handOffToNext(req, res, clientUrl) {
+  const head = requestHead(req.method, clientUrl, req.rawHeaders);
+  sendConnection({ type: "page-connection", head }, req.socket).then((sent) => {
+    if (sent) plane.countPageRequest("handed_over");
+    else if (!req.socket.destroyed) toNext(req, res);
+  });
+}
+
 /** Next's answer to a page request, streamed both ways; a Next that is down or restarting is a 502 in the envelope. */
 function toNext(req, res) {
+  plane.countPageRequest("streamed");
   const headers = {};
   for (const [name, value] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(name)) headers[name] = value;
   headers["x-platform-internal"] = internalToken;
@@ -75,14 +103,7 @@ function toNext(req, res) {
   );
   upstream.on("error", (e) => {
     if (res.headersSent) return res.destroy();
-    json(res, 502, {
-      error: {
-        type: "server_error",
-        code: "PORTAL_UNAVAILABLE",
-        message: "The portal is not answering right now (it may be restarting); the API and the gateway are unaffected.",
-        detail: e.message,
-      },
-    });
+    json(res, 502, portalUnavailable(e.message));
   });
   req.pipe(upstream);
   res.on("close", () => {
@@ -157,6 +178,7 @@ const server = http.createServer((req, res) => {
   // A change another process made (a key revoked in the portal, say) is applied before this request is looked at
   // (checked once per event-loop turn: lib/bus/local-bus.ts says why that is enough).
   plane.pollLocalBusThisTurn();
+  const clientUrl = req.url; // before prepare: a product host's request is pointed at its path there, and Next does that itself
   prepare(req);
   const url = req.url ?? "/";
   if (url === "/healthz") return json(res, 200, { status: "ok", process: "data-plane", worker, pid: process.pid });
@@ -168,7 +190,9 @@ const server = http.createServer((req, res) => {
       .catch((e) => json(res, 503, { status: "not_ready", checks: [{ name: "readiness", ok: false, detail: e.message }] }));
     return;
   }
-  if (!plane.handleNodeRequest(req, res)) toNext(req, res);
+  if (plane.handleNodeRequest(req, res)) return;
+  if (nextTakesConnections && canHandOff(req)) handOffToNext(req, res, clientUrl);
+  else toNext(req, res);
 });
 // WebSocket (and other Upgrade) requests: the gateway's /gw/{slug}/… tunnels them to the product's upstream; others
 // (none in production) are refused.

@@ -1,9 +1,13 @@
 // Next's process: the portal, docs, catalogue, /p/{slug}, /apps and sign-in, on a private address (NEXT_PRIVATE_PORT
-// on 127.0.0.1, chosen by scripts/serve.mjs). The data plane (data-plane.mjs) owns the public port and streams every
-// path it does not answer itself to here; the API and the gateway never reach this process.
+// on 127.0.0.1, chosen by scripts/serve.mjs). The data plane (data-plane.mjs) owns the public port; every path it does
+// not answer itself comes here, a page with its connection (below), anything else streamed. The API and the gateway
+// never reach this process.
 //  - Requests from the data plane carry `x-platform-internal: PLATFORM_INTERNAL_TOKEN`: their client address, Host
 //    and X-Forwarded-* were set there and are kept. Any other request (someone on this machine calling the private
 //    port) gets them worked out here as the data plane would, never as the client wrote them.
+//  - A page's connection may be handed here by the data plane, through the supervisor (scripts/lib/connection-handoff.mjs):
+//    this process answers its one request, reads nothing more from it, and gives it back once the answer is written.
+//    Its request comes as the client sent it, so it is prepared here as a direct one (its socket is the client's).
 //  - A SIGTERM/SIGINT stops accepting and lets requests in flight finish. When the supervisor is gone (the IPC
 //    channel closes), the process exits.
 import "./scripts/lib/native-date.mjs"; // first: the engine's Date, before Next wraps it
@@ -14,6 +18,7 @@ import { createRequire } from "node:module";
 import next from "next";
 import { drainOnSignal } from "./scripts/lib/drain-on-signal.mjs";
 import { frontRequestPreparer } from "./scripts/lib/front-request.mjs";
+import { adoptConnection, holdStill, sendConnection } from "./scripts/lib/connection-handoff.mjs";
 
 // Gone with the supervisor (its IPC channel closes), even while still starting.
 process.on("disconnect", () => process.exit(1));
@@ -58,7 +63,30 @@ function fromDataPlane(req) {
   return buf.length === internalToken.length && timingSafeEqual(buf, internalToken);
 }
 
+// Connections the data plane handed over, each for the one request it read from it.
+const handedOver = new WeakSet();
+/** Gives a handed-over connection back once its answer is written, unless the answer closes it. */
+function giveBack(req, res) {
+  const socket = req.socket;
+  // Nothing more is read here: the client's next request waits in the kernel for the data plane.
+  socket.pause();
+  res.once("finish", () => {
+    if (res._last || socket.destroyed || socket.writableEnded) return;
+    void sendConnection({ type: "connection-back" }, socket);
+  });
+}
+process.on("message", (m, handle) => {
+  if (m?.type !== "page-connection" || !handle) return;
+  holdStill(handle);
+  handedOver.add(handle);
+  adoptConnection(server, handle, m.head);
+});
+
 const server = createServer((req, res) => {
+  if (handedOver.has(req.socket)) {
+    handedOver.delete(req.socket);
+    giveBack(req, res);
+  }
   if (!fromDataPlane(req)) prepareDirect(req);
   // A change the data plane made (a key revoked through /v1, say) is seen by the page this request renders.
   pollBus();

@@ -4,6 +4,8 @@
 //                endpoints, /gw, /healthz, /readyz; every other path streamed to Next. The first worker also runs
 //                the jobs and the webhook worker.
 //   next         next-server.mjs on 127.0.0.1:NEXT_PRIVATE_PORT (a free port unless set): the portal and the pages.
+// A page's connection goes from a worker to Next and back through here (PAGE_CONNECTIONS, scripts/lib/connection-handoff.mjs):
+// this process passes the socket on over the other IPC channel and never reads from it.
 // A process that dies is started again after a back-off (0.5 s, doubling to 15 s); more than CRASH_LOOP_LIMIT
 // deaths of one kind in a minute is a crash loop: the supervisor says so and stops everything (exit 1). SIGTERM or
 // SIGINT drains both (each finishes its requests in flight and flushes its queues) before the supervisor exits.
@@ -15,6 +17,7 @@ import { availableParallelism } from "node:os";
 import { createInterface } from "node:readline";
 import { serverNodeFlags } from "./lib/server-flags.mjs";
 import { freePort } from "./lib/server.mjs";
+import { holdStill, pageConnectionsSetting, portalUnavailableAnswer } from "./lib/connection-handoff.mjs";
 
 const CRASH_LOOP_LIMIT = Number(process.env.CRASH_LOOP_LIMIT ?? 5);
 const CRASH_WINDOW_MS = 60_000;
@@ -56,7 +59,8 @@ const NEXT_PORT_TAKEN = 98;
 export async function serve() {
   const plan = dataPlaneWorkers();
   const idleRelease = idleReleaseQuietMs();
-  for (const refused of [plan.error, idleRelease.error].filter(Boolean)) {
+  const pageConnections = pageConnectionsSetting();
+  for (const refused of [plan.error, idleRelease.error, pageConnections.error].filter(Boolean)) {
     console.error(`[supervisor] ${refused}`);
     process.exit(1);
   }
@@ -104,6 +108,32 @@ export async function serve() {
 
   // Next: a plain child with an IPC channel (it exits when the channel closes, i.e. when this process is gone).
   let nextChild = null;
+  // Whether Next takes page connections: from its "next-ready" to its exit, unless PAGE_CONNECTIONS=stream.
+  let nextTakesConnections = false;
+  function tellWorkers(worker) {
+    const message = { type: "next-connections", on: nextTakesConnections };
+    for (const w of worker ? [worker] : slots.values()) if (w.isConnected()) w.send(message);
+  }
+  // A page's connection from a worker, passed on to Next; when Next cannot take it, the client gets the data plane's
+  // 502 from here.
+  function toNextProcess(message, socket) {
+    holdStill(socket);
+    const child = nextChild;
+    if (!nextTakesConnections || !child?.connected) return portalUnavailableAnswer(socket, message.head, "next is not running");
+    child.send(message, socket, { keepOpen: false }, (err) => {
+      if (err) portalUnavailableAnswer(socket, message.head, err.message);
+      else socket.destroy();
+    });
+  }
+  // A connection Next gives back, to the next worker in turn.
+  let nextSlot = 0;
+  function toWorker(socket) {
+    holdStill(socket);
+    const workers = [...slots.values()].filter((w) => w.isConnected());
+    if (workers.length === 0) return socket.destroy();
+    const worker = workers[nextSlot++ % workers.length];
+    worker.send({ type: "connection-back" }, socket, { keepOpen: false }, () => socket.destroy());
+  }
   const nextPriority = nextCpuPriority();
   function startNext() {
     const command = [process.execPath, ...serverNodeFlags(), "next-server.mjs"];
@@ -112,7 +142,16 @@ export async function serve() {
     prefixLines(nextChild.stdout, "next", process.stdout);
     prefixLines(nextChild.stderr, "next", process.stderr);
     const child = nextChild;
+    child.on("message", (m, handle) => {
+      if (m?.type === "next-ready") {
+        nextTakesConnections = pageConnections.handoff;
+        tellWorkers();
+      }
+      if (m?.type === "connection-back" && handle) toWorker(handle);
+    });
     child.on("exit", async (code, signal) => {
+      nextTakesConnections = false;
+      tellWorkers();
       // Its port was taken between our choice and its listen: another port, told to the workers, and at once.
       if (code === NEXT_PORT_TAKEN && !pinnedNextPort && !stopping) {
         nextPort = await freePort();
@@ -191,7 +230,9 @@ export async function serve() {
   // cluster's IPC). Loaded here, after `npm start`'s install step, as every package is.
   const { AggregatorRegistry } = await import("prom-client");
   const aggregator = new AggregatorRegistry();
-  cluster.on("message", (worker, m) => {
+  cluster.on("message", (worker, m, handle) => {
+    if (m?.type === "page-connection" && handle) return toNextProcess(m, handle);
+    if (m?.type === "data-plane-ready") return tellWorkers(worker);
     if (m?.type !== "metrics-request") return;
     aggregator.clusterMetrics().then(
       (text) => worker.isConnected() && worker.send({ type: "metrics-answer", id: m.id, text }),

@@ -14,7 +14,7 @@ import { listenForTestClock } from "./test-clock-endpoint";
 export { handleNodeRequest } from "./node-front-door";
 export { handleGatewayUpgrade } from "./gateway-front-door";
 export { readiness, type ReadinessCheck } from "./readiness";
-export { localMetrics, metricsContentType } from "./metrics";
+export { countPageRequest, localMetrics, metricsContentType } from "./metrics";
 export { pollLocalBusThisTurn };
 export { startIdleRelease } from "./idle-memory";
 

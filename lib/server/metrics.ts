@@ -35,6 +35,12 @@ const duration = new HotHistogram(
   SECONDS,
 );
 
+const pageRequests = new HotCounter(
+  "platform_page_requests_total",
+  "Requests for Next (pages, the portal) by how they reached it: handed_over (the connection passed to Next for the answer) or streamed (through the data plane).",
+  ["how"],
+);
+
 const upstream = new HotHistogram(
   "platform_gateway_upstream_duration_seconds",
   "Time the product's upstream took to answer a gateway call's head, by product slug.",
@@ -95,6 +101,11 @@ new Counter({
 export function observeRequest(kind: string, route: string, method: string, status: number, seconds: number): void {
   requests.inc(kind, route, method, String(status));
   duration.observe(seconds, kind, route, method);
+}
+
+/** Counts a request for Next: its connection handed over, or the request streamed through this process. */
+export function countPageRequest(how: "handed_over" | "streamed"): void {
+  pageRequests.inc(how);
 }
 
 export function observeUpstream(product: string, seconds: number): void {

@@ -1,0 +1,116 @@
+// Handing a client's connection from one process to another (PAGE_CONNECTIONS=handoff, the default), so that the
+// bytes of a page never cross the data plane's event loop. A connection whose request is a page goes from the data
+// plane to Next, through the supervisor (node's IPC channels pass the socket itself: the same TCP connection, the
+// client sees nothing); Next answers that one request and, once its answer is written, gives the connection back the
+// same way, so the next request on it (an API call, say) is read by the data plane again. Next never reads a second
+// request from a connection it was handed: it stops reading the moment it has the first, and whatever the client
+// sends meanwhile waits in the kernel for the data plane.
+//
+// Which requests go: GET and HEAD without a body, HTTP/1.1, no Upgrade or Expect (canHandOff). Anything else for Next
+// (a sign-in form's POST, say) is still streamed to it by the data plane (data-plane.mjs's toNext). A client that
+// pipelines (sends its next request before the answer to the last; no browser or SDK does) could lose the request
+// read with the page's: not supported, as HTTP/1.1 pipelining is not by browsers.
+//
+// Why (docs/benchmarks.md, bench:pages-direct): streaming a page cost the data plane 0.5-0.6 ms of CPU, and the paced
+// gateway calls 2-3 ms of their p99 while 4 loops fetched pages.
+
+/** PAGE_CONNECTIONS: `handoff` (the default) or `stream`; or the sentence that says why the value cannot be honoured. */
+export function pageConnectionsSetting(env = process.env) {
+  const raw = env.PAGE_CONNECTIONS?.trim();
+  if (!raw) return { handoff: true };
+  if (raw === "handoff" || raw === "stream") return { handoff: raw === "handoff" };
+  return {
+    error: `PAGE_CONNECTIONS must be "handoff" (Next is handed a page's connection) or "stream" (the data plane streams every page), not "${raw}".`,
+  };
+}
+
+/** Whether this request's connection can be handed over: a bodiless GET/HEAD on HTTP/1.1, nothing to upgrade. */
+export function canHandOff(req) {
+  if (req.method !== "GET" && req.method !== "HEAD") return false;
+  if (req.httpVersion !== "1.1") return false;
+  const h = req.headers;
+  if (h.upgrade !== undefined || h.expect !== undefined || h["transfer-encoding"] !== undefined) return false;
+  return h["content-length"] === undefined || h["content-length"] === "0";
+}
+
+/** The request's head as the client sent it: its request line with `url` (before any rewriting) and its raw headers. */
+export function requestHead(method, url, rawHeaders) {
+  let head = `${method} ${url} HTTP/1.1\r\n`;
+  for (let i = 0; i < rawHeaders.length; i += 2) head += `${rawHeaders[i]}: ${rawHeaders[i + 1]}\r\n`;
+  return `${head}\r\n`;
+}
+
+/**
+ * Sends an HTTP server's connection over this process's IPC channel with `message`; the socket here is done with
+ * once sent. Reading stops first (node:http's own 'pause' handler stops the handle of a socket its parser consumes),
+ * so no byte the client sends after this is read here. Not counted as the server's connection in the other process
+ * (`server` unset: node would otherwise track it across processes for server.close()); `_server` stays, so the
+ * destroy below counts it gone here. Resolves to whether it went.
+ */
+export function sendConnection(message, socket) {
+  return new Promise((resolve) => {
+    if (!process.send || !process.connected || !socket._handle || socket.destroyed) return resolve(false);
+    socket.pause();
+    const parser = socket.parser;
+    if (parser?._consumed) {
+      parser.unconsume();
+      parser._consumed = false;
+    }
+    // Until it has left (a handle waits for the last one's acknowledgement before it is sent), nothing here may
+    // start reading it again: node:http resumes a socket when an answer ends or its writes drain.
+    const handle = socket._handle;
+    handle.readStop();
+    handle.reading = false;
+    handle.readStart = () => 0;
+    socket.server = null;
+    try {
+      process.send(message, socket, { keepOpen: false }, (err) => {
+        socket.destroy();
+        resolve(!err);
+      });
+    } catch {
+      socket.destroy();
+      resolve(false);
+    }
+  });
+}
+
+/**
+ * A connection that arrived over IPC (or through the supervisor): node started reading it when it made the socket;
+ * stop that before the event loop runs again, so that nothing is read into a process that only passes it on.
+ */
+export function holdStill(socket) {
+  const handle = socket?._handle;
+  if (handle?.reading) {
+    handle.reading = false;
+    handle.readStop();
+  }
+}
+
+/** Serves a connection handed to this process on `server`, the request `head` (text, latin1) first when given. */
+export function adoptConnection(server, socket, head) {
+  if (head) socket.unshift(Buffer.from(head, "latin1"));
+  server.emit("connection", socket);
+}
+
+/** The envelope of a page request Next cannot answer (down or restarting); the API and the gateway are not affected. */
+export function portalUnavailable(detail) {
+  return {
+    error: {
+      type: "server_error",
+      code: "PORTAL_UNAVAILABLE",
+      message: "The portal is not answering right now (it may be restarting); the API and the gateway are unaffected.",
+      detail,
+    },
+  };
+}
+
+/** Answers a connection on its way to Next with that 502 itself, and closes it (the supervisor, when Next is gone). */
+export function portalUnavailableAnswer(socket, head, detail) {
+  const body = JSON.stringify(portalUnavailable(detail));
+  const isHead = typeof head === "string" && head.startsWith("HEAD ");
+  const answer =
+    "HTTP/1.1 502 Bad Gateway\r\ncontent-type: application/json\r\ncache-control: no-store\r\nconnection: close\r\n" +
+    `content-length: ${Buffer.byteLength(body)}\r\n\r\n${isHead ? "" : body}`;
+  if (!socket.destroyed) socket.end(answer);
+}

@@ -1,0 +1,167 @@
+// Issue 37: a page's connection is handed to Next for its answer and comes back to the data plane
+// (PAGE_CONNECTIONS=handoff, the default; scripts/lib/connection-handoff.mjs), so that the bytes of a page never cross
+// the data plane's event loop. One keep-alive connection, as a browser's, asks for pages and API calls in turn:
+// every answer is right, all on the one connection, and GET /metrics counts which pages were handed over and which
+// streamed. PAGE_CONNECTIONS=stream streams them all, as before.
+import { test, after } from "node:test";
+import assert from "node:assert/strict";
+import http from "node:http";
+import { seedBusiness } from "../helpers/api";
+import { startSecondServer, type ServerWithLogs } from "../helpers/usage-db";
+
+const TOKEN = `metrics-${Date.now().toString(36)}-pages`;
+const servers: ServerWithLogs[] = [];
+after(() => Promise.all(servers.map((s) => s.stop())));
+
+async function platform(env: Record<string, string> = {}) {
+  const s = await startSecondServer({ METRICS_TOKEN: TOKEN, ...env });
+  servers.push(s);
+  return s;
+}
+
+interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  clientPort: number;
+  reused: boolean;
+}
+
+/** One request on `agent` (one keep-alive socket): its answer, and which client port and whether a reused socket. */
+function ask(agent: http.Agent, base: string, method: string, path: string, headers: Record<string, string> = {}, body?: string) {
+  return new Promise<Answer>((resolve, reject) => {
+    const req = http.request(`${base}${path}`, { method, agent, headers }, (res) => {
+      const clientPort = res.socket.localPort ?? 0; // the socket goes back to the agent's pool once the answer has ended
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (d) => (text += d));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text, clientPort, reused: req.reusedSocket }));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+/** platform_page_requests_total{how} from the deployment's GET /metrics. */
+async function pageRequests(base: string): Promise<{ handed_over: number; streamed: number }> {
+  const res = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
+  assert.equal(res.status, 200);
+  const text = await res.text();
+  const count = (how: string) => Number(new RegExp(`^platform_page_requests_total\\{how="${how}"\\} (\\d+)`, "m").exec(text)?.[1] ?? 0);
+  return { handed_over: count("handed_over"), streamed: count("streamed") };
+}
+
+test("one keep-alive connection: each page is handed to Next and the connection comes back for the API calls after it", async () => {
+  const s = await platform();
+  const business = await seedBusiness();
+  const auth = { authorization: `Bearer ${business.testKey}` };
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    const before = await pageRequests(s.url);
+    const answers: Answer[] = [];
+    const step = async (method: string, path: string, headers: Record<string, string> = {}, body?: string) => {
+      const a = await ask(agent, s.url, method, path, headers, body);
+      answers.push(a);
+      return a;
+    };
+
+    const catalog = await step("GET", "/catalog", { accept: "text/html" });
+    assert.equal(catalog.status, 200);
+    assert.match(String(catalog.headers["content-type"]), /text\/html/);
+    assert.match(catalog.body, /<html/i);
+
+    // The data plane again, on the same connection, right after Next answered on it.
+    const health = await step("GET", "/healthz");
+    assert.equal(health.status, 200);
+    assert.equal(JSON.parse(health.body).process, "data-plane");
+
+    const list = await step("GET", "/v1/products?limit=1", auth);
+    assert.equal(list.status, 200, list.body);
+    assert.ok(Array.isArray(JSON.parse(list.body).data));
+
+    const docs = await step("GET", "/docs", { accept: "text/html" });
+    assert.equal(docs.status, 200);
+    assert.match(docs.body, /<html/i);
+
+    // A body after a page: read and answered by the data plane (here refused in the envelope).
+    const bad = await step("POST", "/v1/products", { ...auth, "content-type": "application/json" }, "{not json");
+    assert.equal(bad.status, 400, bad.body);
+    assert.equal(JSON.parse(bad.body).error.code, "INVALID_JSON");
+
+    const missing = await step("GET", "/p/no-such-product-here", { accept: "text/html" });
+    assert.equal(missing.status, 404);
+
+    // A page request with a body is not handed over: the data plane streams it to Next.
+    const posted = await step("POST", "/catalog", { "content-type": "application/x-www-form-urlencoded" }, "a=1");
+    assert.ok(posted.status >= 200 && posted.status < 600);
+
+    const again = await step("GET", "/healthz");
+    assert.equal(JSON.parse(again.body).process, "data-plane");
+
+    assert.equal(new Set(answers.map((a) => a.clientPort)).size, 1, "every request went over one connection");
+    assert.deepEqual(
+      answers.slice(1).map((a) => a.reused),
+      answers.slice(1).map(() => true),
+    );
+
+    const after = await pageRequests(s.url);
+    assert.equal(after.handed_over - before.handed_over, 3, "GET /catalog, GET /docs and the missing page handed over");
+    assert.equal(after.streamed - before.streamed, 1, "the POST streamed");
+  } finally {
+    agent.destroy();
+  }
+});
+
+test("HEAD of a page is handed over too: its head, no body", async () => {
+  const s = await platform();
+  // Next closes a connection after a HEAD (streamed or handed over alike), so a connection of its own.
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    const before = await pageRequests(s.url);
+    const head = await ask(agent, s.url, "HEAD", "/docs", { accept: "text/html" });
+    assert.equal(head.status, 200);
+    assert.match(String(head.headers["content-type"]), /text\/html/);
+    assert.equal(head.body, "");
+    const after = await pageRequests(s.url);
+    assert.equal(after.handed_over - before.handed_over, 1);
+  } finally {
+    agent.destroy();
+  }
+});
+
+test("pages asked for on several connections at once are all answered, each connection back with the data plane", async () => {
+  const s = await platform();
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 6 });
+  try {
+    const paths = ["/catalog", "/docs", "/catalog", "/docs", "/healthz", "/catalog", "/docs", "/healthz"];
+    for (let round = 0; round < 3; round++) {
+      const answers = await Promise.all(paths.map((p) => ask(agent, s.url, "GET", p, { accept: "text/html" })));
+      for (const [i, a] of answers.entries()) {
+        assert.equal(a.status, 200, `${paths[i]}: ${a.body.slice(0, 200)}`);
+        if (paths[i] === "/healthz") assert.equal(JSON.parse(a.body).process, "data-plane");
+        else assert.match(a.body, /<html/i);
+      }
+    }
+  } finally {
+    agent.destroy();
+  }
+});
+
+test("PAGE_CONNECTIONS=stream: every page is streamed through the data plane, none handed over", async () => {
+  const s = await platform({ PAGE_CONNECTIONS: "stream" });
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    const before = await pageRequests(s.url);
+    const page = await ask(agent, s.url, "GET", "/catalog", { accept: "text/html" });
+    assert.equal(page.status, 200);
+    assert.match(page.body, /<html/i);
+    const health = await ask(agent, s.url, "GET", "/healthz");
+    assert.equal(JSON.parse(health.body).process, "data-plane");
+    const after = await pageRequests(s.url);
+    assert.equal(after.handed_over - before.handed_over, 0);
+    assert.equal(after.streamed - before.streamed, 1);
+  } finally {
+    agent.destroy();
+  }
+});
