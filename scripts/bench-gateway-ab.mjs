@@ -36,8 +36,7 @@ async function main(run) {
     ensureGenerated();
   } else prepare();
   const { makeBench, num } = await import("./lib/bench-setup.mjs");
-  const { publishAndSubscribe, referenceEnv } = await import("./lib/bench-gateway-offer.mjs");
-  const { startServer } = await import("./lib/server.mjs");
+  const { publishAndSubscribe, referenceEnv, startOfferSetup } = await import("./lib/bench-gateway-offer.mjs");
   const { runLoad, waitForIdle } = await import("./lib/bench-util.mjs");
 
   const ROUNDS = Math.max(1, Math.round(num("AB_ROUNDS", 3)));
@@ -47,18 +46,8 @@ async function main(run) {
 
   const bench = (run.bench = makeBench("bench:gateway:ab"));
   const { log } = bench;
-  const started = async (opts) => {
-    const s = await startServer(opts);
-    bench.onCleanup(() => s.stop());
-    return s;
-  };
-
-  const upstream = await started({ script: "scripts/bench-gateway-upstream.mjs" });
-  const db = await bench.freshDb();
-  const provider = bench.bootstrap(db.env, "Bench provider");
-  const consumer = bench.bootstrap(db.env, "Bench consumer");
-  const platform = await started({
-    env: { ...db.env, ALLOW_PRIVATE_URLS: "true", JOBS_IN_SERVER: "false", DATA_PLANE_NODE_FLAGS: process.env.BENCH_NODE_ARGS ?? "" },
+  const { started, upstream, provider, consumer, platform } = await startOfferSetup(bench, {
+    DATA_PLANE_NODE_FLAGS: process.env.BENCH_NODE_ARGS ?? "",
   });
   const offer = await publishAndSubscribe({
     url: platform.url,

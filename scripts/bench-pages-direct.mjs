@@ -27,8 +27,7 @@ async function main(run) {
     ensureGenerated();
   } else prepare();
   const { makeBench, num, writeResults } = await import("./lib/bench-setup.mjs");
-  const { publishAndSubscribe } = await import("./lib/bench-gateway-offer.mjs");
-  const { startServer } = await import("./lib/server.mjs");
+  const { publishAndSubscribe, startOfferSetup } = await import("./lib/bench-gateway-offer.mjs");
   const { runPaced } = await import("./lib/bench-paced.mjs");
   const { runIsolation, startPageLoops } = await import("./lib/bench-isolation.mjs");
 
@@ -43,17 +42,7 @@ async function main(run) {
     for (const c of runPaced.children) c.kill("SIGKILL");
     for (const c of startPageLoops.children) c.kill("SIGKILL");
   });
-  const started = async (opts) => {
-    const s = await startServer(opts);
-    bench.onCleanup(() => s.stop());
-    return s;
-  };
-
-  const upstream = await started({ script: "scripts/bench-gateway-upstream.mjs" });
-  const db = await bench.freshDb();
-  const provider = bench.bootstrap(db.env, "Bench provider");
-  const consumer = bench.bootstrap(db.env, "Bench consumer");
-  const platform = await started({ env: { ...db.env, ALLOW_PRIVATE_URLS: "true", JOBS_IN_SERVER: "false" } });
+  const { upstream, provider, consumer, platform } = await startOfferSetup(bench);
   // The supervisor passes Next's lines on with their prefix: "next ready on http://127.0.0.1:PORT (pid N)".
   const nextUrl = /next ready on (http:\/\/127\.0\.0\.1:\d+)/.exec(platform.stdout())?.[1];
   if (!nextUrl) throw new Error("the platform did not say where Next listens (no 'next ready on' line in its output)");

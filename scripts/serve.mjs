@@ -120,7 +120,8 @@ export async function serve() {
     holdStill(socket);
     const child = nextChild;
     if (!nextTakesConnections || !child?.connected) return portalUnavailableAnswer(socket, message.head, "next is not running");
-    child.send(message, socket, { keepOpen: false }, (err) => {
+    // Only what Next needs (node adds the sending server's key to a message that carries one of its connections).
+    child.send({ type: message.type, head: message.head }, socket, { keepOpen: false }, (err) => {
       if (err) portalUnavailableAnswer(socket, message.head, err.message);
       else socket.destroy();
     });

@@ -1,11 +1,32 @@
-// The offer bench:gateway and bench:gateway:ab call through: a provider publishes a public API product on the bench's
-// upstream with a usage price (0.001 USD a call, the given plan limit and price options), and a consumer subscribes
-// to it with a test card; and the environment of the same-work reference serving the same offer.
+// The offer bench:gateway, bench:gateway:ab and bench:pages-direct call through: a provider publishes a public API
+// product on the bench's upstream with a usage price (0.001 USD a call, the given plan limit and price options), and
+// a consumer subscribes to it with a test card; the environment of the same-work reference serving the same offer;
+// and what the short benches start before it (startOfferSetup).
 import { randomBytes } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { api } from "./bench-setup.mjs";
+import { startServer } from "./server.mjs";
+
+/**
+ * What bench:gateway:ab and bench:pages-direct start first: the loopback upstream (scripts/bench-gateway-upstream.mjs),
+ * a fresh database with a provider and a consumer, and the platform on it (no periodic jobs; `platformEnv` added).
+ * `started(opts)` starts any other server the bench stops at its cleanup.
+ */
+export async function startOfferSetup(bench, platformEnv = {}) {
+  const started = async (opts) => {
+    const s = await startServer(opts);
+    bench.onCleanup(() => s.stop());
+    return s;
+  };
+  const upstream = await started({ script: "scripts/bench-gateway-upstream.mjs" });
+  const db = await bench.freshDb();
+  const provider = bench.bootstrap(db.env, "Bench provider");
+  const consumer = bench.bootstrap(db.env, "Bench consumer");
+  const platform = await started({ env: { ...db.env, ALLOW_PRIVATE_URLS: "true", JOBS_IN_SERVER: "false", ...platformEnv } });
+  return { started, upstream, db, provider, consumer, platform };
+}
 
 const CARD = { card: { number: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" } };
 

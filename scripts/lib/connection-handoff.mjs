@@ -43,9 +43,9 @@ export function requestHead(method, url, rawHeaders) {
 /**
  * Sends an HTTP server's connection over this process's IPC channel with `message`; the socket here is done with
  * once sent. Reading stops first (node:http's own 'pause' handler stops the handle of a socket its parser consumes),
- * so no byte the client sends after this is read here. Not counted as the server's connection in the other process
- * (`server` unset: node would otherwise track it across processes for server.close()); `_server` stays, so the
- * destroy below counts it gone here. Resolves to whether it went.
+ * so no byte the client sends after this is read here. node counts the connection gone from its server when it sends
+ * it (and frees its HTTP parser); the socket object left here is destroyed without counting it again, so that its
+ * 'close' lets node:http drop what it held for it. Resolves to whether it went.
  */
 export function sendConnection(message, socket) {
   return new Promise((resolve) => {
@@ -62,15 +62,15 @@ export function sendConnection(message, socket) {
     handle.readStop();
     handle.reading = false;
     handle.readStart = () => 0;
-    socket.server = null;
-    try {
-      process.send(message, socket, { keepOpen: false }, (err) => {
-        socket.destroy();
-        resolve(!err);
-      });
-    } catch {
+    const done = (sent) => {
+      if (sent) socket._server = null; // node:net would count the connection gone a second time
       socket.destroy();
-      resolve(false);
+      resolve(sent);
+    };
+    try {
+      process.send(message, socket, { keepOpen: false }, (err) => done(!err));
+    } catch {
+      done(false);
     }
   });
 }

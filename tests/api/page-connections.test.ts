@@ -6,6 +6,7 @@
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
+import net from "node:net";
 import { seedBusiness } from "../helpers/api";
 import { startSecondServer, type ServerWithLogs } from "../helpers/usage-db";
 
@@ -146,6 +147,42 @@ test("pages asked for on several connections at once are all answered, each conn
   } finally {
     agent.destroy();
   }
+});
+
+/** Sends a GET for `path` on a connection of its own and hangs up after `after` (the first bytes, or at once). */
+function askAndHangUp(base: string, path: string, after: "sent" | "first-bytes") {
+  const { hostname, port } = new URL(base);
+  return new Promise<void>((resolve) => {
+    const socket = net.connect(Number(port), hostname, () => {
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAccept: text/html\r\n\r\n`);
+      if (after === "sent") setTimeout(() => socket.destroy(), 5);
+    });
+    socket.once("data", () => socket.destroy());
+    socket.on("error", () => {});
+    socket.on("close", () => resolve());
+  });
+}
+
+test("clients that hang up while Next answers their page: no error escapes in Next, and the next client is answered", async () => {
+  const s = await platform();
+  for (let i = 0; i < 10; i++) {
+    await Promise.all([
+      askAndHangUp(s.url, "/docs", "sent"),
+      askAndHangUp(s.url, "/docs", "first-bytes"),
+      askAndHangUp(s.url, "/catalog", "sent"),
+    ]);
+  }
+  await new Promise((r) => setTimeout(r, 1500)); // Next finishes the renders nobody waits for
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    const page = await ask(agent, s.url, "GET", "/docs", { accept: "text/html" });
+    assert.equal(page.status, 200);
+    assert.equal(JSON.parse((await ask(agent, s.url, "GET", "/healthz")).body).process, "data-plane");
+  } finally {
+    agent.destroy();
+  }
+  const logged = s.stderr();
+  assert.doesNotMatch(logged, /uncaughtException|Cannot read properties/, "an error escaped in a process of the platform");
 });
 
 test("PAGE_CONNECTIONS=stream: every page is streamed through the data plane, none handed over", async () => {
