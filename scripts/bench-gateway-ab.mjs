@@ -36,7 +36,7 @@ async function main(run) {
     ensureGenerated();
   } else prepare();
   const { makeBench, num } = await import("./lib/bench-setup.mjs");
-  const { publishAndSubscribe, referenceEnv, startOfferSetup } = await import("./lib/bench-gateway-offer.mjs");
+  const { referenceEnv, startOfferSetup } = await import("./lib/bench-gateway-offer.mjs");
   const { runLoad, waitForIdle } = await import("./lib/bench-util.mjs");
 
   const ROUNDS = Math.max(1, Math.round(num("AB_ROUNDS", 3)));
@@ -46,15 +46,8 @@ async function main(run) {
 
   const bench = (run.bench = makeBench("bench:gateway:ab"));
   const { log } = bench;
-  const { started, upstream, provider, consumer, platform } = await startOfferSetup(bench, {
+  const { started, upstream, consumer, platform, offer } = await startOfferSetup(bench, {
     DATA_PLANE_NODE_FLAGS: process.env.BENCH_NODE_ARGS ?? "",
-  });
-  const offer = await publishAndSubscribe({
-    url: platform.url,
-    provider,
-    consumer,
-    upstreamUrl: `${upstream.url}/v1`,
-    rateLimit: { limit: 1_000_000_000, windowSeconds: 60 },
   });
   const reference = await started({
     script: "scripts/bench-gateway-reference.mjs",

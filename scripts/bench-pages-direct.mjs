@@ -1,7 +1,7 @@
-// `npm run bench:pages-direct`: how much of the isolation run's tail is the data plane streaming the pages. Issue 37's
+// `npm run bench:pages-direct`: how much of the isolation run's tail is the data plane's part in the pages. Issue 37's
 // isolation goal (bench:gateway, bench:api) compares gateway calls paced alone with the same calls while 4 loops fetch
-// Next-rendered pages through the public port, so the data plane both answers the calls and streams every page to
-// and from Next. This runs that isolation run (scripts/lib/bench-isolation.mjs, A B B A inside) two ways, in
+// Next-rendered pages through the public port, so the data plane both answers the calls and reads every page's
+// request (and hands its connection to Next, or with PAGE_CONNECTIONS=stream streams the page). This runs that isolation run (scripts/lib/bench-isolation.mjs, A B B A inside) two ways, in
 // interleaved rounds on one platform (A B, B A, ...):
 //   - through: the page loops fetch from the public port, as the goal's run does;
 //   - direct:  the page loops fetch from Next's private address (127.0.0.1, the port the supervisor chose), so no
@@ -27,7 +27,7 @@ async function main(run) {
     ensureGenerated();
   } else prepare();
   const { makeBench, num, writeResults } = await import("./lib/bench-setup.mjs");
-  const { publishAndSubscribe, startOfferSetup } = await import("./lib/bench-gateway-offer.mjs");
+  const { startOfferSetup } = await import("./lib/bench-gateway-offer.mjs");
   const { runPaced } = await import("./lib/bench-paced.mjs");
   const { runIsolation, startPageLoops } = await import("./lib/bench-isolation.mjs");
 
@@ -42,17 +42,10 @@ async function main(run) {
     for (const c of runPaced.children) c.kill("SIGKILL");
     for (const c of startPageLoops.children) c.kill("SIGKILL");
   });
-  const { upstream, provider, consumer, platform } = await startOfferSetup(bench);
+  const { consumer, platform, offer } = await startOfferSetup(bench);
   // The supervisor passes Next's lines on with their prefix: "next ready on http://127.0.0.1:PORT (pid N)".
   const nextUrl = /next ready on (http:\/\/127\.0\.0\.1:\d+)/.exec(platform.stdout())?.[1];
   if (!nextUrl) throw new Error("the platform did not say where Next listens (no 'next ready on' line in its output)");
-  const offer = await publishAndSubscribe({
-    url: platform.url,
-    provider,
-    consumer,
-    upstreamUrl: `${upstream.url}/v1`,
-    rateLimit: { limit: 1_000_000_000, windowSeconds: 60 },
-  });
   log(`platform on ${platform.url} (data plane pid ${platform.pid}), Next on ${nextUrl}; product /gw/${offer.slug}`);
   const requests = [{ method: "GET", path: `/gw/${offer.slug}${CALL_PATH}`, headers: { authorization: `Bearer ${consumer.testKey}` } }];
   const pages = ["/catalog", `/p/${offer.slug}`, `/p/${offer.slug}/docs`, "/docs"];
@@ -107,7 +100,7 @@ async function main(run) {
   console.log("|---|---|---|---|---|---|");
   for (const way of WAYS)
     console.log(
-      `| ${way === "direct" ? "from Next's private port" : "through the data plane"} | ${mean(way, "aloneP99").toFixed(3)} | ` +
+      `| ${way === "direct" ? "from Next's private port" : "through the public port"} | ${mean(way, "aloneP99").toFixed(3)} | ` +
         `${mean(way, "loadedP99").toFixed(3)} | ${mean(way, "p99Ratio").toFixed(2)} | ${mean(way, "pagesPerSecond").toFixed(1)} | ` +
         `${mean(way, "extraCpuMsPerPage").toFixed(3)} |`,
     );

@@ -11,8 +11,9 @@ import { startServer } from "./server.mjs";
 
 /**
  * What bench:gateway:ab and bench:pages-direct start first: the loopback upstream (scripts/bench-gateway-upstream.mjs),
- * a fresh database with a provider and a consumer, and the platform on it (no periodic jobs; `platformEnv` added).
- * `started(opts)` starts any other server the bench stops at its cleanup.
+ * a fresh database with a provider and a consumer, the platform on it (no periodic jobs; `platformEnv` added), and
+ * the offer the consumer calls (a plan limit that counts but never refuses). `started(opts)` starts any other server
+ * the bench stops at its cleanup.
  */
 export async function startOfferSetup(bench, platformEnv = {}) {
   const started = async (opts) => {
@@ -25,7 +26,14 @@ export async function startOfferSetup(bench, platformEnv = {}) {
   const provider = bench.bootstrap(db.env, "Bench provider");
   const consumer = bench.bootstrap(db.env, "Bench consumer");
   const platform = await started({ env: { ...db.env, ALLOW_PRIVATE_URLS: "true", JOBS_IN_SERVER: "false", ...platformEnv } });
-  return { started, upstream, db, provider, consumer, platform };
+  const offer = await publishAndSubscribe({
+    url: platform.url,
+    provider,
+    consumer,
+    upstreamUrl: `${upstream.url}/v1`,
+    rateLimit: { limit: 1_000_000_000, windowSeconds: 60 },
+  });
+  return { started, upstream, db, provider, consumer, platform, offer };
 }
 
 const CARD = { card: { number: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" } };

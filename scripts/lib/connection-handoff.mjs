@@ -43,9 +43,12 @@ export function requestHead(method, url, rawHeaders) {
 /**
  * Sends an HTTP server's connection over this process's IPC channel with `message`; the socket here is done with
  * once sent. Reading stops first (node:http's own 'pause' handler stops the handle of a socket its parser consumes),
- * so no byte the client sends after this is read here. node counts the connection gone from its server when it sends
- * it (and frees its HTTP parser); the socket object left here is destroyed without counting it again, so that its
- * 'close' lets node:http drop what it held for it. Resolves to whether it went.
+ * so no byte the client sends after this is read here. The socket is sent without its `server`: with one, node would
+ * track it across processes for server.close(), and a server that has sent one connection then counts its live ones
+ * as none when it closes (a drain would cut off the requests in flight). node:http's own error and timeout handlers
+ * read that `server`, and an error on a connection that has left is no longer this process's, so they go too. The
+ * socket object left here is destroyed, which counts the connection gone and lets node:http drop what it held for
+ * it. Resolves to whether it went.
  */
 export function sendConnection(message, socket) {
   return new Promise((resolve) => {
@@ -62,8 +65,14 @@ export function sendConnection(message, socket) {
     handle.readStop();
     handle.reading = false;
     handle.readStart = () => 0;
+    for (const [event, name] of [
+      ["error", "socketOnError"],
+      ["timeout", "socketOnTimeout"],
+    ])
+      for (const listener of socket.listeners(event)) if (listener.name === name) socket.removeListener(event, listener);
+    socket.on("error", () => {});
+    socket.server = null;
     const done = (sent) => {
-      if (sent) socket._server = null; // node:net would count the connection gone a second time
       socket.destroy();
       resolve(sent);
     };
