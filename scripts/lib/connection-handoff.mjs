@@ -96,9 +96,16 @@ export function holdStill(socket) {
   }
 }
 
-/** Serves a connection handed to this process on `server`, the request `head` (text, latin1) first when given. */
+/**
+ * Serves a connection handed to this process on `server`, the request `head` (text, latin1) first when given. Counted
+ * as the server's own, as node:net counts one it accepted, so that a drain (server.close()) waits for the request on
+ * it; its destroy, here or when it is handed on, counts it gone.
+ */
 export function adoptConnection(server, socket, head) {
   if (head) socket.unshift(Buffer.from(head, "latin1"));
+  server._connections++;
+  socket.server = server;
+  socket._server = server;
   server.emit("connection", socket);
 }
 

@@ -185,6 +185,50 @@ test("clients that hang up while Next answers their page: no error escapes in Ne
   assert.doesNotMatch(logged, /uncaughtException|Cannot read properties/, "an error escaped in a process of the platform");
 });
 
+test("a drain waits for a request in flight on a connection Next gave back", async () => {
+  // Not in `servers`: this test stops it itself.
+  const s = await startSecondServer({ USAGE_FLUSH_MS: "600000" });
+  const business = await seedBusiness();
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  let stopping: Promise<void> | undefined;
+  try {
+    const page = await ask(agent, s.url, "GET", "/catalog", { accept: "text/html" });
+    assert.equal(page.status, 200);
+    // A POST on the same connection (handed to Next for the page and given back), its body only half sent.
+    const text = JSON.stringify({ name: "Finished during a drain", type: "API" });
+    const req = http.request(`${s.url}/v1/products`, {
+      method: "POST",
+      agent,
+      headers: {
+        authorization: `Bearer ${business.testKey}`,
+        "content-type": "application/json",
+        "content-length": Buffer.byteLength(text),
+      },
+    });
+    const answer = new Promise<{ status: number; body: string; clientPort: number }>((resolve) => {
+      req.on("response", (res) => {
+        const clientPort = res.socket.localPort ?? 0;
+        let body = "";
+        res.on("data", (d) => (body += d));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body, clientPort }));
+      });
+      req.on("error", (e) => resolve({ status: 0, body: e.message, clientPort: 0 }));
+    });
+    req.write(text.slice(0, 5));
+    await new Promise((r) => setTimeout(r, 300)); // admitted, waiting for the rest of its body
+    stopping = s.stop(); // SIGTERM
+    await new Promise((r) => setTimeout(r, 300));
+    req.end(text.slice(5));
+    const done = await answer;
+    assert.equal(done.status, 201, `the request in flight was cut off by the drain: ${done.body}`);
+    assert.equal(done.clientPort, page.clientPort, "the POST went over the page's connection");
+    await stopping;
+  } finally {
+    agent.destroy();
+    await (stopping ?? s.stop());
+  }
+});
+
 test("PAGE_CONNECTIONS=stream: every page is streamed through the data plane, none handed over", async () => {
   const s = await platform({ PAGE_CONNECTIONS: "stream" });
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
