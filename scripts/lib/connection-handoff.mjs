@@ -9,7 +9,7 @@
 // Which requests go: GET and HEAD without a body, HTTP/1.1, no Upgrade or Expect (canHandOff). Anything else for Next
 // (a sign-in form's POST, say) is still streamed to it by the data plane (data-plane.mjs's toNext). A client that
 // pipelines (sends its next request before the answer to the last; no browser or SDK does) could lose the request
-// read with the page's: not supported, as HTTP/1.1 pipelining is not by browsers.
+// read with the page's: not supported (browsers do not pipeline).
 //
 // Why (docs/benchmarks.md, bench:pages-direct): streaming a page cost the data plane 0.5-0.6 ms of CPU, and the paced
 // gateway calls 2-3 ms of their p99 while 4 loops fetched pages.
