@@ -128,5 +128,7 @@ export function portalUnavailableAnswer(socket, head, detail) {
   const answer =
     "HTTP/1.1 502 Bad Gateway\r\ncontent-type: application/json\r\ncache-control: no-store\r\nconnection: close\r\n" +
     `content-length: ${Buffer.byteLength(body)}\r\n\r\n${isHead ? "" : body}`;
+  // The client may be gone, or the socket already half sent on: an error here is nobody's to hear.
+  socket.on("error", () => {});
   if (!socket.destroyed) socket.end(answer);
 }
