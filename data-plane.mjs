@@ -17,9 +17,11 @@ import { drainOnSignal } from "./scripts/lib/drain-on-signal.mjs";
 import { frontRequestPreparer } from "./scripts/lib/front-request.mjs";
 import {
   adoptConnection,
+  aloneOnConnection,
   canHandOff,
   holdStill,
   portalUnavailable,
+  readEndsWithRequest,
   requestHead,
   sendConnection,
 } from "./scripts/lib/connection-handoff.mjs";
@@ -76,6 +78,14 @@ function json(res, status, body) {
 
 /** Hands the connection of a page request to Next (through the supervisor); streams it when that cannot be done. */
 function handOffToNext(req, res, clientUrl) {
+  const readEndedWithIt = readEndsWithRequest(req.socket); // now, while the parser still has the read
+  queueMicrotask(() => {
+    if (aloneOnConnection(req, res, readEndedWithIt)) sendToNext(req, res, clientUrl);
+    else toNext(req, res); // pipelined: what came after the page was read here, so the page is streamed
+  });
+}
+
+function sendToNext(req, res, clientUrl) {
   const head = requestHead(req.method, clientUrl, req.rawHeaders);
   sendConnection({ type: "page-connection", head }, req.socket).then((sent) => {
     if (sent) plane.countPageRequest("handed_over");

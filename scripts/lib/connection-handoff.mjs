@@ -7,9 +7,10 @@
 // sends meanwhile waits in the kernel for the data plane.
 //
 // Which requests go: GET and HEAD without a body, HTTP/1.1, no Upgrade or Expect (canHandOff). Anything else for Next
-// (a sign-in form's POST, say) is still streamed to it by the data plane (data-plane.mjs's toNext). A client that
-// pipelines (sends its next request before the answer to the last; no browser or SDK does) could lose the request
-// read with the page's: not supported (browsers do not pipeline).
+// (a sign-in form's POST, say) is still streamed to it by the data plane (data-plane.mjs's toNext). So is a page whose
+// connection holds more than it (aloneOnConnection): a client that pipelines (sends its next request before the answer
+// to the last; browsers do not, some tools do) has its page streamed, since the bytes of the requests after it,
+// already read here, would not go with the socket.
 //
 // Why (docs/benchmarks.md, bench:pages-direct): streaming a page cost the data plane 0.5-0.6 ms of CPU, and the paced
 // gateway calls 2-3 ms of their p99 while 4 loops fetched pages.
@@ -31,6 +32,31 @@ export function canHandOff(req) {
   const h = req.headers;
   if (h.upgrade !== undefined || h.expect !== undefined || h["transfer-encoding"] !== undefined) return false;
   return h["content-length"] === undefined || h["content-length"] === "0";
+}
+
+/**
+ * Whether the last bytes read from the request's connection end with this request, a bodiless one: nothing of a
+ * request after it (pipelined in the same read, whole or in part) is in this process. Asked while node:http parses
+ * that read (in the request's handler), when the parser still has it. False when it cannot be told.
+ */
+export function readEndsWithRequest(socket) {
+  const parser = socket?.parser;
+  if (typeof parser?.getCurrentBuffer !== "function") return false;
+  const read = parser.getCurrentBuffer();
+  const n = read?.length ?? 0;
+  return n >= 4 && read[n - 4] === 13 && read[n - 3] === 10 && read[n - 2] === 13 && read[n - 1] === 10;
+}
+
+/**
+ * Whether `req` has its connection to itself, so that the connection can leave with it: its read ended with it
+ * (`readEndedWithIt`, readEndsWithRequest in its handler), no request after it has been parsed since (a pipelined
+ * one, read in the same turn), its answer is the connection's current one (not queued behind an earlier answer) and
+ * nothing written before it is still on its way out. Asked a microtask after the handler: node:http parses a whole
+ * read, and calls the handler of every request in it, before any microtask runs.
+ */
+export function aloneOnConnection(req, res, readEndedWithIt) {
+  const socket = req.socket;
+  return readEndedWithIt && socket?.parser?.incoming === req && res.socket === socket && socket.writableLength === 0;
 }
 
 /** The request's head as the client sent it: its request line with `url` (before any rewriting) and its raw headers. */

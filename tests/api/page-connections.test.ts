@@ -246,3 +246,89 @@ test("PAGE_CONNECTIONS=stream: every page is streamed through the data plane, no
     agent.destroy();
   }
 });
+
+/** Reads `count` answers, one after the other, from a socket's bytes: each one's status and body. */
+function readAnswers(socket: net.Socket, count: number, timeoutMs = 15_000) {
+  return new Promise<{ status: number; body: string }[]>((resolve, reject) => {
+    let buffer = Buffer.alloc(0);
+    const answers: { status: number; body: string }[] = [];
+    const timer = setTimeout(() => reject(new Error(`${answers.length} of ${count} answers after ${timeoutMs} ms`)), timeoutMs);
+    const parse = () => {
+      for (;;) {
+        const end = buffer.indexOf("\r\n\r\n");
+        if (end < 0) return;
+        const head = buffer.subarray(0, end).toString("latin1");
+        const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0);
+        let rest = buffer.subarray(end + 4);
+        let body: Buffer;
+        const length = /\r\ncontent-length: *(\d+)/i.exec(head);
+        if (length) {
+          if (rest.length < Number(length[1])) return;
+          body = rest.subarray(0, Number(length[1]));
+          rest = rest.subarray(Number(length[1]));
+        } else if (/\r\ntransfer-encoding: *chunked/i.test(head)) {
+          const chunks: Buffer[] = [];
+          let at = 0;
+          for (;;) {
+            const line = rest.indexOf("\r\n", at);
+            if (line < 0) return;
+            const size = parseInt(rest.subarray(at, line).toString("latin1"), 16);
+            if (rest.length < line + 2 + size + 2) return;
+            chunks.push(rest.subarray(line + 2, line + 2 + size));
+            at = line + 2 + size + 2;
+            if (size === 0) break;
+          }
+          body = Buffer.concat(chunks);
+          rest = rest.subarray(at);
+        } else body = Buffer.alloc(0);
+        answers.push({ status, body: body.toString("utf8") });
+        buffer = rest;
+        if (answers.length === count) {
+          clearTimeout(timer);
+          return resolve(answers);
+        }
+      }
+    };
+    socket.on("data", (d) => {
+      buffer = Buffer.concat([buffer, d]);
+      parse();
+    });
+    socket.on("error", reject);
+    socket.on("close", () => reject(new Error(`the connection closed after ${answers.length} of ${count} answers`)));
+  });
+}
+
+test("a client that pipelines (its next request sent before the page's answer) gets every answer, in order", async () => {
+  const s = await platform();
+  const { hostname, port } = new URL(s.url);
+  const host = `Host: ${hostname}:${port}\r\n`;
+  const get = (path: string) => `GET ${path} HTTP/1.1\r\n${host}Accept: text/html\r\n\r\n`;
+  for (const paths of [
+    ["/docs", "/healthz"],
+    ["/healthz", "/docs", "/healthz"],
+    ["/docs", "/catalog", "/healthz"],
+  ]) {
+    // Every request in one write (read in one chunk by the data plane), and again with the last request cut in two:
+    // its first half read with the page, the rest 200 ms later.
+    for (const split of [false, true]) {
+      const socket = net.connect(Number(port), hostname);
+      try {
+        await new Promise((r) => socket.once("connect", r));
+        const answers = readAnswers(socket, paths.length);
+        const text = paths.map(get).join("");
+        const cut = split ? text.length - 12 : text.length;
+        socket.write(text.slice(0, cut));
+        if (split) setTimeout(() => socket.write(text.slice(cut)), 200);
+        const got = await answers;
+        paths.forEach((path, i) => {
+          const which = `${path}, answer ${i + 1} of ${paths.join(" ")}${split ? " (the last one cut in two)" : ""}`;
+          assert.equal(got[i].status, 200, which);
+          if (path === "/healthz") assert.equal(JSON.parse(got[i].body).process, "data-plane", which);
+          else assert.match(got[i].body, /<html/i, which);
+        });
+      } finally {
+        socket.destroy();
+      }
+    }
+  }
+});

@@ -4,8 +4,15 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Writable } from "node:stream";
-// @ts-expect-error: plain ESM script without types
-import { canHandOff, pageConnectionsSetting, portalUnavailableAnswer, requestHead } from "../../scripts/lib/connection-handoff.mjs";
+import {
+  aloneOnConnection,
+  canHandOff,
+  pageConnectionsSetting,
+  portalUnavailableAnswer,
+  readEndsWithRequest,
+  requestHead,
+  // @ts-expect-error: plain ESM script without types
+} from "../../scripts/lib/connection-handoff.mjs";
 
 const req = (method: string, headers: Record<string, string> = {}, httpVersion = "1.1") => ({ method, headers, httpVersion });
 
@@ -56,4 +63,25 @@ test("a connection Next cannot take gets the 502 envelope and is closed; a HEAD 
   assert.equal(JSON.parse(body).error.code, "PORTAL_UNAVAILABLE");
   const head = written("HEAD /catalog HTTP/1.1\r\n\r\n");
   assert.equal(head.out.split("\r\n\r\n")[1], "");
+});
+
+test("a page's connection leaves with it only when the page is all it holds: nothing read after it, nothing queued or unsent before it", () => {
+  const lastRead = (text: string) => ({ parser: { getCurrentBuffer: () => Buffer.from(text, "latin1") } });
+  assert.equal(readEndsWithRequest(lastRead("GET /docs HTTP/1.1\r\nHost: a\r\n\r\n")), true);
+  assert.equal(readEndsWithRequest(lastRead("GET /docs HTTP/1.1\r\nHost: a\r\n\r\nGET /healthz HTTP/1.1\r\nHo")), false);
+  assert.equal(readEndsWithRequest({ parser: {} }), false, "a parser that cannot say: streamed");
+  assert.equal(readEndsWithRequest({}), false);
+
+  const socket = { parser: { incoming: null as unknown }, writableLength: 0 };
+  const req = { socket };
+  const res = { socket };
+  socket.parser.incoming = req;
+  assert.equal(aloneOnConnection(req, res, true), true);
+  assert.equal(aloneOnConnection(req, res, false), false, "the read went on past it");
+  socket.parser.incoming = { socket };
+  assert.equal(aloneOnConnection(req, res, true), false, "a pipelined request was parsed after it");
+  socket.parser.incoming = req;
+  assert.equal(aloneOnConnection(req, { socket: null }, true), false, "its answer waits behind an earlier one");
+  socket.writableLength = 120;
+  assert.equal(aloneOnConnection(req, res, true), false, "an earlier answer is still being written");
 });
