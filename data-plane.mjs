@@ -221,7 +221,11 @@ server.listen(port, hostname, () => {
   process.send?.({ type: "data-plane-ready", worker, ms });
 });
 
-drainOnSignal(server, async () => {
-  nextAgent.destroy();
-  await plane.shutdownDataPlane();
-});
+drainOnSignal(
+  server,
+  async () => {
+    nextAgent.destroy();
+    await plane.shutdownDataPlane();
+  },
+  () => plane.drainTick(),
+);

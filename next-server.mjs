@@ -105,4 +105,8 @@ server.listen(port, hostname, () => {
   process.send?.({ type: "next-ready" });
 });
 
-drainOnSignal(server, async () => globalThis.__platformShutdown?.());
+drainOnSignal(
+  server,
+  async () => globalThis.__platformShutdown?.(),
+  async () => globalThis.__platformDrainTick?.(),
+);

@@ -2,7 +2,7 @@ import { db } from "@/lib/db/client";
 import type { Prisma } from "@/generated/prisma-sqlite";
 import { now } from "@/lib/clock";
 import { newId } from "@/lib/ids";
-import { onShutdown } from "@/lib/shutdown";
+import { onShutdown, whileDraining } from "@/lib/shutdown";
 import { processSingleton } from "@/lib/process-state";
 import { redactText } from "@/lib/usage/redact";
 
@@ -59,6 +59,7 @@ export function flushAudit(): Promise<void> {
 }
 
 onShutdown(flushAudit);
+whileDraining(flushAudit);
 
 export function recordAudit(entry: AuditEntry): void {
   const t = now();

@@ -39,3 +39,8 @@ export function startDataPlaneServices({ background }: { background: boolean }):
 export async function shutdownDataPlane(): Promise<void> {
   await (globalThis as { __platformShutdown?: () => Promise<void> }).__platformShutdown?.();
 }
+
+/** What a drain repeats while it waits for the requests in flight (lib/shutdown.ts, whileDraining). */
+export async function drainTick(): Promise<void> {
+  await (globalThis as { __platformDrainTick?: () => Promise<void> }).__platformDrainTick?.();
+}

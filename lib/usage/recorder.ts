@@ -4,7 +4,7 @@ import { databaseAnswered, databaseFailed } from "@/lib/db/availability";
 import { isDatabaseUnavailable } from "@/lib/http/error-mapper";
 import { databaseProvider, db } from "@/lib/db/client";
 import { newId } from "@/lib/ids";
-import { onShutdown } from "@/lib/shutdown";
+import { onShutdown, whileDraining } from "@/lib/shutdown";
 import type { Prisma } from "@/generated/prisma-sqlite";
 import type { AuthContext } from "@/lib/http/auth-context";
 import { processSingleton } from "@/lib/process-state";
@@ -618,3 +618,4 @@ onShutdown(async () => {
   await flushUsage();
   closeJournal();
 });
+whileDraining(flushUsage);

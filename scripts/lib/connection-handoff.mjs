@@ -129,10 +129,25 @@ export function holdStill(socket) {
  */
 export function adoptConnection(server, socket, head) {
   if (head) socket.unshift(Buffer.from(head, "latin1"));
+  else {
+    cameBack.add(socket);
+    socket.once("close", () => cameBack.delete(socket));
+  }
   server._connections++;
   socket.server = server;
   socket._server = server;
   server.emit("connection", socket);
+}
+
+// Connections handed back without a request (Next's, once a page is answered). node:http counts a connection as busy
+// from the moment it is set up until its first request ends (so that one that never sends a byte still times out),
+// so closeIdleConnections() never closes one that came back and stayed unused, a browser's between two pages, and a
+// drain waited for it until its deadline, then exited without writing what was queued.
+const cameBack = new Set();
+
+/** Closes the connections handed back to this process on which no request has begun (a drain's idle sweep). */
+export function closeIdleConnectionsHandedBack() {
+  for (const socket of cameBack) if (!socket.parser?.incoming && !socket._httpMessage) socket.destroy();
 }
 
 /** The envelope of a page request Next cannot answer (down or restarting); the API and the gateway are not affected. */

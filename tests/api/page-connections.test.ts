@@ -229,6 +229,22 @@ test("a drain waits for a request in flight on a connection Next gave back", asy
   }
 });
 
+test("a connection Next gave back and left unused (a browser's between pages) does not hold a drain open", async () => {
+  const s = await platform();
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    const page = await ask(agent, s.url, "GET", "/docs", { accept: "text/html" });
+    assert.equal(page.status, 200);
+    await new Promise((r) => setTimeout(r, 300)); // back with the data plane by now, and kept open by the agent
+    const asked = Date.now();
+    await s.stop(); // SIGTERM; the helper kills with SIGKILL what has not exited 5 s later
+    assert.equal(s.child.signalCode, null, `killed ${Date.now() - asked} ms after SIGTERM: the drain waited for the idle connection`);
+    assert.equal(s.child.exitCode, 0);
+  } finally {
+    agent.destroy();
+  }
+});
+
 test("PAGE_CONNECTIONS=stream: every page is streamed through the data plane, none handed over", async () => {
   const s = await platform({ PAGE_CONNECTIONS: "stream" });
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });

@@ -5,6 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import net from "node:net";
 import { newId } from "@/lib/ids";
 import { seedBusiness, client, request, expectError, collectAll, type ApiResponse } from "../helpers/api";
 import { db, createKey, settledCount, sleep, slowPost, startSecondServer } from "../helpers/usage-db";
@@ -369,6 +370,29 @@ test("a request in flight when the server is told to stop is answered, and meter
   }
   assert.equal(await usageCount(biz.projectId), 2, "both requests are metered");
   assert.deepEqual((await db.usageEvent.findMany({ where: { projectId: biz.projectId } })).map((u) => u.statusCode).sort(), [200, 201]);
+});
+
+test("a stop held open by a client stalled halfway through its request still writes the usage of the calls that finished", async () => {
+  const biz = await seedBusiness();
+  const server = await startSecondServer({ USAGE_FLUSH_MS: "600000", ROLLUP_FLUSH_MS: "600000" });
+  const { hostname, port } = new URL(server.url);
+  const stalled = net.connect(Number(port), hostname);
+  stalled.on("error", () => {});
+  const connected = new Promise((r) => stalled.once("connect", r));
+  try {
+    assert.equal((await client(biz.testKey, server.url).get("/v1/products")).status, 200);
+    await connected;
+    // A head without its blank line: the request never ends, so the drain can never finish it.
+    stalled.write(`GET /v1/products HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: Bearer ${biz.testKey}\r\n`);
+    await sleep(300);
+    assert.equal(await usageCount(biz.projectId), 0, "nothing written before the stop (the timers are long)");
+    // SIGTERM; the helper's SIGKILL 5 s later ends the drain the stalled connection holds open.
+    await server.stop();
+  } finally {
+    stalled.destroy();
+    await server.stop();
+  }
+  assert.equal(await usageCount(biz.projectId), 1, "the finished call's usage event was written while the stop waited");
 });
 
 test("retention: `npm run jobs` purges logs older than the project's retention and keeps the rest", async () => {
