@@ -6,13 +6,14 @@ import { resolvePathAndQuery } from "@/lib/http/request-target";
 import { setsPlatformCookie, withoutPlatformCookies } from "@/lib/http/platform-cookies";
 import { guardedLookup } from "@/lib/webhooks/send";
 import { isRefusedAddress } from "@/lib/webhooks/url-safety";
+import { dispatchUpstream, headersOf, type UpstreamHandler } from "./upstream-pool";
 
 // The pass-through: the client's request streamed to the upstream and the upstream's answer streamed back, neither
-// body buffered (a 100 MB download or an SSE stream passes in constant memory). One keep-alive agent per upstream
-// origin. The upstream's address is checked when the connection is made (the webhook SSRF rules: loopback and
-// private ranges only with ALLOW_PRIVATE_URLS=true, link-local and metadata never). A client that goes away
-// releases the upstream connection; an upstream that fails before answering is a 502, one that does not answer
-// within the product's timeout a 504, and neither takes the process down.
+// body buffered (a 100 MB download or an SSE stream passes in constant memory). One pool of keep-alive connections
+// per upstream origin (lib/gateway/upstream-pool.ts). The upstream's address is checked when the connection is made
+// (the webhook SSRF rules: loopback and private ranges only with ALLOW_PRIVATE_URLS=true, link-local and metadata
+// never). A client that goes away releases the upstream connection; an upstream that fails before answering is a
+// 502, one that does not answer within the product's timeout a 504, and neither takes the process down.
 
 // Headers that describe one hop, not the message (RFC 9110 §7.6.1).
 const HOP_BY_HOP = new Set([
@@ -25,6 +26,8 @@ const HOP_BY_HOP = new Set([
   "transfer-encoding",
   "upgrade",
   "host",
+  // Answered by this hop (node:http sends the 100 Continue); undici refuses to send it on.
+  "expect",
 ]);
 // The client's credentials for this platform: never passed to the provider.
 const CLIENT_CREDENTIALS = new Set(["authorization", "x-api-key"]);
@@ -139,19 +142,8 @@ export function endAtTurnEnd(request: { destroyed: boolean; end(): unknown }): v
 }
 function endQueued(): void {
   const requests = toEnd.splice(0);
-  // One whose client went away meanwhile was destroyed (proxyRequest's "close" handler): nothing to send.
+  // One whose client went away meanwhile was let go (proxyRequest's "close" handler): nothing to send.
   for (const request of requests) if (!request.destroyed) request.end();
-}
-
-const agents = new Map<string, http.Agent>();
-function agentFor(target: UpstreamTarget): http.Agent {
-  let agent = agents.get(target.origin);
-  if (!agent) {
-    const options = { keepAlive: true, maxSockets: 256, maxFreeSockets: 64, scheduling: "lifo" as const };
-    agent = target.protocol === "https:" ? new https.Agent(options) : new http.Agent(options);
-    agents.set(target.origin, agent);
-  }
-  return agent;
 }
 
 // An address written in the URL is never looked up (so guardedLookup never sees it): it is checked here, once per
@@ -214,9 +206,13 @@ export interface ProxyCall extends UpstreamCall {
   onResponseChunk?: (chunk: Buffer) => void | { stop: string; passedBytes?: number };
 }
 
-/** The start all kinds of call share: the result, settled once, a fault before any answer, the upstream request
- * and the timeout that ends it. One object with methods rather than a closure each: made on every gateway call. */
-class Exchange {
+const REFUSED_ADDRESS = "The upstream's address is not allowed on this deployment.";
+const unreachable = (e: { code?: string }) =>
+  e.code === "EPRIVATE" ? REFUSED_ADDRESS : `The upstream could not be reached (${e.code ?? "error"}).`;
+
+/** The start all kinds of call share: the result, settled once, a fault before any answer, and the timeout that lets
+ * the upstream go. One object with methods rather than a closure each: made on every gateway call. */
+abstract class Exchange {
   readonly started = performance.now();
   readonly result: ProxyResult = {
     status: null,
@@ -228,8 +224,7 @@ class Exchange {
     responseHeaders: {},
     arrivedWhole: false,
   };
-  private settled = false;
-  upstream!: http.ClientRequest;
+  protected settled = false;
   private timer: NodeJS.Timeout | null = null;
 
   constructor(private readonly resolve: (r: ProxyResult) => void) {}
@@ -237,12 +232,13 @@ class Exchange {
   done(): void {
     if (this.settled) return;
     this.settled = true;
+    this.stopTimer();
     this.resolve(this.result);
   }
 
   fault(kind: UpstreamFault, message: string): void {
     // Never after the call has settled: a client that went away settles it first, and the upstream request's
-    // error that its destruction causes is no fault of the upstream's.
+    // error that letting it go causes is no fault of the upstream's.
     const result = this.result;
     if (!this.settled && result.status === null && !result.fault) {
       result.fault = kind;
@@ -252,8 +248,330 @@ class Exchange {
     this.done();
   }
 
-  /** The upstream request, its timeout started. */
-  send(call: UpstreamCall, agent: http.Agent | undefined): void {
+  /** Ends the upstream request, whatever it had come to. */
+  abstract letGo(): void;
+
+  startTimer(timeoutMs: number): void {
+    this.timer = setTimeout(timedOut, timeoutMs, this, timeoutMs);
+    this.timer.unref?.();
+  }
+
+  stopTimer(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  timedOut(timeoutMs: number): void {
+    this.fault("UPSTREAM_TIMEOUT", `The upstream did not answer within ${timeoutMs} ms.`);
+    this.letGo();
+  }
+
+  /** The upstream answered: its status and how long it took. */
+  answered(status: number): void {
+    this.stopTimer();
+    this.result.status = status;
+    this.result.upstreamMs = performance.now() - this.started;
+  }
+}
+
+const timedOut = (c: Exchange, timeoutMs: number) => c.timedOut(timeoutMs);
+
+/** An exchange made through the upstream's pool (lib/gateway/upstream-pool.ts): it is the request's undici handler. */
+abstract class PooledExchange extends Exchange implements UpstreamHandler {
+  private abortUpstream: ((reason?: Error) => void) | null = null;
+  /** Let go before it had a connection: aborted when it gets one. */
+  private gone = false;
+  protected resumeReading: (() => void) | null = null;
+  private call!: UpstreamCall;
+  private body: Buffer | NodeJS.ReadableStream | null = null;
+
+  /** Whether the request was let go (the turn-end queue skips it). */
+  get destroyed(): boolean {
+    return this.gone;
+  }
+
+  letGo(): void {
+    if (this.gone) return;
+    this.gone = true;
+    this.abortUpstream?.();
+  }
+
+  /** Sends it, its timeout started; false (settled with the fault) when the upstream's address is a forbidden literal. */
+  send(call: UpstreamCall, body: Buffer | NodeJS.ReadableStream | null, atTurnEnd: boolean): boolean {
+    if (refusedLiteral(call.target.hostname)) {
+      this.fault("UPSTREAM_UNAVAILABLE", REFUSED_ADDRESS);
+      return false;
+    }
+    this.call = call;
+    this.body = body;
+    this.startTimer(call.timeoutMs);
+    if (atTurnEnd) endAtTurnEnd(this);
+    else this.end();
+    return true;
+  }
+
+  /** The turn-end queue's word for sending it. */
+  end(): void {
+    const { target, method, headers } = this.call;
+    dispatchUpstream({ origin: target.origin, method, path: target.path, headers, body: this.body }, this);
+  }
+
+  onConnect(abort: (reason?: Error) => void): void {
+    if (this.gone) abort();
+    else this.abortUpstream = abort;
+  }
+
+  onHeaders(status: number, rawHeaders: Buffer[], resume: () => void): boolean {
+    // An informational answer (103 Early Hints) is not the answer.
+    if (status < 200) return true;
+    if (this.gone) return false;
+    this.answered(status);
+    this.resumeReading = resume;
+    return this.head(status, headersOf(rawHeaders));
+  }
+
+  onError(error: Error & { code?: string }): void {
+    this.stopTimer();
+    // Let go on purpose: whoever let it go settles the call.
+    if (this.gone) return;
+    if (this.result.status === null) this.fault("UPSTREAM_UNAVAILABLE", unreachable(error));
+    else this.failedMidAnswer();
+  }
+
+  abstract head(status: number, headers: http.IncomingHttpHeaders): boolean;
+  abstract onData(chunk: Buffer): boolean;
+  abstract onComplete(): void;
+  /** The upstream failed after its head: the answer is cut off. */
+  abstract failedMidAnswer(): void;
+}
+
+// While the gateway decides an answer's head (its cost, its journal line), the body that arrives is held, up to this
+// much before the upstream is read no further.
+const HELD_BEFORE_HEAD = 64 * 1024;
+
+/** A pass-through: the client's request and the upstream's answer, streamed. */
+class PassThrough extends PooledExchange {
+  private deferred: DeferredHeaders | null = null;
+  /** Set when the gateway stops an answer itself (a budget spent): the upstream's errors after that are its own. */
+  private stopped = false;
+  private headSent = false;
+  private upstreamEnded = false;
+  private held: Buffer[] = [];
+  private heldBytes = 0;
+  private paused = false;
+  private waitingDrain = false;
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly proxied: ProxyCall,
+    resolve: (r: ProxyResult) => void,
+  ) {
+    super(resolve);
+  }
+
+  onBodySent(chunk: Buffer): void {
+    this.result.requestBytes += chunk.length;
+    this.proxied.onRequestChunk?.(chunk);
+  }
+
+  head(status: number, headers: http.IncomingHttpHeaders): boolean {
+    void this.writeHead(status, headers);
+    return true;
+  }
+
+  private async writeHead(status: number, upHeaders: http.IncomingHttpHeaders): Promise<void> {
+    const { res, result } = this;
+    let answer: Record<string, string> | DeferredHeaders;
+    try {
+      answer = await this.proxied.onResponse(status, result.upstreamMs, upHeaders);
+    } catch {
+      answer = {};
+    }
+    if (this.settled) return; // the upstream failed meanwhile, or the client went away
+    if (res.destroyed) {
+      this.letGo();
+      return this.done();
+    }
+    const deferred = "trailers" in answer && typeof answer.trailers === "function" ? (answer as DeferredHeaders) : null;
+    this.deferred = deferred;
+    const extra = deferred ? deferred.headers : (answer as Record<string, string>);
+    // The gateway's headers win over the upstream's of the same name (names compared in lower case).
+    const headers = answerHeaders(upHeaders);
+    for (const k in extra) headers[lowerCase(k)] = extra[k];
+    // Trailers need a chunked answer: its length is dropped (the bytes pass unchanged).
+    if (deferred) {
+      delete headers["content-length"];
+      headers.trailer = deferred.trailerNames.join(", ");
+    }
+    // The answer's headers as logged: the same object (writeHead has written them out by the time it returns, so
+    // the trailers added to it later change nothing sent). Every value is text but a Set-Cookie list, which the
+    // log redacts whole.
+    result.responseHeaders = headers as Record<string, string>;
+    res.writeHead(status, headers);
+    this.headSent = true;
+    const held = this.held;
+    this.held = [];
+    if (this.upstreamEnded) return this.sendWhole(held);
+    // A stream of unknown length (SSE, chunked): the head goes out now, and each chunk as it comes. With a length,
+    // the head leaves with the first chunk: one write instead of two.
+    if (upHeaders["content-length"] === undefined || deferred) res.flushHeaders();
+    for (const chunk of held) if (!this.pass(chunk) && this.stopped) return;
+    this.readOnIfWritable();
+  }
+
+  /** The whole answer was here when its head was decided (a small one, or a short stream): sent with the head in one
+   * write, and a metered one looked at whole; one whose cost is known only at its end waits for it (its event is
+   * journaled before the answer's first byte then). */
+  private sendWhole(held: Buffer[]): void {
+    const { res, result } = this;
+    const body = held.length === 0 ? null : held.length === 1 ? held[0] : Buffer.concat(held);
+    result.arrivedWhole = true;
+    let last: Buffer | string | null = body;
+    if (body) result.responseBytes = body.length;
+    const onChunk = this.proxied.onResponseChunk;
+    if (body && onChunk) {
+      const verdict = onChunk(body);
+      if (verdict && "stop" in verdict) {
+        this.stopped = true;
+        result.responseBytes = verdict.passedBytes ?? 0;
+        last = Buffer.concat([body.subarray(0, result.responseBytes), Buffer.from(verdict.stop)]);
+      }
+    }
+    if (this.deferred) void this.finishDeferred(last);
+    else {
+      res.end(last ?? undefined);
+      this.done();
+    }
+  }
+
+  onData(chunk: Buffer): boolean {
+    if (this.stopped || this.settled) return false;
+    if (!this.headSent) {
+      this.held.push(chunk);
+      this.heldBytes += chunk.length;
+      if (this.heldBytes < HELD_BEFORE_HEAD) return true;
+      this.paused = true;
+      return false;
+    }
+    return this.pass(chunk);
+  }
+
+  /** One chunk to the client, looked at first when metered (one that would overspend is never sent); false when the
+   * upstream is to be read no further for now (the client is slow: read on at its drain), or at all (stopped). */
+  private pass(chunk: Buffer): boolean {
+    const onChunk = this.proxied.onResponseChunk;
+    if (onChunk) {
+      const verdict = onChunk(chunk);
+      if (verdict && "stop" in verdict) {
+        this.stopAnswer(chunk, verdict.stop, verdict.passedBytes ?? 0);
+        return false;
+      }
+    }
+    this.result.responseBytes += chunk.length;
+    if (!this.res.write(chunk) && !this.waitingDrain) {
+      this.waitingDrain = true;
+      this.res.once("drain", () => this.drained());
+    }
+    if (!this.waitingDrain) return true;
+    this.paused = true;
+    return false;
+  }
+
+  private drained(): void {
+    this.waitingDrain = false;
+    this.readOnIfWritable();
+  }
+
+  private readOnIfWritable(): void {
+    if (!this.paused || this.waitingDrain || this.settled) return;
+    this.paused = false;
+    this.resumeReading?.();
+  }
+
+  /** A budget spent mid-stream: the chunk's first `passed` bytes, then the stop text, end the answer. */
+  private stopAnswer(chunk: Buffer, stop: string, passed: number): void {
+    this.stopped = true;
+    this.letGo();
+    const { res, result } = this;
+    result.responseBytes += passed;
+    if (passed) res.write(chunk.subarray(0, passed));
+    res.write(stop);
+    if (this.deferred) void this.finishDeferred();
+    else {
+      res.end();
+      this.done();
+    }
+  }
+
+  onComplete(): void {
+    this.upstreamEnded = true;
+    if (!this.headSent || this.stopped || this.settled) return; // sent with the head (writeHead)
+    if (this.deferred) void this.finishDeferred();
+    else {
+      this.res.end();
+      this.done();
+    }
+  }
+
+  failedMidAnswer(): void {
+    if (this.stopped) return; // let go on purpose (a stream stopped mid-way)
+    // The answer had started: the client gets a cut-off body, as from any proxy.
+    this.res.destroy();
+    this.done();
+  }
+
+  /** The answer's trailers, once its end has passed; `last`: what is left to send before them. */
+  private async finishDeferred(last?: Buffer | string | null): Promise<void> {
+    const { res, result } = this;
+    let trailers: Record<string, string> | null = null;
+    try {
+      trailers = await this.deferred!.trailers(result);
+      for (const k in trailers) result.responseHeaders[k.toLowerCase()] = trailers[k];
+    } catch (e) {
+      console.error("[gateway] the answer's trailers failed", e);
+    }
+    if (!res.destroyed) {
+      // Written in one turn: node corks the socket for it, so the head (when still unsent), the rest of the answer
+      // and the trailers leave in one write.
+      if (last) res.write(last);
+      if (trailers) res.addTrailers(trailers);
+    }
+    res.end();
+    this.done();
+  }
+}
+
+export function proxyRequest(req: IncomingMessage, res: ServerResponse, call: ProxyCall): Promise<ProxyResult> {
+  return new Promise((resolve) => {
+    const c = new PassThrough(res, call, resolve);
+    // A request without a body (no Content-Length or a zero one, no Transfer-Encoding: RFC 9112 §6.3) has nothing to
+    // stream, and is sent at the turn's end; one with a body is streamed to the upstream as it comes.
+    const length = req.headers["content-length"];
+    const bodiless = req.headers["transfer-encoding"] === undefined && (length === undefined || length === "0");
+    if (!c.send(call, bodiless ? null : req, bodiless)) return;
+    // A client that goes away releases the upstream connection at once.
+    res.on("close", () => {
+      if (!res.writableFinished) c.letGo();
+      c.done();
+    });
+  });
+}
+
+/** An exchange made with node:http's client: the tunnel's (undici gives an upgraded connection's socket only after
+ * a 101, and the tunnel passes any other answer on as it is). */
+class TunnelExchange extends Exchange {
+  upstream!: http.ClientRequest;
+
+  letGo(): void {
+    this.upstream.destroy();
+  }
+
+  send(call: UpstreamCall): boolean {
+    if (refusedLiteral(call.target.hostname)) {
+      this.fault("UPSTREAM_UNAVAILABLE", REFUSED_ADDRESS);
+      return false;
+    }
+    // No pooled agent: an upgraded connection is never given back to a pool.
     this.upstream = (call.target.protocol === "https:" ? https : http).request({
       protocol: call.target.protocol,
       hostname: call.target.hostname,
@@ -261,209 +579,11 @@ class Exchange {
       method: call.method,
       path: call.target.path,
       headers: call.headers,
-      agent,
       lookup: guardedLookup as never,
     });
-    this.timer = setTimeout(timedOut, call.timeoutMs, this, call.timeoutMs);
-    this.timer.unref?.();
+    this.startTimer(call.timeoutMs);
+    return true;
   }
-
-  stopTimer(): void {
-    if (this.timer) clearTimeout(this.timer);
-  }
-
-  /** The upstream answered: its status and how long it took. */
-  answered(status: number): void {
-    this.result.status = status;
-    this.result.upstreamMs = performance.now() - this.started;
-  }
-}
-
-function timedOut(c: Exchange, timeoutMs: number): void {
-  c.fault("UPSTREAM_TIMEOUT", `The upstream did not answer within ${timeoutMs} ms.`);
-  c.upstream.destroy();
-}
-
-/** The exchange, its request sent; null (settled with the fault) when the upstream's address is a forbidden literal. */
-function startCall(call: UpstreamCall, agent: http.Agent | undefined, resolve: (r: ProxyResult) => void): Exchange | null {
-  const c = new Exchange(resolve);
-  if (refusedLiteral(call.target.hostname)) {
-    c.fault("UPSTREAM_UNAVAILABLE", "The upstream's address is not allowed on this deployment.");
-    return null;
-  }
-  c.send(call, agent);
-  return c;
-}
-
-export function proxyRequest(req: IncomingMessage, res: ServerResponse, call: ProxyCall): Promise<ProxyResult> {
-  return new Promise((resolve) => {
-    const c = startCall(call, agentFor(call.target), resolve);
-    if (!c) return;
-    const { result, upstream } = c;
-    const done = () => c.done();
-    // Set when the gateway stops an answer itself (a budget spent): the upstream's errors after that are its own.
-    let stopped = false;
-
-    upstream.on("error", (e: NodeJS.ErrnoException) => {
-      c.stopTimer();
-      if (stopped) return;
-      if (result.status === null) {
-        c.fault(
-          "UPSTREAM_UNAVAILABLE",
-          e.code === "EPRIVATE"
-            ? "The upstream's address is not allowed on this deployment."
-            : `The upstream could not be reached (${e.code ?? "error"}).`,
-        );
-      } else {
-        // The answer had started: the client gets a cut-off body, as from any proxy.
-        res.destroy();
-        done();
-      }
-    });
-
-    upstream.on("response", async (up) => {
-      c.stopTimer();
-      if (result.fault) return up.destroy();
-      c.answered(up.statusCode ?? 502);
-      let answer: Record<string, string> | DeferredHeaders;
-      try {
-        answer = await call.onResponse(result.status!, result.upstreamMs, up.headers);
-      } catch {
-        answer = {};
-      }
-      const deferred = "trailers" in answer && typeof answer.trailers === "function" ? (answer as DeferredHeaders) : null;
-      const extra = deferred ? deferred.headers : (answer as Record<string, string>);
-      if (res.destroyed) {
-        up.destroy();
-        return done();
-      }
-      // The gateway's headers win over the upstream's of the same name (names compared in lower case).
-      const headers = answerHeaders(up.headers);
-      for (const k in extra) headers[lowerCase(k)] = extra[k];
-      // Trailers need a chunked answer: its length is dropped (the bytes pass unchanged).
-      if (deferred) {
-        delete headers["content-length"];
-        headers.trailer = deferred.trailerNames.join(", ");
-      }
-      // The answer's headers as logged: the same object (writeHead has written them out by the time it returns, so
-      // the trailers added to it later change nothing sent). Every value is text but a Set-Cookie list, which the
-      // log redacts whole.
-      result.responseHeaders = headers as Record<string, string>;
-      res.writeHead(result.status!, headers);
-      const onChunk = call.onResponseChunk;
-      // `last`: what is left to send before the trailers (a whole answer held until they are known).
-      const finishDeferred = async (last?: Buffer | string | null) => {
-        let trailers: Record<string, string> | null = null;
-        try {
-          trailers = await deferred!.trailers(result);
-          for (const k in trailers) result.responseHeaders[k.toLowerCase()] = trailers[k];
-        } catch (e) {
-          console.error("[gateway] the answer's trailers failed", e);
-        }
-        if (!res.destroyed) {
-          // Written in one turn: node corks the socket for it, so the head (when still unsent), the rest of the
-          // answer and the trailers leave in one write.
-          if (last) res.write(last);
-          if (trailers) res.addTrailers(trailers);
-        }
-        res.end();
-        done();
-      };
-      if (up.complete) {
-        // The whole answer is here already (a small one, or a short stream: it arrived while its head was handled):
-        // taken as it is and sent with the head in one write, where a pipe would set up a dozen listeners and three
-        // ticks for it, and a metered one would write its head, each chunk and its trailers apart (two to four
-        // system calls more a call). A metered answer is looked at whole; one whose cost is known only at its end
-        // waits for it (its event is journaled before the answer's first byte then). Read to its end, the answer
-        // gives its connection back to the pool as a piped one does.
-        const body: Buffer | null = up.read();
-        result.arrivedWhole = true;
-        let last: Buffer | string | null = body;
-        if (body) result.responseBytes = body.length;
-        if (body && onChunk) {
-          const verdict = onChunk(body);
-          if (verdict && "stop" in verdict) {
-            stopped = true;
-            result.responseBytes = verdict.passedBytes ?? 0;
-            last = Buffer.concat([body.subarray(0, result.responseBytes), Buffer.from(verdict.stop)]);
-          }
-        }
-        if (deferred) void finishDeferred(last);
-        else {
-          up.on("end", done);
-          res.end(last ?? undefined);
-        }
-      } else {
-        // A stream of unknown length (SSE, chunked): the head goes out now, and each chunk as it comes. With a
-        // length, the head leaves with the first chunk: one write instead of two.
-        if (up.headers["content-length"] === undefined || deferred) res.flushHeaders();
-        if (!onChunk) {
-          up.on("data", (chunk: Buffer) => {
-            result.responseBytes += chunk.length;
-          });
-          up.pipe(res, { end: !deferred });
-          up.on("end", deferred ? () => void finishDeferred() : done);
-        } else {
-          // A metered answer: each chunk is looked at before it is passed on (by hand, with the pipe's
-          // back-pressure), so one that would overspend is never sent.
-          up.on("data", (chunk: Buffer) => {
-            if (stopped) return;
-            const verdict = onChunk(chunk);
-            if (verdict && "stop" in verdict) {
-              stopped = true;
-              up.destroy();
-              const passed = verdict.passedBytes ?? 0;
-              result.responseBytes += passed;
-              if (passed) res.write(chunk.subarray(0, passed));
-              res.write(verdict.stop);
-              if (deferred) void finishDeferred();
-              else {
-                res.end();
-                done();
-              }
-              return;
-            }
-            result.responseBytes += chunk.length;
-            if (!res.write(chunk)) {
-              up.pause();
-              res.once("drain", () => up.resume());
-            }
-          });
-          up.on("end", () => {
-            if (stopped) return;
-            if (deferred) void finishDeferred();
-            else {
-              res.end();
-              done();
-            }
-          });
-        }
-      }
-      up.on("error", () => {
-        if (stopped) return; // let go on purpose (a stream stopped mid-way)
-        res.destroy();
-        done();
-      });
-    });
-
-    // A client that goes away releases the upstream connection at once.
-    res.on("close", () => {
-      if (!res.writableFinished) upstream.destroy();
-      done();
-    });
-    // A request without a body (no Content-Length or a zero one, no Transfer-Encoding: RFC 9112 §6.3) has
-    // nothing to stream: no pipe to set up for most calls.
-    const length = req.headers["content-length"];
-    if (req.headers["transfer-encoding"] === undefined && (length === undefined || length === "0")) endAtTurnEnd(upstream);
-    else {
-      const onChunk = call.onRequestChunk;
-      req.on("data", (chunk: Buffer) => {
-        result.requestBytes += chunk.length;
-        onChunk?.(chunk);
-      });
-      req.pipe(upstream);
-    }
-  });
 }
 
 /**
@@ -473,9 +593,8 @@ export function proxyRequest(req: IncomingMessage, res: ServerResponse, call: Pr
  */
 export function tunnel(req: IncomingMessage, socket: Duplex, head: Buffer, call: UpstreamCall): Promise<ProxyResult> {
   return new Promise((resolve) => {
-    // No pooled agent: an upgraded connection is never given back to a pool.
-    const c = startCall(call, undefined, resolve);
-    if (!c) return;
+    const c = new TunnelExchange(resolve);
+    if (!c.send(call)) return;
     const { result, upstream } = c;
     const done = () => c.done();
     upstream.on("error", (e: NodeJS.ErrnoException) => {
@@ -483,7 +602,6 @@ export function tunnel(req: IncomingMessage, socket: Duplex, head: Buffer, call:
       c.fault("UPSTREAM_UNAVAILABLE", `The upstream could not be reached (${e.code ?? "error"}).`);
     });
     upstream.on("upgrade", (up, upSocket, upHead) => {
-      c.stopTimer();
       c.answered(101);
       const lines = ["HTTP/1.1 101 Switching Protocols"];
       for (let i = 0; i < up.rawHeaders.length; i += 2) {
@@ -509,7 +627,6 @@ export function tunnel(req: IncomingMessage, socket: Duplex, head: Buffer, call:
     });
     upstream.on("response", (up) => {
       // No upgrade: the upstream's answer, passed on as it is, then the connection closes.
-      c.stopTimer();
       c.answered(up.statusCode ?? 502);
       const lines = [`HTTP/1.1 ${result.status} ${up.statusMessage ?? ""}`];
       for (let i = 0; i < up.rawHeaders.length; i += 2) {
@@ -541,74 +658,74 @@ export interface BufferedResult extends ProxyResult {
   complete: boolean;
 }
 
+/** A request the gateway makes itself, its answer read into memory. */
+class BufferedExchange extends PooledExchange {
+  readonly chunks: Buffer[] = [];
+  private kept = 0;
+  complete = true;
+
+  constructor(
+    private readonly buffered: BufferedCall,
+    resolve: (r: ProxyResult) => void,
+  ) {
+    super(resolve);
+  }
+
+  onBodySent(chunk: Buffer): void {
+    this.result.requestBytes += chunk.length;
+  }
+
+  head(_status: number, headers: http.IncomingHttpHeaders): boolean {
+    for (const k in headers) {
+      const v = headers[k];
+      if (typeof v === "string") this.result.responseHeaders[k] = v;
+    }
+    // The timeout bounds reading the body too.
+    this.startTimer(this.buffered.timeoutMs);
+    return true;
+  }
+
+  timedOut(timeoutMs: number): void {
+    if (this.result.status === null) return super.timedOut(timeoutMs);
+    // The timeout fired while the body was read: what was kept is the answer, cut off.
+    this.complete = false;
+    this.letGo();
+    this.done();
+  }
+
+  onData(chunk: Buffer): boolean {
+    this.result.responseBytes += chunk.length;
+    const max = this.buffered.maxBodyBytes;
+    if (this.kept >= max) {
+      this.complete = false;
+      return true;
+    }
+    const part = this.kept + chunk.length > max ? chunk.subarray(0, max - this.kept) : chunk;
+    if (part !== chunk) this.complete = false;
+    this.chunks.push(part);
+    this.kept += part.length;
+    return true;
+  }
+
+  onComplete(): void {
+    this.done();
+  }
+
+  failedMidAnswer(): void {
+    this.complete = false;
+    this.done();
+  }
+}
+
 /**
  * A request made by the gateway itself (an MCP tool call: lib/server/mcp-front-door.ts) rather than passed through:
- * its body given, its answer read into memory up to `maxBodyBytes`. The same agents, SSRF rules and timeout as a
+ * its body given, its answer read into memory up to `maxBodyBytes`. The same pools, SSRF rules and timeout as a
  * pass-through; the timeout also bounds reading the body.
  */
 export function requestUpstream(call: BufferedCall): Promise<BufferedResult> {
   return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let kept = 0;
-    let complete = true;
-    const finish = (r: ProxyResult) => resolve({ ...r, body: Buffer.concat(chunks), complete });
-    const c = startCall(call, agentFor(call.target), finish);
-    if (!c) return;
-    const { result, upstream } = c;
-    const done = () => c.done();
-    upstream.on("error", (e: NodeJS.ErrnoException) => {
-      c.stopTimer();
-      if (result.status === null)
-        c.fault(
-          "UPSTREAM_UNAVAILABLE",
-          e.code === "EPRIVATE"
-            ? "The upstream's address is not allowed on this deployment."
-            : `The upstream could not be reached (${e.code ?? "error"}).`,
-        );
-      else {
-        complete = false;
-        done();
-      }
-    });
-    upstream.on("response", (up) => {
-      c.stopTimer();
-      if (result.fault) return up.destroy();
-      c.answered(up.statusCode ?? 502);
-      for (const k in up.headers) {
-        const v = up.headers[k];
-        if (typeof v === "string") result.responseHeaders[k] = v;
-      }
-      const bodyTimer = setTimeout(() => {
-        complete = false;
-        up.destroy();
-        done();
-      }, call.timeoutMs);
-      bodyTimer.unref?.();
-      up.on("data", (chunk: Buffer) => {
-        result.responseBytes += chunk.length;
-        if (kept >= call.maxBodyBytes) {
-          complete = false;
-          return;
-        }
-        const part = kept + chunk.length > call.maxBodyBytes ? chunk.subarray(0, call.maxBodyBytes - kept) : chunk;
-        if (part !== chunk) complete = false;
-        chunks.push(part);
-        kept += part.length;
-      });
-      up.on("end", () => {
-        clearTimeout(bodyTimer);
-        done();
-      });
-      up.on("error", () => {
-        clearTimeout(bodyTimer);
-        complete = false;
-        done();
-      });
-    });
-    if (call.body?.length) {
-      // The caller's headers carry its Content-Length (they may be a raw list, fixed when the request was made).
-      result.requestBytes = call.body.length;
-      upstream.end(call.body);
-    } else upstream.end();
+    const c: BufferedExchange = new BufferedExchange(call, (r) => resolve({ ...r, body: Buffer.concat(c.chunks), complete: c.complete }));
+    // The caller's headers carry its Content-Length (they may be a raw list, fixed when the request was made).
+    c.send(call, call.body?.length ? call.body : null, false);
   });
 }
