@@ -9,12 +9,17 @@ const g = globalThis as unknown as {
   __platformDrainTick?: () => Promise<void>;
 };
 
-export function onShutdown(hook: Hook): void {
-  g.__platformShutdownHooks ??= [];
-  g.__platformShutdownHooks.push(hook);
-  g.__platformShutdown ??= async () => {
-    await Promise.allSettled((g.__platformShutdownHooks ?? []).map((h) => h()));
+/** Adds `hook` to a list kept on globalThis (one list for every copy of this module a process loads: the data plane's
+ * bundle, Next's chunks), and sets the function that runs the list's hooks together. */
+function addHook(hook: Hook, list: "__platformShutdownHooks" | "__platformDrainHooks", run: "__platformShutdown" | "__platformDrainTick") {
+  (g[list] ??= []).push(hook);
+  g[run] ??= async () => {
+    await Promise.allSettled((g[list] ?? []).map((h) => h()));
   };
+}
+
+export function onShutdown(hook: Hook): void {
+  addHook(hook, "__platformShutdownHooks", "__platformShutdown");
 }
 
 /**
@@ -24,9 +29,5 @@ export function onShutdown(hook: Hook): void {
  * must be safe to run again and again (it writes what is queued now) and is never run twice at once.
  */
 export function whileDraining(hook: Hook): void {
-  g.__platformDrainHooks ??= [];
-  g.__platformDrainHooks.push(hook);
-  g.__platformDrainTick ??= async () => {
-    await Promise.allSettled((g.__platformDrainHooks ?? []).map((h) => h()));
-  };
+  addHook(hook, "__platformDrainHooks", "__platformDrainTick");
 }

@@ -28,6 +28,17 @@ async function listen(t: Context, server: http.Server | net.Server): Promise<num
   return (server.address() as AddressInfo).port;
 }
 
+/** A GET made by the gateway itself (requestUpstream) to a loopback port. */
+const getFrom = (port: number, timeoutMs: number) =>
+  requestUpstream({
+    target: upstreamTarget(new URL(`http://127.0.0.1:${port}`), "/"),
+    method: "GET",
+    headers: { host: `127.0.0.1:${port}` },
+    timeoutMs,
+    body: null,
+    maxBodyBytes: 1024,
+  });
+
 test("an answer's raw head reads as node:http's headers: names in lower case, Set-Cookie a list, repeats joined or the first kept", () => {
   const raw = [
     ["Content-Type", "application/json"],
@@ -55,14 +66,7 @@ test("a gateway call whose body timeout fires mid-answer keeps what came and say
       res.write("first part");
     }),
   );
-  const result = await requestUpstream({
-    target: upstreamTarget(new URL(`http://127.0.0.1:${port}`), "/slow"),
-    method: "GET",
-    headers: { host: `127.0.0.1:${port}` },
-    timeoutMs: 300,
-    body: null,
-    maxBodyBytes: 1024,
-  });
+  const result = await getFrom(port, 300);
   assert.equal(result.status, 200);
   assert.equal(result.fault, null);
   assert.equal(result.body.toString(), "first part");
@@ -74,28 +78,14 @@ test("an upstream that never answers is a timeout fault; one that refuses the co
     t,
     net.createServer(() => {}),
   );
-  const timedOut = await requestUpstream({
-    target: upstreamTarget(new URL(`http://127.0.0.1:${silent}`), "/"),
-    method: "GET",
-    headers: {},
-    timeoutMs: 200,
-    body: null,
-    maxBodyBytes: 1024,
-  });
+  const timedOut = await getFrom(silent, 200);
   assert.equal(timedOut.fault, "UPSTREAM_TIMEOUT");
   assert.equal(timedOut.status, null);
 
   const closed = net.createServer();
   const closedPort = await listen(t, closed);
   await new Promise<void>((resolve) => closed.close(() => resolve()));
-  const refused = await requestUpstream({
-    target: upstreamTarget(new URL(`http://127.0.0.1:${closedPort}`), "/"),
-    method: "GET",
-    headers: {},
-    timeoutMs: 2000,
-    body: null,
-    maxBodyBytes: 1024,
-  });
+  const refused = await getFrom(closedPort, 2000);
   assert.equal(refused.fault, "UPSTREAM_UNAVAILABLE");
   assert.match(refused.faultMessage ?? "", /ECONNREFUSED/);
 });
