@@ -104,7 +104,8 @@ export function headersOf(raw: Buffer[]): IncomingHttpHeaders {
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i].toString("latin1").toLowerCase();
     const value = raw[i + 1].toString("latin1");
-    const seen = headers[name];
+    // Own properties only: a header named like one of Object's ("constructor") is a header like any other.
+    const seen = Object.hasOwn(headers, name) ? headers[name] : undefined;
     if (name === "set-cookie") {
       if (seen) (seen as string[]).push(value);
       else headers[name] = [value];

@@ -48,12 +48,14 @@ test("an answer's raw head reads as node:http's headers: names in lower case, Se
     ["set-cookie", "b=2"],
     ["vary", "Origin"],
     ["X-Name", "caf\u00e9"],
+    ["Constructor", "x"],
   ].flatMap(([n, v]) => [Buffer.from(n, "latin1"), Buffer.from(v, "latin1")]);
   assert.deepEqual(headersOf(raw), {
     "content-type": "application/json",
     "set-cookie": ["a=1", "b=2"],
     vary: "Accept, Origin",
     "x-name": "caf\u00e9",
+    constructor: "x",
   });
 });
 
