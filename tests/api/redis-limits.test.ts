@@ -74,6 +74,10 @@ test("the quota counter is shared: the free plan's 1001st request is refused whi
 test("api.rate_limited is emitted once per key and window across both servers", async () => {
   const biz = await seedBusiness();
   const k = await createKey(biz.test, { rateLimit: 1 });
+  // The event's window is the clock's minute (lib/limits/rate-limit.ts); the refused calls must not straddle two, or
+  // each minute rightly gets its own event. Six calls take under a second: none are sent in a minute's last two.
+  const intoMinute = Date.now() % 60_000;
+  if (intoMinute > 58_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - intoMinute + 50));
   const statuses = [];
   for (const server of [A, B, A, B, A, B]) statuses.push((await client(k.key, server.url).get("/v1/products")).status);
   assert.deepEqual(statuses, [200, 429, 429, 429, 429, 429]);
