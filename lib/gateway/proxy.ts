@@ -261,6 +261,13 @@ abstract class Exchange {
     this.timer = null;
   }
 
+  /** Settles the call with the fault when the upstream's address is a forbidden literal. */
+  refusedTarget(call: UpstreamCall): boolean {
+    if (!refusedLiteral(call.target.hostname)) return false;
+    this.fault("UPSTREAM_UNAVAILABLE", REFUSED_ADDRESS);
+    return true;
+  }
+
   timedOut(timeoutMs: number): void {
     this.fault("UPSTREAM_TIMEOUT", `The upstream did not answer within ${timeoutMs} ms.`);
     this.letGo();
@@ -298,10 +305,7 @@ abstract class PooledExchange extends Exchange implements UpstreamHandler {
 
   /** Sends it, its timeout started; false (settled with the fault) when the upstream's address is a forbidden literal. */
   send(call: UpstreamCall, body: Buffer | NodeJS.ReadableStream | null, atTurnEnd: boolean): boolean {
-    if (refusedLiteral(call.target.hostname)) {
-      this.fault("UPSTREAM_UNAVAILABLE", REFUSED_ADDRESS);
-      return false;
-    }
+    if (this.refusedTarget(call)) return false;
     this.call = call;
     this.body = body;
     this.startTimer(call.timeoutMs);
@@ -567,10 +571,7 @@ class TunnelExchange extends Exchange {
   }
 
   send(call: UpstreamCall): boolean {
-    if (refusedLiteral(call.target.hostname)) {
-      this.fault("UPSTREAM_UNAVAILABLE", REFUSED_ADDRESS);
-      return false;
-    }
+    if (this.refusedTarget(call)) return false;
     // No pooled agent: an upgraded connection is never given back to a pool.
     this.upstream = (call.target.protocol === "https:" ? https : http).request({
       protocol: call.target.protocol,
@@ -599,7 +600,7 @@ export function tunnel(req: IncomingMessage, socket: Duplex, head: Buffer, call:
     const done = () => c.done();
     upstream.on("error", (e: NodeJS.ErrnoException) => {
       c.stopTimer();
-      c.fault("UPSTREAM_UNAVAILABLE", `The upstream could not be reached (${e.code ?? "error"}).`);
+      c.fault("UPSTREAM_UNAVAILABLE", unreachable(e));
     });
     upstream.on("upgrade", (up, upSocket, upHead) => {
       c.answered(101);
