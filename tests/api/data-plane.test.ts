@@ -167,7 +167,9 @@ test("kill -9 of a data-plane worker under load: restarted, its calls fail clean
       }
     }
   });
-  await sleep(800);
+  // Under load means calls in flight: wait for the loops to be answering (a cold worker on PostgreSQL on a slow host
+  // took longer than a fixed 800 ms to answer its first calls, and the test then saw too few answered).
+  assert.ok(await poll(async () => answered.length >= 20, 30_000), `the calls are answered before the kill (${answered.length})`);
   process.kill(worker, "SIGKILL");
   // Calls go on while it is down and after it is back.
   const restarted = await poll(async () => children(s).dataPlane.some((pid) => pid !== worker), 20_000);
@@ -179,7 +181,12 @@ test("kill -9 of a data-plane worker under load: restarted, its calls fail clean
         .catch(() => 0)) === 200,
     20_000,
   );
-  await sleep(500);
+  // And the new worker answers some of them before the loops stop.
+  const answeredAtRestart = answered.length;
+  assert.ok(
+    await poll(async () => answered.length >= answeredAtRestart + 10, 30_000),
+    `the new worker answers calls (${answered.length - answeredAtRestart} since it is healthy)`,
+  );
   stop = true;
   await Promise.all(loops);
   assert.ok(answered.length > 20, `calls were answered (${answered.length}; ${failedCleanly} failed at the connection)`);
