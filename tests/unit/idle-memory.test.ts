@@ -106,7 +106,10 @@ const until = Date.now() + 1500;
 while (Date.now() < until) { junk.push({ at: Math.random() }); if (junk.length > 50000) junk = []; }
 junk = null;
 for (let i = 0; i < kept.length; i++) if (i % 3 !== 0) kept[i] = null; // two thirds of what the burst held, garbage
-globalThis.gc(); // a full collection as V8 runs them: frees what is garbage, keeps every page something lives on
+// Full collections as V8 runs them: free what is garbage, keep every page something lives on. Two: after one, what
+// the old generation holds depended on the collector's timing (21.7 MB in one CI run, 36 in most).
+globalThis.gc();
+globalThis.gc();
 await new Promise((r) => setTimeout(r, 300)); // the sweeper's last pages
 const before = { young: space("new_space"), old: space("old_space") };
 await new Promise((r) => setTimeout(r, 1000));
@@ -132,5 +135,6 @@ test("idle release: after a burst and a quiet spell, the young generation is bac
   assert.ok(before.young >= 16 * 1048576, `the burst grew the semi-spaces (${said})`);
   assert.ok(after.young <= 4 * 1048576, `the semi-spaces are back to their first size (${said})`);
   assert.equal(done, true, said);
-  assert.ok(after.old < before.old - 8 * 1048576, `the compaction gave back the pages a full collection kept (${said})`);
+  // A quarter of the old generation at least (36 → 15 MB here); a third full collection in its place frees nothing.
+  assert.ok(after.old < before.old * 0.75, `the compaction gave back the pages a full collection kept (${said})`);
 });
