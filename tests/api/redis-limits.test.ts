@@ -6,6 +6,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import Redis from "ioredis";
 import { seedBusiness, client, expectError, type ApiResponse } from "../helpers/api";
+import { withinOneWindow } from "../helpers/marketplace";
 import {
   createKey,
   deleteRedisPrefix,
@@ -76,8 +77,7 @@ test("api.rate_limited is emitted once per key and window across both servers", 
   const k = await createKey(biz.test, { rateLimit: 1 });
   // The event's window is the clock's minute (lib/limits/rate-limit.ts); the refused calls must not straddle two, or
   // each minute rightly gets its own event. Six calls take under a second: none are sent in a minute's last two.
-  const intoMinute = Date.now() % 60_000;
-  if (intoMinute > 58_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - intoMinute + 50));
+  await withinOneWindow(60, 2_000);
   const statuses = [];
   for (const server of [A, B, A, B, A, B]) statuses.push((await client(k.key, server.url).get("/v1/products")).status);
   assert.deepEqual(statuses, [200, 429, 429, 429, 429, 429]);
