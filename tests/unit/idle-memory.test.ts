@@ -121,14 +121,18 @@ const after = { young: space("new_space"), old: space("old_space") };
 console.log(JSON.stringify({ before, after, done, kept: kept.filter(Boolean).length }));
 `;
 
-test("idle release: after a burst and a quiet spell, the young generation is back to its first size and the old generation's empty pages are freed", () => {
-  const run = spawnSync(
-    process.execPath,
-    [...serverNodeFlags({}), "--expose-gc", "--import", "tsx", "--input-type=module", "-e", BURST_THEN_RELEASE],
-    { encoding: "utf8", cwd: process.cwd() },
-  );
+/** Runs `script` in a node with the data plane's flags and --expose-gc; its last line of output, parsed, and its stderr. */
+function inServerNode(script: string) {
+  const run = spawnSync(process.execPath, [...serverNodeFlags({}), "--expose-gc", "--import", "tsx", "--input-type=module", "-e", script], {
+    encoding: "utf8",
+    cwd: process.cwd(),
+  });
   assert.equal(run.status, 0, run.stderr);
-  const { before, after, done, kept } = JSON.parse(run.stdout.trim().split("\n").pop()!);
+  return { said: JSON.parse(run.stdout.trim().split("\n").pop()!), stderr: run.stderr };
+}
+
+test("idle release: after a burst and a quiet spell, the young generation is back to its first size and the old generation's empty pages are freed", () => {
+  const { before, after, done, kept } = inServerNode(BURST_THEN_RELEASE).said;
   const mb = (b: number) => `${(b / 1048576).toFixed(1)} MB`;
   const said = `young ${mb(before.young)} → ${mb(after.young)}, old ${mb(before.old)} → ${mb(after.old)}`;
   assert.equal(kept, 133_334);
@@ -157,14 +161,9 @@ console.log(JSON.stringify({ before, after: rss(), held: held.length }));
 `;
 
 test("idle release: the free pages inside malloc's heap, which free() keeps, go back to the system", () => {
-  const run = spawnSync(
-    process.execPath,
-    [...serverNodeFlags({}), "--expose-gc", "--import", "tsx", "--input-type=module", "-e", MALLOC_BURST_THEN_RELEASE],
-    { encoding: "utf8", cwd: process.cwd() },
-  );
-  assert.equal(run.status, 0, run.stderr);
-  assert.equal(run.stderr, "", "koffi loads and glibc's malloc_trim is found");
-  const { before, after, held } = JSON.parse(run.stdout.trim().split("\n").pop()!);
+  const { said, stderr } = inServerNode(MALLOC_BURST_THEN_RELEASE);
+  assert.equal(stderr, "", "koffi loads and glibc's malloc_trim is found");
+  const { before, after, held } = said;
   assert.equal(held, 2400);
   // 57 of the 58.6 MB freed (here: 144 → 88 MB of RSS); without malloc_trim, under 1 MB.
   const givenBack = (before - after) / 1048576;
