@@ -88,6 +88,7 @@ main()
       console.error(`error: ${e.message}\n${USAGE}`);
       process.exit(2);
     }
-    console.error(e instanceof Error ? e.message : e);
+    // One line, never a stack: Prisma's messages run over several lines, the first says what failed.
+    console.error(`error: ${(e instanceof Error ? e.message : String(e)).trim().split("\n")[0]}`);
     process.exit(1);
   });

@@ -19,10 +19,18 @@ if (loop) {
   wakeWorker();
 }
 const interval = Number(process.env.JOBS_INTERVAL_MS ?? 10 * 60_000);
-do {
-  await runJobsOnce();
-  if (loop) await new Promise((r) => setTimeout(r, interval));
-} while (loop);
+try {
+  do {
+    await runJobsOnce();
+    if (loop) await new Promise((r) => setTimeout(r, interval));
+  } while (loop);
+} catch (e) {
+  // One line, never a stack (the server's log keeps the jobs' own failures).
+  console.error(`error: the jobs failed: ${(e instanceof Error ? e.message : String(e)).trim().split("\n")[0]}`);
+  await db.$disconnect().catch(() => {});
+  await closeRedis().catch(() => {});
+  process.exit(1);
+}
 // Batched writes (audit entries of automatic rotations) go out before the connections close.
 await g.__platformShutdown?.();
 await db.$disconnect();

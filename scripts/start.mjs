@@ -1,7 +1,7 @@
 // `npm start`: install what is missing, apply migrations to DATABASE_URL (default: data/platform.db), build if the
 // sources changed (Next's pages and the data plane's bundle), and serve portal and API on PORT (default 3000) from
 // two kinds of process under one supervisor (scripts/serve.mjs).
-import { prepare } from "./lib/prepare.mjs";
+import { failureLine, prepare } from "./lib/prepare.mjs";
 import { dataPlaneWorkers, serve } from "./serve.mjs";
 
 // A setting that cannot be honoured stops us before minutes of installing and building.
@@ -12,8 +12,14 @@ if (plan.error) {
 }
 // Only node's own modules and scripts that need nothing installed are imported above: on a fresh clone there is no
 // node_modules until prepare() has run, and a static import of db-migrate.mjs (better-sqlite3) would fail first.
-prepare();
-const { migrate } = await import("./db-migrate.mjs");
-migrate();
+try {
+  prepare();
+  const { migrateIfPending } = await import("./db-migrate.mjs");
+  await migrateIfPending();
+} catch (e) {
+  // One line saying what failed and what to do (an install, a build, a migration), not a stack trace.
+  console.error(failureLine(e));
+  process.exit(1);
+}
 console.log(`Serving on http://localhost:${process.env.PORT ?? "3000"} (API under /v1, docs at /docs)`);
 await serve();

@@ -2,7 +2,8 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import type { AuthContext } from "@/lib/http/auth-context";
 import { grants as scopeGrants } from "@/lib/auth/scopes";
-import { creditLedger, subscriptionCredits, type creditSummary } from "@/lib/billing/credits";
+import { subscriptionCredits, type creditSummary } from "@/lib/billing/credits";
+import { CREDIT_LEDGER_COLLECTION, creditLedger, firstPage, type LedgerEntry } from "@/lib/billing/credit-ledger";
 import { Badge, Card } from "@/components/ui/primitives";
 import { AutoRechargeForm, BuyCreditsForm, GrantCreditsForm, SpendCapForm } from "./credit-forms";
 import { day, decimalMoney } from "./format";
@@ -14,7 +15,6 @@ import { day, decimalMoney } from "./format";
 // same lots (GrantsTable). Everything is read with the API's own domain functions.
 
 export type CreditSummary = Awaited<ReturnType<typeof creditSummary>>;
-type LedgerEntry = Awaited<ReturnType<typeof creditLedger>>["data"][number];
 
 const ENTRY_LABEL: Record<string, string> = {
   purchase: "Purchase",
@@ -231,9 +231,10 @@ const BILLING_TEXT = {
 export async function loadCredits(auth: AuthContext, subscriptionId: string) {
   const [summary, ledger] = await Promise.all([
     subscriptionCredits(auth, subscriptionId),
-    creditLedger(auth, subscriptionId, { limit: 50 }),
+    creditLedger(auth, subscriptionId, firstPage(CREDIT_LEDGER_COLLECTION, 50)),
   ]);
-  return { summary, ledger };
+  // No `fields` was asked for: each entry is whole.
+  return { summary, ledger: { data: ledger.data as LedgerEntry[], hasMore: ledger.pagination.hasMore } };
 }
 export type LoadedCredits = Awaited<ReturnType<typeof loadCredits>>;
 
@@ -347,7 +348,7 @@ export function ConsumerCredits({
         <LedgerTable entries={ledger.data} currency={summary.currency} caption={`Credit ledger${of}, newest first`} />
         {ledger.hasMore ? (
           <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">
-            The newest 50 entries; GET /v1/subscriptions/{subscription.id}/credit-ledger?before=… pages back.
+            The newest 50 entries; GET /v1/subscriptions/{subscription.id}/credit-ledger?cursor=… (its pagination.nextCursor) pages back.
           </p>
         ) : null}
       </Card>

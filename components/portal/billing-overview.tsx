@@ -143,8 +143,8 @@ export function BillingOverview({
                     {day(inv.periodStart)} to {day(inv.periodEnd)}
                   </span>
                   <Badge tone={statusTone[inv.status]}>
-                    {/* A draft's finalizedAt is when it will be finalised: late usage and corrections still count until then. */}
-                    {inv.status === "draft" ? `Draft (finalised on ${dayTime(inv.finalizedAt)})` : inv.status}
+                    {/* A draft is finalised at finalizesAt: late usage and corrections still count until then. */}
+                    {inv.status === "draft" && inv.finalizesAt ? `Draft (finalised on ${dayTime(inv.finalizesAt)})` : inv.status}
                   </Badge>
                   <span className="ml-auto font-semibold tabular-nums">{money(inv.total, inv.currency)}</span>
                 </summary>

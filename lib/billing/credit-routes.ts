@@ -1,7 +1,9 @@
 import { defineRoute } from "@/lib/http/route";
 import { IdParams } from "@/lib/schemas/common";
-import { CreditBalance, CreditGrantCreate, CreditLedger, CreditLedgerQuery, CreditPurchase, CustomerCredits } from "@/lib/schemas/credits";
-import { buyCredits, creditLedger, customerCredits, grantCredits, subscriptionCredits } from "./credits";
+import type { CollectionQuery } from "@/lib/http/collection-query";
+import { CreditBalance, CreditGrantCreate, CreditLedgerEntry, CreditPurchase } from "@/lib/schemas/credits";
+import { buyCredits, grantCredits, subscriptionCredits } from "./credits";
+import { CREDIT_LEDGER_COLLECTION, CUSTOMER_CREDITS_COLLECTION, creditLedger, customerCredits } from "./credit-ledger";
 
 // Prepaid credits (issue 39): the consumer's side under its subscription, the provider's under its customer.
 
@@ -37,9 +39,9 @@ export const creditRoutes = [
     tag: "Billing",
     scope: "subscriptions:read",
     params: IdParams,
-    query: CreditLedgerQuery,
-    response: { kind: "single", status: 200, schema: CreditLedger },
-    handler: ({ auth, params, query }) => creditLedger(auth, params.id, query as { limit?: number; before?: string }),
+    collection: CREDIT_LEDGER_COLLECTION,
+    response: { kind: "collection", schema: CreditLedgerEntry },
+    handler: ({ auth, params, query }) => creditLedger(auth, params.id, query as CollectionQuery),
   }),
   defineRoute({
     method: "POST",
@@ -59,7 +61,8 @@ export const creditRoutes = [
     tag: "Customers",
     scope: "subscriptions:read",
     params: IdParams,
-    response: { kind: "single", status: 200, schema: CustomerCredits },
-    handler: ({ auth, params }) => customerCredits(auth, params.id),
+    collection: CUSTOMER_CREDITS_COLLECTION,
+    response: { kind: "collection", schema: CreditBalance },
+    handler: ({ auth, params, query }) => customerCredits(auth, params.id, query as CollectionQuery),
   }),
 ];

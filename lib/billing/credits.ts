@@ -24,13 +24,13 @@ import { serializeSubscription, type StoredAutoRecharge } from "./subscription-s
 const LOT_TYPES = new Set(["purchase", "grant", "auto_recharge", "adjustment", "refund"]);
 const CURRENT = ["active", "past_due"];
 
-async function priceOf(sub: SubscriptionRow) {
+export async function priceOf(sub: SubscriptionRow) {
   const price = await db.price.findUnique({ where: { id: sub.priceId } });
   return { currency: price?.currency ?? "USD", prepaid: price?.billing === "prepaid" };
 }
 
 /** The consumer's subscription (its own business), or a 404. */
-async function consumerSubscription(auth: AuthContext, id: string): Promise<SubscriptionRow> {
+export async function consumerSubscription(auth: AuthContext, id: string): Promise<SubscriptionRow> {
   const sub = await db.subscription.findFirst({ where: { id, businessId: auth.businessId, environment: auth.environment } });
   if (!sub) throw notFound("subscription", id);
   return sub;
@@ -268,69 +268,6 @@ export async function creditSummary(sub: SubscriptionRow) {
 
 export async function subscriptionCredits(auth: AuthContext, id: string) {
   return creditSummary(await consumerSubscription(auth, id));
-}
-
-/** The provider's view: each of the customer's subscriptions to its products, with its balance. */
-export async function customerCredits(auth: AuthContext, customerId: string) {
-  const subs = await db.subscription.findMany({
-    where: { businessId: customerId, providerId: auth.businessId, environment: auth.environment },
-    orderBy: { createdAt: "desc" },
-    take: 100,
-  });
-  if (!subs.length) throw notFound("customer", customerId);
-  return { object: "list" as const, data: await Promise.all(subs.map((s) => creditSummary(s))) };
-}
-
-/** GET /v1/subscriptions/{id}/credit-ledger: every entry and burn, newest first; `before` pages back in time. */
-export async function creditLedger(auth: AuthContext, id: string, query: { limit?: number; before?: string }) {
-  const sub = await consumerSubscription(auth, id);
-  const limit = query.limit ?? 50;
-  const before = query.before ? new Date(query.before) : null;
-  if (before && Number.isNaN(before.getTime())) throw invalidParameter("before", "An ISO 8601 timestamp.");
-  const { currency } = await priceOf(sub);
-  const entries = await db.creditEntry.findMany({
-    where: { subscriptionId: sub.id, ...(before ? { createdAt: { lt: before } } : {}) },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    take: limit + 1,
-  });
-  const burns = await db.usageEvent.findMany({
-    where: { subscriptionId: sub.id, paidByCredits: true, cost: { not: 0 }, ...(before ? { timestamp: { lt: before } } : {}) },
-    orderBy: [{ timestamp: "desc" }, { id: "desc" }],
-    take: limit + 1,
-    select: { id: true, cost: true, timestamp: true, endpoint: true },
-  });
-  const rows = [
-    ...entries.map((e) => ({
-      id: e.id,
-      object: "credit_ledger_entry" as const,
-      type: e.type as "purchase",
-      amount: nanosToDecimal(e.amountNanos),
-      currency: e.currency,
-      requestId: null,
-      invoiceId: e.invoiceId,
-      paymentId: e.paymentId,
-      grantId: e.grantId,
-      note: e.note,
-      createdBy: e.createdBy,
-      createdAt: e.createdAt.toISOString(),
-    })),
-    ...burns.map((b) => ({
-      id: b.id,
-      object: "credit_ledger_entry" as const,
-      // A corrected meter event gives back what it had burned: a refund.
-      type: (b.cost! < 0 ? "refund" : "burn") as "burn" | "refund",
-      amount: nanosToDecimal(-toNanos(b.cost)),
-      currency,
-      requestId: `req_${b.id.slice(b.id.indexOf("_") + 1)}`,
-      invoiceId: null,
-      paymentId: null,
-      grantId: null,
-      note: b.endpoint,
-      createdBy: null,
-      createdAt: b.timestamp.toISOString(),
-    })),
-  ].sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1));
-  return { object: "list" as const, data: rows.slice(0, limit), hasMore: rows.length > limit };
 }
 
 /** The job: every lot past its expiresAt loses what is left of it, once (an expiry entry per lot). */

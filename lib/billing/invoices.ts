@@ -48,6 +48,7 @@ export const INVOICE_COLLECTION: CollectionSpec = {
     "nextPaymentAttempt",
     "paidAt",
     "finalizedAt",
+    "finalizesAt",
     "payments",
     "environment",
     "createdAt",
@@ -78,7 +79,10 @@ export function serializeInvoice(i: WithPayments) {
     attemptCount: i.attemptCount,
     nextPaymentAttempt: i.nextPaymentAttempt?.toISOString() ?? null,
     paidAt: i.paidAt?.toISOString() ?? null,
-    finalizedAt: i.finalizedAt.toISOString(),
+    // The stored column holds a draft's due time until it is finalised (close-period.ts): on the wire a draft's
+    // finalizedAt is null, as Stripe's status_transitions.finalized_at is, and the due time is finalizesAt.
+    finalizedAt: i.status === "draft" ? null : i.finalizedAt.toISOString(),
+    finalizesAt: i.status === "draft" ? i.finalizedAt.toISOString() : null,
     payments: (i.payments ?? []).map((p) => ({
       id: p.id,
       status: p.status,
@@ -170,6 +174,7 @@ export async function upcomingInvoice(auth: AuthContext, projectId = auth.projec
     nextPaymentAttempt: sub.currentPeriodEnd.toISOString(),
     paidAt: null,
     finalizedAt: null,
+    finalizesAt: null,
     payments: [],
     environment: sub.environment,
     createdAt: null,

@@ -117,7 +117,11 @@ export const Invoice = z
     attemptCount: z.number().int(),
     nextPaymentAttempt: Timestamp.nullable(),
     paidAt: Timestamp.nullable(),
-    finalizedAt: Timestamp.nullable(),
+    finalizedAt: Timestamp.nullable().meta({ description: "When the invoice was finalised; null while it is a draft or upcoming." }),
+    finalizesAt: Timestamp.nullable().meta({
+      description:
+        "A draft's due time for finalising (the period's end plus the grace for late usage), as Stripe's automatically_finalizes_at; null once final.",
+    }),
     payments: z.array(
       z.object({
         id: z.string(),

@@ -110,13 +110,3 @@ export const CreditLedgerEntry = z
   })
   .meta({ id: "CreditLedgerEntry" });
 
-export const CreditLedgerQuery = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(100).default(50),
-  before: z.iso.datetime({ offset: true }).optional().meta({ description: "Entries made before this instant (the last page's oldest)." }),
-});
-
-export const CreditLedger = z
-  .object({ object: z.literal("list"), data: z.array(CreditLedgerEntry), hasMore: z.boolean() })
-  .meta({ id: "CreditLedger" });
-
-export const CustomerCredits = z.object({ object: z.literal("list"), data: z.array(CreditBalance) }).meta({ id: "CustomerCredits" });

@@ -61,6 +61,7 @@ export const USAGE_COLLECTION: CollectionSpec = {
     "productId",
     "subscriptionId",
     "quantity",
+    "quantities",
   ],
 };
 
@@ -113,6 +114,7 @@ export function serializeUsage(u: UsageRow) {
     ...callOrigin(u.endpoint, u.path),
     subscriptionId: u.subscriptionId,
     quantity: u.quantity,
+    quantities: (u.quantities ?? null) as Record<string, number> | null,
   };
 }
 
@@ -189,6 +191,14 @@ const UsageEvent = z
     ...callOriginFields,
     subscriptionId: z.string().nullable().meta({ description: "The subscription that rates the product call." }),
     quantity: z.number().int().meta({ description: "Units the event counts (a meter event's quantity; 1 for a call)." }),
+    quantities: z
+      .record(z.string(), z.number())
+      .nullable()
+      .meta({
+        description:
+          "What a metered call measured, per metric of its price (`input_tokens`, `bytes_out`, …), in the metric's base units; null when the price meters nothing but the call.",
+        example: { input_tokens: 31415, output_tokens: 27182 },
+      }),
   })
   .meta({ id: "UsageEvent" });
 

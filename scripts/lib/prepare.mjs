@@ -13,6 +13,9 @@ export const printToStderr = () => {
 const log = (msg) => (toStderr ? console.error : console.log)(`[prepare] ${msg}`);
 const stdio = () => (toStderr ? ["inherit", 2, 2] : "inherit");
 
+/** The one line an operator command prints for a failure before it exits 1: the message's first line, never a stack. */
+export const failureLine = (e) => `error: ${(e instanceof Error ? e.message : String(e)).split("\n")[0]}`;
+
 export function ensureInstalled() {
   const lock = existsSync("package-lock.json") ? readFileSync("package-lock.json") : Buffer.from("");
   const stamp = "node_modules/.install-stamp";
@@ -23,7 +26,7 @@ export function ensureInstalled() {
   if (existsSync(stamp) && readFileSync(stamp, "utf8") === want && existsSync("node_modules/.bin/next")) return;
   log("installing dependencies (npm ci)");
   const r = spawnSync("npm", ["ci", "--no-audit", "--no-fund"], { stdio: stdio() });
-  if (r.status !== 0) throw new Error("npm ci failed");
+  if (r.status !== 0) throw new Error("npm ci failed (its output is above): check the network to the npm registry and run `npm start` again");
   writeFileSync(stamp, want);
 }
 

@@ -89,13 +89,16 @@ test("the job finalises the period: tiered lines equal the announced costs and t
   await moveTo(periodEnd + 60_000);
   const [draft] = await invoicesOf(sub.id);
   assert.equal(draft?.status, "draft", "in its grace the period's invoice is a draft");
-  assert.equal(draft.finalizedAt, new Date(periodEnd + GRACE).toISOString(), "a draft says when it will be finalised");
+  assert.equal(draft.finalizesAt, new Date(periodEnd + GRACE).toISOString(), "a draft says when it will be finalised");
+  assert.equal(draft.finalizedAt, null, "a draft is not final yet: finalizedAt is null, as Stripe's finalized_at");
   await moveTo(periodEnd + GRACE + 60_000);
   const [invoice] = await invoicesOf(sub.id);
   assert.ok(invoice, "the scheduled job wrote the invoice");
   assert.equal(invoice.periodStart, sub.currentPeriodStart);
   assert.equal(invoice.periodEnd, sub.currentPeriodEnd);
   assert.equal(invoice.status, "paid");
+  assert.equal(invoice.finalizesAt, null, "a final invoice has no due time for finalising");
+  assert.ok(Date.parse(invoice.finalizedAt) >= periodEnd + GRACE, "finalizedAt is when it became final");
   const line = invoice.lines[0];
   assert.equal(line.quantity, 9);
   assert.equal(line.tiersMode, "graduated");

@@ -75,7 +75,7 @@ test("a postpaid invoice takes the credits first; a prepaid one shows its usage 
   assert.equal(inv.total, 5, "what is left after the credits is due");
   const after = await creditsOf(postpaid.sub.id);
   assert.equal(after.balance, "0");
-  const ledger = (await api.get(`/v1/subscriptions/${postpaid.sub.id}/credit-ledger`)).body.data.data;
+  const ledger = (await api.get(`/v1/subscriptions/${postpaid.sub.id}/credit-ledger?limit=100`)).body.data;
   const applied = ledger.find((e: { type: string }) => e.type === "invoice");
   assert.deepEqual([applied.amount, applied.invoiceId], ["-0.05", inv.id]);
 
@@ -112,7 +112,7 @@ test("a grant lapses at expiresAt with what is left of it, after the calls have 
   assert.equal(after.expired, "0.3");
   const lapsed = after.grants.find((g: { note: string }) => g.note === "Trial");
   assert.deepEqual([lapsed.remaining, lapsed.expired], ["0", "0.3"]);
-  const ledger = (await api.get(`/v1/subscriptions/${sub.id}/credit-ledger`)).body.data.data;
+  const ledger = (await api.get(`/v1/subscriptions/${sub.id}/credit-ledger?limit=100`)).body.data;
   const expiry = ledger.filter((e: { type: string }) => e.type === "expiry");
   assert.equal(expiry.length, 1);
   assert.equal(expiry[0].amount, "-0.3");
@@ -120,7 +120,7 @@ test("a grant lapses at expiresAt with what is left of it, after the calls have 
   // The job again finds nothing more to expire.
   await moveTo(now + 3 * DAY + 60_000);
   assert.equal(
-    (await api.get(`/v1/subscriptions/${sub.id}/credit-ledger`)).body.data.data.filter((e: { type: string }) => e.type === "expiry").length,
+    (await api.get(`/v1/subscriptions/${sub.id}/credit-ledger?limit=100`)).body.data.filter((e: { type: string }) => e.type === "expiry").length,
     1,
   );
   // Calls now spend the lasting grant.

@@ -90,9 +90,31 @@ test("done when: 1 USD of credits on a 0.002 USD/call prepaid plan serves exactl
   assert.equal(burns, 500);
   const ledger = await b.test.get(`/v1/subscriptions/${sub.id}/credit-ledger?limit=100`);
   assert.equal(ledger.status, 200, ledger.text);
-  assert.equal(ledger.body.data.data.length, 100);
-  assert.equal(ledger.body.data.hasMore, true);
-  const burn = ledger.body.data.data.find((e: any) => e.type === "burn");
+  assert.equal(ledger.body.data.length, 100);
+  assert.equal(ledger.body.pagination.hasMore, true);
+  assert.equal(ledger.body.pagination.total, 501, "500 burns and the purchase");
+  // Walked by cursor, the ledger is every entry once, newest first; an offset page is the same rows.
+  const walked: { id: string; createdAt: string }[] = [...ledger.body.data];
+  for (let cursor = ledger.body.pagination.nextCursor; cursor; ) {
+    const next = await b.test.get(`/v1/subscriptions/${sub.id}/credit-ledger?limit=100&cursor=${cursor}`);
+    assert.equal(next.status, 200, next.text);
+    walked.push(...next.body.data);
+    cursor = next.body.pagination.nextCursor;
+  }
+  assert.equal(walked.length, 501);
+  assert.equal(new Set(walked.map((e) => e.id)).size, 501, "no entry twice across pages");
+  assert.ok(
+    walked.every((e, i) => i === 0 || walked[i - 1].createdAt >= e.createdAt),
+    "newest first across pages",
+  );
+  const deep = await b.test.get(`/v1/subscriptions/${sub.id}/credit-ledger?limit=3&offset=498`);
+  assert.deepEqual(
+    deep.body.data.map((e: { id: string }) => e.id),
+    walked.slice(498).map((e) => e.id),
+  );
+  assert.equal(deep.body.pagination.hasMore, false);
+  assert.equal((walked.at(-1) as { type?: string }).type, "purchase", "the purchase came before every burn");
+  const burn = ledger.body.data.find((e: any) => e.type === "burn");
   assert.equal(burn.amount, "-0.002");
   assert.match(burn.requestId, /^req_/);
   const log = await db.requestLog.findUnique({ where: { id: burn.requestId } });
@@ -101,8 +123,9 @@ test("done when: 1 USD of credits on a 0.002 USD/call prepaid plan serves exactl
   // The provider sees the same figures for its customer.
   const seen = await a.test.get(`/v1/customers/${b.businessId}/credits`);
   assert.equal(seen.status, 200, seen.text);
-  assert.equal(seen.body.data.data[0].balance, "0");
-  assert.equal(seen.body.data.data[0].spent, "1");
+  assert.equal(seen.body.data[0].balance, "0");
+  assert.equal(seen.body.data[0].spent, "1");
+  assert.equal(seen.body.pagination.total, 1);
 });
 
 test("done when: a 0.5 USD cap on a 0.002 USD/call postpaid plan stops at 250 calls, the 80 % event reaching both sides first", async () => {
@@ -276,7 +299,7 @@ test("grants: spent oldest-expiring first, visible to both sides, and key verifi
   assert.equal(small.status, 201, small.text);
   const after = (await b.test.get(`/v1/subscriptions/${sub.id}/credits`)).body.data;
   assert.equal(after.balance, "0.75");
-  const ledgerTypes = (await b.test.get(`/v1/subscriptions/${sub.id}/credit-ledger`)).body.data.data.map((e: any) => e.type);
+  const ledgerTypes = (await b.test.get(`/v1/subscriptions/${sub.id}/credit-ledger?limit=100`)).body.data.map((e: any) => e.type);
   assert.deepEqual(ledgerTypes.filter((t: string) => t === "grant").length, 2);
   assert.equal(ledgerTypes.filter((t: string) => t === "burn").length, 4);
 

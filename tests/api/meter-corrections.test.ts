@@ -104,7 +104,7 @@ test("a void on a prepaid plan gives the credits back", async () => {
   assert.equal((await a.test.post(`/v1/meter-events/${e.id}/void`, { reason: "Refund" })).status, 201);
   const view = (await b.test.get(`/v1/subscriptions/${sub.id}/credits`)).body.data;
   assert.equal(view.balance, "1");
-  const ledger = (await b.test.get(`/v1/subscriptions/${sub.id}/credit-ledger`)).body.data.data;
+  const ledger = (await b.test.get(`/v1/subscriptions/${sub.id}/credit-ledger?limit=100`)).body.data;
   assert.deepEqual(
     ledger.filter((x: { type: string }) => x.type !== "purchase").map((x: { type: string; amount: string }) => [x.type, x.amount]),
     [

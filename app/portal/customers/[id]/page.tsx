@@ -3,13 +3,13 @@ import { notFound } from "next/navigation";
 import { ApiError } from "@/lib/http/errors";
 import { requirePortalContext } from "@/lib/portal/portal-context";
 import { customerUsage, getCustomer } from "@/lib/billing/customers";
-import { customerCredits } from "@/lib/billing/credits";
+import { CUSTOMER_CREDITS_COLLECTION, customerCredits, firstPage } from "@/lib/billing/credit-ledger";
 import { grants } from "@/lib/auth/scopes";
 import { namesOf } from "@/lib/billing/marketplace-views";
 import { Badge, Card, EmptyState } from "@/components/ui/primitives";
 import { day, minorMoney, statusTone } from "@/components/marketplace/format";
 import { money } from "@/components/marketplace/price-text";
-import { ProviderCredits } from "@/components/marketplace/credits-panel";
+import { ProviderCredits, type CreditSummary } from "@/components/marketplace/credits-panel";
 import { UsageCorrectionsCard } from "@/components/portal/usage-corrections-card";
 import { usageCorrections } from "@/lib/portal/usage-corrections";
 
@@ -24,7 +24,7 @@ export default async function CustomerPage({ params }: { params: Promise<{ id: s
   const [customer, usage, credits] = await Promise.all([
     getCustomer(ctx.auth, id),
     customerUsage(ctx.auth, id, {}),
-    customerCredits(ctx.auth, id),
+    customerCredits(ctx.auth, id, firstPage(CUSTOMER_CREDITS_COLLECTION, 100)),
   ]).catch((e) => {
     if (e instanceof ApiError && e.status === 404) notFound();
     throw e;
@@ -99,7 +99,7 @@ export default async function CustomerPage({ params }: { params: Promise<{ id: s
       </Card>
       <ProviderCredits
         customerId={id}
-        balances={credits.data}
+        balances={credits.data as CreditSummary[]}
         subscriptions={
           new Map(
             customer.subscriptions.map((s) => [
