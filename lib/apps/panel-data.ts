@@ -1,11 +1,11 @@
 import { now } from "@/lib/clock";
-import { parseCollectionQuery, type CollectionSpec } from "@/lib/http/collection-query";
+import { firstPage, type CollectionSpec } from "@/lib/http/collection-query";
 import type { AuthContext } from "@/lib/http/auth-context";
 import { usageMetrics, type Period } from "@/lib/usage/metrics";
 import { usageQuota } from "@/lib/usage/quota";
 import { LOG_COLLECTION, listLogs } from "@/lib/usage/routes";
 import { revenueByProductAndMonth } from "@/lib/billing/revenue";
-import { listCustomers } from "@/lib/billing/customers";
+import { CUSTOMER_COLLECTION, listCustomers } from "@/lib/billing/customers";
 import { billingForPortal } from "@/lib/billing/portal-billing";
 import { minorToDecimal } from "@/lib/billing/money";
 import { API_KEY_COLLECTION, listApiKeys } from "@/lib/keys/manage-api-keys";
@@ -22,7 +22,7 @@ import { TEAM_LOADERS } from "./panel-data-team";
 
 const DAY = 86_400_000;
 const money = (minor: number, currency: string) => `${minorToDecimal(BigInt(minor), currency)} ${currency}`;
-const page = (limit: number, spec: CollectionSpec) => parseCollectionQuery(new URLSearchParams({ limit: String(limit) }), spec);
+const page = (limit: number, spec: CollectionSpec) => firstPage(spec, limit);
 
 /** The Dashboard's period (config.defaultPeriod) as a window the usage rollups answer; other apps: 30 days. */
 function periodWindow(scope: PanelScope): { period: Period; days: number; label: string } {
@@ -54,7 +54,7 @@ async function metrics(scope: PanelScope): Promise<PanelBlock[]> {
     metricsFor(scope.auth, w),
     wanted.includes("growth") ? metricsFor(scope.auth, w, 1) : null,
     wanted.includes("revenue") ? revenueTotals(scope.auth) : null,
-    wanted.includes("users") ? listCustomers(scope.auth, { limit: 1, offset: 0 }) : null,
+    wanted.includes("users") ? listCustomers(scope.auth, page(1, CUSTOMER_COLLECTION)) : null,
   ]);
   const items: Extract<PanelBlock, { type: "stats" }>["items"] = [
     { id: "calls", label: "API calls", value: count(current.totalRequests), hint: w.label },

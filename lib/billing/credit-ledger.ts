@@ -1,7 +1,7 @@
 import { db } from "@/lib/db/client";
 import { notFound } from "@/lib/http/errors";
 import { encodeCursor, invalidCursor } from "@/lib/http/cursor";
-import { parseCollectionQuery, pickFields, type CollectionQuery, type CollectionSpec } from "@/lib/http/collection-query";
+import { pickFields, type CollectionQuery, type CollectionSpec } from "@/lib/http/collection-query";
 import { listCollection } from "@/lib/http/list-collection";
 import type { AuthContext } from "@/lib/http/auth-context";
 import type { Pagination } from "@/lib/http/envelope";
@@ -44,9 +44,6 @@ export const CUSTOMER_CREDITS_COLLECTION: CollectionSpec = {
 type Where = Record<string, unknown>;
 type CreditSummary = Awaited<ReturnType<typeof creditSummary>>;
 
-/** The first `limit` rows in the default order, as the portal's pages read them (the API's first page). */
-export const firstPage = (spec: CollectionSpec, limit: number): CollectionQuery =>
-  parseCollectionQuery(new URLSearchParams({ limit: String(limit) }), spec);
 
 /** A where tree with one column renamed: the ledger's `createdAt` filters are the burns' `timestamp`. */
 function renameColumn(where: unknown, from: string, to: string): unknown {

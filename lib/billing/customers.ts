@@ -1,6 +1,9 @@
 import { db } from "@/lib/db/client";
 import { now } from "@/lib/clock";
 import { notFound } from "@/lib/http/errors";
+import { encodeCursor, invalidCursor } from "@/lib/http/cursor";
+import type { CollectionQuery, CollectionSpec } from "@/lib/http/collection-query";
+import type { Pagination } from "@/lib/http/envelope";
 import type { AuthContext } from "@/lib/http/auth-context";
 import type { Subscription as SubscriptionRow } from "@/generated/prisma-sqlite";
 import { invoiceLinesFor } from "./close-period";
@@ -67,21 +70,47 @@ async function customerView(businessId: string, subs: SubscriptionRow[]) {
 }
 
 /** Businesses subscribed to the caller's products, newest first, `limit` and `offset` paged. */
-export async function listCustomers(auth: AuthContext, page: { limit: number; offset: number }) {
+export const CUSTOMER_COLLECTION: CollectionSpec = { filters: {}, sortable: ["createdAt"], fields: [] };
+
+/**
+ * GET /v1/customers: the businesses subscribed to the caller's products, the one with the newest subscription
+ * first. A customer is a group of subscriptions, so the page is cut from the groups here; the cursor holds the last
+ * customer's newest subscription (its createdAt and id), which a later subscription of another business cannot
+ * move (only the customer it belongs to moves up).
+ */
+export async function listCustomers(
+  auth: AuthContext,
+  query: CollectionQuery,
+): Promise<{ data: Awaited<ReturnType<typeof customerView>>[]; pagination: Pagination }> {
   const subs = await db.subscription.findMany({ where: providerScope(auth), orderBy: [{ createdAt: "desc" }, { id: "desc" }] });
   const byBusiness = new Map<string, SubscriptionRow[]>();
   for (const s of subs) byBusiness.set(s.businessId, [...(byBusiness.get(s.businessId) ?? []), s]);
   const ids = [...byBusiness.keys()];
-  const slice = ids.slice(page.offset, page.offset + page.limit);
+  const newest = (id: string) => byBusiness.get(id)![0];
+  let start = query.cursor ? 0 : query.offset;
+  if (query.cursor) {
+    const [at, subId] = query.cursor.values;
+    if (typeof at !== "string" || typeof subId !== "string" || Number.isNaN(Date.parse(at))) throw invalidCursor();
+    const key = `${at}|${subId}`;
+    // The first customer whose newest subscription comes after the cursor's in the list's order (newest first).
+    const after = ids.findIndex((id) => `${newest(id).createdAt.toISOString()}|${newest(id).id}` < key);
+    start = after < 0 ? ids.length : after;
+  }
+  const slice = ids.slice(start, start + query.limit);
   const data = await Promise.all(slice.map((id) => customerView(id, byBusiness.get(id)!)));
+  const hasMore = start + query.limit < ids.length;
+  const last = slice.at(-1);
   return {
     data,
     pagination: {
       total: ids.length,
-      limit: page.limit,
-      offset: page.offset,
-      hasMore: page.offset + page.limit < ids.length,
-      nextCursor: null,
+      limit: query.limit,
+      offset: query.cursor ? 0 : query.offset,
+      hasMore,
+      nextCursor:
+        hasMore && last
+          ? encodeCursor({ sort: query.sortKey, values: [newest(last).createdAt.toISOString(), newest(last).id], id: last })
+          : null,
     },
   };
 }

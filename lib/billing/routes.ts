@@ -10,7 +10,7 @@ import {
   SubscriptionUpdate,
   UpcomingQuery,
 } from "@/lib/schemas/billing";
-import { Customer, CustomerListQuery, CustomerUsage, CustomerUsageQuery, Revenue, RevenueQuery } from "@/lib/schemas/catalog";
+import { Customer, CustomerUsage, CustomerUsageQuery, Revenue, RevenueQuery } from "@/lib/schemas/catalog";
 import {
   SUBSCRIPTION_COLLECTION,
   listSubscriptions,
@@ -20,7 +20,7 @@ import {
   cancelSubscription,
   serializeSubscription,
 } from "./subscriptions";
-import { listCustomers, getCustomer, customerUsage } from "./customers";
+import { CUSTOMER_COLLECTION, listCustomers, getCustomer, customerUsage } from "./customers";
 import { revenueByProductAndMonth } from "./revenue";
 import { INVOICE_COLLECTION, listInvoices, getInvoice, upcomingInvoice, invoiceLineCsv } from "./invoices";
 
@@ -31,9 +31,9 @@ export const billingRoutes = [
     summary: "List the businesses subscribed to your products, with plan, status and this period's calls and amount",
     tag: "Customers",
     scope: "subscriptions:read",
-    query: CustomerListQuery,
+    collection: CUSTOMER_COLLECTION,
     response: { kind: "collection", schema: Customer },
-    handler: ({ auth, query }) => listCustomers(auth, query as { limit: number; offset: number }),
+    handler: ({ auth, query }) => listCustomers(auth, query as CollectionQuery),
   }),
   defineRoute({
     method: "GET",

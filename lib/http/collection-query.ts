@@ -222,6 +222,10 @@ export function parseCollectionQuery(params: URLSearchParams, spec: CollectionSp
   return { limit, offset, cursor: rawCursor === null ? null : decodeCursor(rawCursor, sortKey), sort, sortKey, fields, expand, q, filters };
 }
 
+/** The first `limit` rows in the default order, as a list route's first page: what the portal's views read. */
+export const firstPage = (spec: CollectionSpec, limit: number): CollectionQuery =>
+  parseCollectionQuery(new URLSearchParams({ limit: String(limit) }), spec);
+
 /** `createdAt[gte]=B&createdAt[lt]=A` with B after A can match nothing: a mistake worth a 400, not an empty page. */
 function rejectInvertedRanges(params: URLSearchParams, spec: CollectionSpec): void {
   for (const [field, def] of Object.entries(spec.filters)) {

@@ -59,11 +59,6 @@ export const Customer = z
   })
   .meta({ id: "Customer" });
 
-export const CustomerListQuery = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(100).default(10),
-  offset: z.coerce.number().int().min(0).max(100_000).default(0),
-});
-
 export const CustomerUsageQuery = z.strictObject({
   from: z.iso.datetime({ offset: true }).optional(),
   to: z.iso.datetime({ offset: true }).optional(),

@@ -110,6 +110,23 @@ function assertRefused(res: ApiResponse, status: number, code: string, sentKey?:
   return error as typeof error & Record<string, unknown>;
 }
 
+/** One page of a collection in the spec's envelope: `data`, `pagination {total, limit, offset, hasMore, nextCursor}`, `meta`. */
+function assertCollectionPage(res: ApiResponse, offset: number) {
+  const where = `${res.status} ${res.text.slice(0, 300)}`;
+  assert.equal(res.status, 200, where);
+  assert.deepEqual(Object.keys(res.body).sort(), ["data", "meta", "pagination"], `not the collection envelope: ${where}`);
+  assert.ok(Array.isArray(res.body.data) && res.body.data.length <= 1, `data is not a list of at most limit=1 items: ${where}`);
+  const p = res.body.pagination;
+  assert.deepEqual(Object.keys(p).sort(), ["hasMore", "limit", "nextCursor", "offset", "total"], where);
+  assert.equal(p.limit, 1, where);
+  assert.equal(p.offset, offset, where);
+  assert.ok(Number.isInteger(p.total) && p.total >= 0, where);
+  if (offset < p.total) assert.equal(res.body.data.length, 1, `a page inside the total is not full: ${where}`);
+  assert.equal(p.hasMore, offset + res.body.data.length < p.total, `hasMore disagrees with total: ${where}`);
+  assert.equal(p.nextCursor === null, !p.hasMore, `nextCursor is given exactly when there is more: ${where}`);
+  assert.match(res.body.meta?.requestId ?? "", /^req_/, where);
+}
+
 /** A scope on another resource than `scope`'s, so it cannot grant it. */
 function unrelatedScope(scope: string): string {
   const [resource] = scope.split(":");
@@ -222,6 +239,28 @@ export function runCommonRouteTests(routes: AnyRoute[], fixtures: RouteFixtures)
           assert.equal(error.requiredScope, route.scope);
           await stillThere(url);
         });
+
+      if (route.response.kind === "collection") {
+        it("is a collection like every other: limit=1 with offset and with cursor answer the spec's envelope", async () => {
+          const { a } = await setUp();
+          const { url } = await prepare(route, fixtures, a.test);
+          const page = async (query: string) => request("GET", `${url}?${query}`, { key: a.testKey });
+          const first = await page("limit=1&offset=0");
+          assertCollectionPage(first, 0);
+          for (let offset = 1; offset <= Math.min(first.body.pagination.total, 3); offset++) assertCollectionPage(await page(`limit=1&offset=${offset}`), offset);
+          // Past the end: an empty page that says so.
+          const beyond = first.body.pagination.total + 5;
+          const empty = await page(`limit=1&offset=${beyond}`);
+          assertCollectionPage(empty, beyond);
+          assert.equal(empty.body.data.length, 0);
+          // The cursor is understood: the next page by cursor, or a malformed one refused as such (not as an unknown
+          // parameter); and it cannot be combined with an offset.
+          if (first.body.pagination.nextCursor) assertCollectionPage(await page(`limit=1&cursor=${first.body.pagination.nextCursor}`), 0);
+          assertRefused(await page("limit=1&cursor=not*a*cursor"), 400, "INVALID_CURSOR");
+          assertRefused(await page("limit=1&offset=1&cursor=abc"), 400, "INVALID_PARAMETER");
+          assertRefused(await page("limit=101"), 400, "INVALID_PARAMETER");
+        });
+      }
 
       if (hasParams) {
         it("another tenant's key on tenant A's resource → 404", async () => {

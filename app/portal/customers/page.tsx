@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { requirePortalContext } from "@/lib/portal/portal-context";
-import { listCustomers } from "@/lib/billing/customers";
+import { firstPage } from "@/lib/http/collection-query";
+import { CUSTOMER_COLLECTION, listCustomers } from "@/lib/billing/customers";
 import { namesOf } from "@/lib/billing/marketplace-views";
 import { Badge, Card, EmptyState } from "@/components/ui/primitives";
 import { minorMoney, statusTone } from "@/components/marketplace/format";
@@ -12,7 +13,7 @@ export const metadata = { title: "Customers · Developer Portal" };
 
 export default async function CustomersPage() {
   const ctx = await requirePortalContext();
-  const customers = (await listCustomers(ctx.auth, { limit: 100, offset: 0 })).data;
+  const customers = (await listCustomers(ctx.auth, firstPage(CUSTOMER_COLLECTION, 100))).data;
   const subs = customers.flatMap((c) => c.subscriptions.map((s) => ({ customer: c, ...s })));
   const names = await namesOf({ products: subs.map((s) => s.productId), prices: subs.map((s) => s.priceId) });
   return (
