@@ -1,7 +1,7 @@
 import { db } from "@/lib/db/client";
 import { now } from "@/lib/clock";
 import { notFound } from "@/lib/http/errors";
-import { encodeCursor, invalidCursor } from "@/lib/http/cursor";
+import { listInMemory } from "@/lib/http/list-collection";
 import type { CollectionQuery, CollectionSpec } from "@/lib/http/collection-query";
 import type { Pagination } from "@/lib/http/envelope";
 import type { AuthContext } from "@/lib/http/auth-context";
@@ -72,12 +72,7 @@ async function customerView(businessId: string, subs: SubscriptionRow[]) {
 /** Businesses subscribed to the caller's products, newest first, `limit` and `offset` paged. */
 export const CUSTOMER_COLLECTION: CollectionSpec = { filters: {}, sortable: ["createdAt"], fields: [] };
 
-/**
- * GET /v1/customers: the businesses subscribed to the caller's products, the one with the newest subscription
- * first. A customer is a group of subscriptions, so the page is cut from the groups here; the cursor holds the last
- * customer's newest subscription (its createdAt and id), which a later subscription of another business cannot
- * move (only the customer it belongs to moves up).
- */
+/** GET /v1/customers: the businesses subscribed to the caller's products, the one with the newest subscription first. */
 export async function listCustomers(
   auth: AuthContext,
   query: CollectionQuery,
@@ -85,34 +80,9 @@ export async function listCustomers(
   const subs = await db.subscription.findMany({ where: providerScope(auth), orderBy: [{ createdAt: "desc" }, { id: "desc" }] });
   const byBusiness = new Map<string, SubscriptionRow[]>();
   for (const s of subs) byBusiness.set(s.businessId, [...(byBusiness.get(s.businessId) ?? []), s]);
-  const ids = [...byBusiness.keys()];
-  const newest = (id: string) => byBusiness.get(id)![0];
-  let start = query.cursor ? 0 : query.offset;
-  if (query.cursor) {
-    const [at, subId] = query.cursor.values;
-    if (typeof at !== "string" || typeof subId !== "string" || Number.isNaN(Date.parse(at))) throw invalidCursor();
-    const key = `${at}|${subId}`;
-    // The first customer whose newest subscription comes after the cursor's in the list's order (newest first).
-    const after = ids.findIndex((id) => `${newest(id).createdAt.toISOString()}|${newest(id).id}` < key);
-    start = after < 0 ? ids.length : after;
-  }
-  const slice = ids.slice(start, start + query.limit);
-  const data = await Promise.all(slice.map((id) => customerView(id, byBusiness.get(id)!)));
-  const hasMore = start + query.limit < ids.length;
-  const last = slice.at(-1);
-  return {
-    data,
-    pagination: {
-      total: ids.length,
-      limit: query.limit,
-      offset: query.cursor ? 0 : query.offset,
-      hasMore,
-      nextCursor:
-        hasMore && last
-          ? encodeCursor({ sort: query.sortKey, values: [newest(last).createdAt.toISOString(), newest(last).id], id: last })
-          : null,
-    },
-  };
+  // A customer is a group of subscriptions: the page is cut from the groups, each placed by its newest subscription.
+  const page = listInMemory([...byBusiness.keys()], query, (id) => ({ id, createdAt: byBusiness.get(id)![0].createdAt.toISOString() }));
+  return { data: await Promise.all(page.data.map((id) => customerView(id, byBusiness.get(id)!))), pagination: page.pagination };
 }
 
 async function customerSubscriptions(auth: AuthContext, businessId: string) {

@@ -1,6 +1,6 @@
 import { encodeCursor, invalidCursor } from "./cursor";
 import { INT32_MAX, INT32_MIN, pickFields, type CollectionQuery, type CollectionSpec } from "./collection-query";
-import { RawJson } from "./envelope";
+import { RawJson, type Pagination } from "./envelope";
 import type { CollectionResult } from "./route";
 
 type Where = Record<string, unknown>;
@@ -104,6 +104,55 @@ export async function listCollection<Row>(o: ListOptions<Row>): Promise<Collecti
         hasMore && last
           ? encodeCursor({ sort: query.sortKey, values: query.sort.map((s) => cursorValue(last[s.field])), id: String(last.id) })
           : null,
+    },
+  };
+}
+
+type Sortable = string | number;
+
+/** -1, 0 or 1 as a row's sort values come before, with or after another's in the query's order. */
+function compareTuples(a: Sortable[], b: Sortable[], query: CollectionQuery): number {
+  for (let i = 0; i < query.sort.length; i++) {
+    if (a[i] === b[i]) continue;
+    const asc = a[i] < b[i] ? -1 : 1;
+    return query.sort[i].dir === "asc" ? asc : -asc;
+  }
+  return 0;
+}
+
+/**
+ * A collection held in memory (a registry, or groups made in code from several rows) as one page of the spec's
+ * envelope: sorted by the query's sort, after its cursor or from its offset, `limit` long. `valuesOf` gives a row's
+ * value of each sortable field; `id` is the final tie-breaker, as in the database's lists.
+ */
+export function listInMemory<Row>(
+  rows: Row[],
+  query: CollectionQuery,
+  valuesOf: (row: Row) => Record<string, Sortable> & { id: string },
+): { data: Row[]; pagination: Pagination } {
+  const tupleOf = (row: Row) => {
+    const values = valuesOf(row);
+    return query.sort.map((s) => values[s.field]);
+  };
+  const sorted = rows.map((row) => ({ row, tuple: tupleOf(row) })).sort((a, b) => compareTuples(a.tuple, b.tuple, query));
+  let start = query.offset;
+  if (query.cursor) {
+    const after = query.cursor.values;
+    if (after.length !== query.sort.length) throw invalidCursor();
+    const index = sorted.findIndex((r) => compareTuples(r.tuple, after, query) > 0);
+    start = index < 0 ? sorted.length : index;
+  }
+  const page = sorted.slice(start, start + query.limit);
+  const hasMore = start + query.limit < sorted.length;
+  const last = page.at(-1);
+  return {
+    data: page.map((r) => r.row),
+    pagination: {
+      total: sorted.length,
+      limit: query.limit,
+      offset: query.cursor ? 0 : query.offset,
+      hasMore,
+      nextCursor: hasMore && last ? encodeCursor({ sort: query.sortKey, values: last.tuple, id: String(valuesOf(last.row).id) }) : null,
     },
   };
 }

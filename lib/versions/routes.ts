@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { defineRoute } from "@/lib/http/route";
+import { listInMemory } from "@/lib/http/list-collection";
+import type { CollectionQuery, CollectionSpec } from "@/lib/http/collection-query";
 import { now } from "@/lib/clock";
 import { VersionRecord, effectiveStatus, versionRegistry } from "./registry";
 
@@ -32,6 +34,9 @@ function view(record: VersionRecord, at: Date) {
   };
 }
 
+/** The registry's versions, a collection like every other (limit, offset, cursor), newest release first. */
+const VERSION_COLLECTION: CollectionSpec = { filters: {}, sortable: ["releaseDate", "version"], defaultSort: "-releaseDate", fields: [] };
+
 export const versionRoutes = [
   defineRoute({
     method: "GET",
@@ -39,11 +44,12 @@ export const versionRoutes = [
     summary: "List API versions and their lifecycle",
     tag: "Versions",
     scope: "versions:read",
+    collection: VERSION_COLLECTION,
     response: { kind: "collection", schema: VersionView },
-    handler: async () => {
+    handler: async ({ query }) => {
       const at = now();
-      const data = [...versionRegistry().values()].map((r) => view(r, at));
-      return { data, pagination: { total: data.length, limit: data.length, offset: 0, hasMore: false, nextCursor: null } };
+      const rows = [...versionRegistry().values()].map((r) => view(r, at));
+      return listInMemory(rows, query as CollectionQuery, (r) => ({ id: r.version, version: r.version, releaseDate: r.releaseDate }));
     },
   }),
 ];

@@ -179,6 +179,23 @@ test("done when: an LLM-style product at 1 USD per million input and 4 per milli
   assert.ok(ev, "the streamed call's usage event");
   assert.deepEqual(ev.quantities, { "input tokens": 1200, "output tokens": 350 });
   assert.equal(ev.cost, 0.0026);
+  // The consumer sees the same quantities in its usage (GET /v1/usage), not only the call's count and cost.
+  const listed = await b.test.get(`/v1/usage?id=${ev.id}&fields=quantity,quantities,cost`);
+  assert.equal(listed.status, 200, listed.text);
+  assert.deepEqual(listed.body.data, [
+    { id: ev.id, quantity: 1, quantities: { "input tokens": 1200, "output tokens": 350 }, cost: 0.0026 },
+  ]);
+  // Its POST /v1/subscriptions measured nothing: null, not an empty object.
+  const unmetered = await poll(async () => {
+    const listedPosts = (await b.test.get(`/v1/usage?method=POST&limit=20&fields=quantities,endpoint`)).body.data;
+    const own = listedPosts.filter((u: { endpoint: string }) => u.endpoint.startsWith("/v1/"));
+    return own.length ? own : null;
+  });
+  assert.ok(unmetered, "the subscribe call's usage event");
+  assert.deepEqual(
+    unmetered.map((u: { quantities: unknown }) => u.quantities),
+    unmetered.map(() => null),
+  );
   const log = await poll(() => db.requestLog.findUnique({ where: { id: String(plain.headers["x-request-id"]) } }));
   assert.equal((log?.responseHeaders as Record<string, string>)["x-request-cost"], "0.0026 USD");
 
