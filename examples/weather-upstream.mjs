@@ -16,7 +16,12 @@ const server = http.createServer((req, res) => {
   const city = url.searchParams.get("city") ?? "Oslo";
   // The same city always gets the same forecast: a made-up one, from its name.
   const seed = [...city].reduce((n, c) => n + c.charCodeAt(0), 0);
-  const days = [0, 1, 2].map((d) => ({ day: d, high: 5 + ((seed + d * 7) % 20), low: (seed + d * 3) % 8, sky: ["sun", "cloud", "rain"][(seed + d) % 3] }));
+  const days = [0, 1, 2].map((d) => ({
+    day: d,
+    high: 5 + ((seed + d * 7) % 20),
+    low: (seed + d * 3) % 8,
+    sky: ["sun", "cloud", "rain"][(seed + d) % 3],
+  }));
   json(200, { city, days, upstreamKey: req.headers["x-upstream-key"] ? "received" : "missing" });
 });
 

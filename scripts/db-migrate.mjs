@@ -133,7 +133,11 @@ export async function migrateIfPending(url = databaseUrl(), options = {}) {
 if (import.meta.url === `file://${process.argv[1]}`) {
   try {
     const applied = await migrateIfPending();
-    console.log(applied.length ? `Applied ${applied.length} migration(s) to ${describeDatabase(databaseUrl())}.` : `${describeDatabase(databaseUrl())} is up to date.`);
+    console.log(
+      applied.length
+        ? `Applied ${applied.length} migration(s) to ${describeDatabase(databaseUrl())}.`
+        : `${describeDatabase(databaseUrl())} is up to date.`,
+    );
   } catch (e) {
     console.error(failureLine(e));
     process.exit(1);

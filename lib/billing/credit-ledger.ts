@@ -44,7 +44,6 @@ export const CUSTOMER_CREDITS_COLLECTION: CollectionSpec = {
 type Where = Record<string, unknown>;
 type CreditSummary = Awaited<ReturnType<typeof creditSummary>>;
 
-
 /** A where tree with one column renamed: the ledger's `createdAt` filters are the burns' `timestamp`. */
 function renameColumn(where: unknown, from: string, to: string): unknown {
   if (Array.isArray(where)) return where.map((w) => renameColumn(w, from, to));
@@ -99,16 +98,22 @@ export async function creditLedger(
   const offset = query.cursor ? 0 : query.offset;
   // Both tables' first offset + limit + 1 rows in the ledger's order hold the merged page and whether more follow.
   const take = offset + query.limit + 1;
-  const orderBy = (timeColumn: string) =>
-    order.idOnly ? [{ id: order.dir }] : [{ [timeColumn]: order.dir }, { id: order.dir }];
+  const orderBy = (timeColumn: string) => (order.idOnly ? [{ id: order.dir }] : [{ [timeColumn]: order.dir }, { id: order.dir }]);
   const entriesWhere: Where = { AND: [{ subscriptionId: sub.id }, ...query.filters] };
   const burnsWhere: Where = {
-    AND: [{ subscriptionId: sub.id, paidByCredits: true, cost: { not: 0 } }, ...(renameColumn(query.filters, "createdAt", "timestamp") as Where[])],
+    AND: [
+      { subscriptionId: sub.id, paidByCredits: true, cost: { not: 0 } },
+      ...(renameColumn(query.filters, "createdAt", "timestamp") as Where[]),
+    ],
   };
   const entryCursor = afterCursor(query, order, "createdAt");
   const burnCursor = afterCursor(query, order, "timestamp");
   const [entries, burns, entryCount, burnCount] = await Promise.all([
-    db.creditEntry.findMany({ where: entryCursor ? { AND: [entriesWhere, entryCursor] } : entriesWhere, orderBy: orderBy("createdAt"), take }),
+    db.creditEntry.findMany({
+      where: entryCursor ? { AND: [entriesWhere, entryCursor] } : entriesWhere,
+      orderBy: orderBy("createdAt"),
+      take,
+    }),
     db.usageEvent.findMany({
       where: burnCursor ? { AND: [burnsWhere, burnCursor] } : burnsWhere,
       orderBy: orderBy("timestamp"),

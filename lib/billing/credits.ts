@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { db } from "@/lib/db/client";
 import { now } from "@/lib/clock";
 import { newId } from "@/lib/ids";
-import { ApiError, invalidField, invalidParameter, notFound } from "@/lib/http/errors";
+import { ApiError, invalidField, notFound } from "@/lib/http/errors";
 import type { AuthContext } from "@/lib/http/auth-context";
 import { currentCommitHook } from "@/lib/db/commit-hook";
 import { emitEvent, withEvents, type Tx } from "@/lib/events/emit-event";

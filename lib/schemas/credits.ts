@@ -109,4 +109,3 @@ export const CreditLedgerEntry = z
     createdAt: Timestamp,
   })
   .meta({ id: "CreditLedgerEntry" });
-

@@ -41,7 +41,13 @@ export function extractBlocks(markdown, file) {
     }
     const end = lines.findIndex((l, j) => j > fence && l.trim() === "```");
     if (end < 0) throw new Error(`${file}:${fence + 1}: the block is never closed`);
-    const options = Object.fromEntries((m[2] ?? "").trim().split(/\s+/).filter(Boolean).map((kv) => kv.split("=")));
+    const options = Object.fromEntries(
+      (m[2] ?? "")
+        .trim()
+        .split(/\s+/)
+        .filter(Boolean)
+        .map((kv) => kv.split("=")),
+    );
     blocks.push({
       file,
       line: fence + 1,
@@ -192,7 +198,13 @@ export async function runBlocks(blocks, { base, upstreamPort, env = process.env,
     for (const block of blocks) {
       const { code, missing } = substitute(block.code, learned, hosts);
       if (missing.length) {
-        results.push({ block, ok: false, problems: [`nothing printed before this block gives ${missing.join(", ")}`], stdout: "", stderr: "" });
+        results.push({
+          block,
+          ok: false,
+          problems: [`nothing printed before this block gives ${missing.join(", ")}`],
+          stdout: "",
+          stderr: "",
+        });
         continue;
       }
       const script = `${PREAMBLE}[ -f '${state}' ] && . '${state}'\n${code}\nexport -p > '${state}'\n`;
@@ -220,15 +232,13 @@ export async function runBlocks(blocks, { base, upstreamPort, env = process.env,
 
 /** The marked blocks of README.md, then of docs/*.md in name order; `sections` keeps only those. */
 export function docBlocks({ root = process.cwd(), files, sections } = {}) {
-  const list =
-    files ??
-    [
-      "README.md",
-      ...(existsSync(path.join(root, "docs")) ? readdirSync(path.join(root, "docs")) : [])
-        .filter((f) => f.endsWith(".md"))
-        .sort()
-        .map((f) => `docs/${f}`),
-    ];
+  const list = files ?? [
+    "README.md",
+    ...(existsSync(path.join(root, "docs")) ? readdirSync(path.join(root, "docs")) : [])
+      .filter((f) => f.endsWith(".md"))
+      .sort()
+      .map((f) => `docs/${f}`),
+  ];
   const blocks = list.flatMap((f) => extractBlocks(readFileSync(path.join(root, f), "utf8"), f));
   return sections?.length ? blocks.filter((b) => sections.includes(b.section)) : blocks;
 }

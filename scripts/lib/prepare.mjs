@@ -26,7 +26,8 @@ export function ensureInstalled() {
   if (existsSync(stamp) && readFileSync(stamp, "utf8") === want && existsSync("node_modules/.bin/next")) return;
   log("installing dependencies (npm ci)");
   const r = spawnSync("npm", ["ci", "--no-audit", "--no-fund"], { stdio: stdio() });
-  if (r.status !== 0) throw new Error("npm ci failed (its output is above): check the network to the npm registry and run `npm start` again");
+  if (r.status !== 0)
+    throw new Error("npm ci failed (its output is above): check the network to the npm registry and run `npm start` again");
   writeFileSync(stamp, want);
 }
 

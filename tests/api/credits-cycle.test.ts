@@ -120,7 +120,8 @@ test("a grant lapses at expiresAt with what is left of it, after the calls have 
   // The job again finds nothing more to expire.
   await moveTo(now + 3 * DAY + 60_000);
   assert.equal(
-    (await api.get(`/v1/subscriptions/${sub.id}/credit-ledger?limit=100`)).body.data.filter((e: { type: string }) => e.type === "expiry").length,
+    (await api.get(`/v1/subscriptions/${sub.id}/credit-ledger?limit=100`)).body.data.filter((e: { type: string }) => e.type === "expiry")
+      .length,
     1,
   );
   // Calls now spend the lasting grant.

@@ -95,7 +95,7 @@ test("done when: 1 USD of credits on a 0.002 USD/call prepaid plan serves exactl
   assert.equal(ledger.body.pagination.total, 501, "500 burns and the purchase");
   // Walked by cursor, the ledger is every entry once, newest first; an offset page is the same rows.
   const walked: { id: string; createdAt: string }[] = [...ledger.body.data];
-  for (let cursor = ledger.body.pagination.nextCursor; cursor; ) {
+  for (let cursor = ledger.body.pagination.nextCursor; cursor;) {
     const next = await b.test.get(`/v1/subscriptions/${sub.id}/credit-ledger?limit=100&cursor=${cursor}`);
     assert.equal(next.status, 200, next.text);
     walked.push(...next.body.data);

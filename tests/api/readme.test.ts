@@ -61,6 +61,7 @@ test("every marked block of the README and docs runs as written against a fresh 
   const blocks: Block[] = docBlocks();
   const sections = new Set(blocks.map((b) => b.section));
   assert.ok(sections.has("first-calls") && sections.has("walk-through"), "the README marks its first calls and its walk-through");
+  assert.ok(sections.has("marketplace"), "docs/marketplace.md marks its walk-through");
   const results: Result[] = await runBlocks(blocks, { base: server.url, upstreamPort: await freePort(), env });
   assert.equal(results.filter((r) => !r.ok).length, 0, report(results));
   // What the walk-through promises is what happened: a metered gateway call of the published product.
@@ -69,6 +70,10 @@ test("every marked block of the README and docs runs as written against a fresh 
   assert.match(gateway.stdout, /^x-request-cost: 0\.002 USD/im);
   assert.match(gateway.stdout, /"city":"Oslo"/);
   assert.match(gateway.stdout, /"upstreamKey":"received"/, "the provider's secret header reached its upstream");
+  // docs/marketplace.md: the provider that serves its API itself verifies B's key and meters B's usage.
+  const verify = results.find((r) => r.block.code.includes("/v1/keys/verify"))!;
+  assert.match(verify.stdout, /"valid":true,"code":"VALID"/);
+  assert.match(verify.stdout, /"quantity":250/);
 });
 
 test("a README block whose call is broken fails the run, naming the block and the answer", async () => {
