@@ -41,6 +41,7 @@ export const ID_PREFIXES = {
   creditEntry: "cre",
   spendAlert: "spa",
   payment: "pay",
+  refund: "rfd",
   app: "app",
 } as const;
 

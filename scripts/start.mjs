@@ -3,11 +3,13 @@
 // two kinds of process under one supervisor (scripts/serve.mjs).
 import { failureLine, prepare } from "./lib/prepare.mjs";
 import { dataPlaneWorkers, serve } from "./serve.mjs";
+import { paymentSettingsError } from "./lib/payment-settings.mjs";
 
 // A setting that cannot be honoured stops us before minutes of installing and building.
 const plan = dataPlaneWorkers();
-if (plan.error) {
-  console.error(plan.error);
+const settingError = plan.error ?? paymentSettingsError();
+if (settingError) {
+  console.error(settingError);
   process.exit(1);
 }
 // Only node's own modules and scripts that need nothing installed are imported above: on a fresh clone there is no

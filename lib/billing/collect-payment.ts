@@ -6,6 +6,7 @@ import { emitSubscriptionEvent } from "./subscription-events";
 import { paymentProvider, type StoredPaymentMethod } from "./payment-provider";
 import { invalidateBillingCache } from "./rate-request";
 import { minorToDecimal } from "./money";
+import { chargeParties } from "./payment-parties";
 
 // Collecting an invoice: charged when it is finalised, retried after a failure 1, 3 and 5 days later (4 attempts
 // in all, like Stripe's default retry schedule). The third failed attempt sets the subscription past_due; a later
@@ -37,13 +38,23 @@ export async function collectInvoice(invoiceId: string): Promise<"paid" | "faile
   }
   const pm = (sub?.paymentMethod as StoredPaymentMethod | null) ?? null;
   const provider = paymentProvider();
+  const parties = await chargeParties(invoice.providerId, invoice.businessId, amountDue);
   const result = pm
     ? await provider.charge({
         amount: amountDue,
         currency: invoice.currency,
         paymentMethod: pm,
+        // The invoice and the attempt: a retry after a crash between Stripe's answer and our commit replays the
+        // same PaymentIntent rather than charging again.
         idempotencyKey: `${invoice.id}:${attempt}`,
         description: `Invoice ${invoice.number}`,
+        metadata: {
+          invoice_id: invoice.id,
+          attempt: String(attempt),
+          business_id: invoice.businessId,
+          seller_id: invoice.providerId ?? "",
+        },
+        ...parties,
       })
     : {
         status: "failed" as const,
@@ -91,6 +102,9 @@ export async function collectInvoice(invoiceId: string): Promise<"paid" | "faile
         failureMessage: result.status === "failed" ? result.failureMessage : null,
         attempt,
         createdAt: t,
+        destination: parties.destination ?? null,
+        applicationFee: parties.applicationFee ?? null,
+        transferId: result.status === "succeeded" ? (result.transferId ?? null) : null,
       },
     });
     await emitEvent(paymentEvent(payment), tx);

@@ -11,6 +11,7 @@ import type { CreditEntry as CreditEntryRow, Subscription as SubscriptionRow } f
 import type { CreditGrantCreate, CreditPurchase } from "@/lib/schemas/credits";
 import { decimalToNanos, minorExponent, nanosToDecimal, toNanos } from "./money";
 import { cardDeclined, paymentProvider, type StoredPaymentMethod } from "./payment-provider";
+import { chargeParties } from "./payment-parties";
 import { invalidateBillingCache } from "./rate-request";
 import { ledgerNetNanos, usageCostNanos } from "./credit-sums";
 import { allocateLots, lotBoundaries, type Debit, type Lot } from "./credit-lots";
@@ -138,7 +139,18 @@ async function summaryBeforeIdempotentWrite(sub: SubscriptionRow): Promise<Credi
 }
 
 async function charge(sub: SubscriptionRow, currency: string, minor: number, method: StoredPaymentMethod, description: string) {
-  return paymentProvider().charge({ amount: minor, currency, paymentMethod: method, idempotencyKey: newId("payment"), description });
+  // A purchase is its own payment: its id is the idempotency key and Stripe's metadata, and the credits are the
+  // provider's money (a destination charge to its connected account, less the platform's fee).
+  const purchaseId = newId("payment");
+  return paymentProvider().charge({
+    amount: minor,
+    currency,
+    paymentMethod: method,
+    idempotencyKey: purchaseId,
+    description,
+    metadata: { purchase_id: purchaseId, subscription_id: sub.id, business_id: sub.businessId, seller_id: sub.providerId ?? "" },
+    ...(await chargeParties(sub.providerId, sub.businessId, minor)),
+  });
 }
 
 /** POST /v1/subscriptions/{id}/credits: the consumer buys credits with its card; a decline grants nothing. */
@@ -155,7 +167,7 @@ export async function buyCredits(auth: AuthContext, id: string, input: z.infer<t
   const { currency } = await priceOf(sub);
   const minor = chargeableMinor(input.amount, currency, "amount");
   const method = input.paymentMethod
-    ? paymentProvider().tokenize(input.paymentMethod.card, "paymentMethod.card")
+    ? await paymentProvider().attach(input.paymentMethod, "paymentMethod", auth.businessId)
     : (sub.paymentMethod as StoredPaymentMethod | null);
   if (!method)
     throw invalidField("paymentMethod", "The subscription has no card: send paymentMethod.", "Add a card with paymentMethod.card.");

@@ -19,7 +19,7 @@ import { serializeSubscription } from "./subscription-serialize";
 import { emitSubscriptionEvent } from "./subscription-events";
 export { serializeSubscription };
 import { addInterval } from "./periods";
-import { paymentProvider } from "./payment-provider";
+import { paymentProvider, paymentProviderName } from "./payment-provider";
 import { invalidateBillingCache } from "./rate-request";
 import { closePeriod } from "./close-period";
 import { collectInvoice } from "./collect-payment";
@@ -100,6 +100,24 @@ const subscriptions = tenantResource<SubscriptionRow>({
 
 export const listSubscriptions = (auth: AuthContext, query: CollectionQuery) => subscriptions.list(auth, query);
 
+/**
+ * With Stripe, a live subscription to another business's product is a promise to pay that business: refused until
+ * its payout account can take charges (Connect onboarding done). Test mode is free to try.
+ */
+async function refuseUnpayableProvider(auth: AuthContext, sellerId: string) {
+  if (paymentProviderName() !== "stripe" || auth.environment !== "production" || sellerId === auth.businessId) return;
+  const account = await db.stripeAccount.findUnique({ where: { businessId: sellerId }, select: { chargesEnabled: true } });
+  if (account?.chargesEnabled) return;
+  throw new ApiError({
+    status: 409,
+    type: "conflict_error",
+    code: "PROVIDER_NOT_PAYABLE",
+    field: "priceId",
+    message: "The product's provider has not finished its payout onboarding, so it cannot be paid yet.",
+    suggestion: "Subscribe in test mode meanwhile; the provider finishes onboarding with POST /v1/payout-account.",
+  });
+}
+
 export async function createSubscription(auth: AuthContext, input: z.infer<typeof SubscriptionCreate>) {
   const price = await subscribablePrice(auth, input.priceId, "priceId");
   const projectId = input.projectId ?? auth.projectId;
@@ -114,7 +132,8 @@ export async function createSubscription(auth: AuthContext, input: z.infer<typeo
     });
   // Another business's product is paid for: its subscribers give a card (a test card in test mode).
   if (price.businessId !== auth.businessId && !input.paymentMethod) throw missingField("paymentMethod");
-  const paymentMethod = input.paymentMethod ? paymentProvider().tokenize(input.paymentMethod.card, "paymentMethod.card") : null;
+  await refuseUnpayableProvider(auth, price.businessId);
+  const paymentMethod = input.paymentMethod ? await paymentProvider().attach(input.paymentMethod, "paymentMethod", auth.businessId) : null;
   const t = now();
   const plan = compilePrice(price);
   const current = await db.subscription.findFirst({
@@ -182,7 +201,11 @@ export async function updateSubscription(auth: AuthContext, id: string, patch: z
     previous.cancelAtPeriodEnd = current.cancelAtPeriodEnd;
   }
   if (patch.paymentMethod) {
-    data.paymentMethod = paymentProvider().tokenize(patch.paymentMethod.card, "paymentMethod.card") as unknown as Prisma.InputJsonValue;
+    data.paymentMethod = (await paymentProvider().attach(
+      patch.paymentMethod,
+      "paymentMethod",
+      auth.businessId,
+    )) as unknown as Prisma.InputJsonValue;
     previous.paymentMethod = serializeSubscription(current).paymentMethod;
   }
   if (patch.metadata) {

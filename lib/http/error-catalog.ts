@@ -246,6 +246,30 @@ export const ERROR_CATALOG: ErrorDoc[] = [
     fields: { declineCode: z.string().meta({ description: "Why the card was declined, as Stripe's decline_code" }) },
   },
   {
+    code: "INVALID_SIGNATURE",
+    status: 400,
+    type: "authentication_error",
+    meaning:
+      "A delivery to `/webhooks/stripe` whose `Stripe-Signature` does not verify its body with STRIPE_WEBHOOK_SECRET, or is older than 300 s. Nothing was changed.",
+    fix: "Set STRIPE_WEBHOOK_SECRET to this endpoint's signing secret (whsec_…; `stripe listen` prints its own).",
+  },
+  {
+    code: "RAW_CARD_NOT_ACCEPTED",
+    status: 400,
+    type: "validation_error",
+    meaning:
+      "A card number was sent to a deployment that takes payments through Stripe (PAYMENT_PROVIDER=stripe): card data never reaches this server (PCI DSS). `field` names where it was sent.",
+    fix: 'Collect the card with Stripe.js (the Payment Element, or `POST /v1/payment-methods/setup` for its client secret) and send the PaymentMethod id it returns: `"paymentMethod": "pm_…"`.',
+  },
+  {
+    code: "PROVIDER_NOT_PAYABLE",
+    status: 409,
+    type: "conflict_error",
+    meaning:
+      "The product's provider cannot be paid yet: its Stripe account (Connect) has not finished onboarding, so a live subscription to a paid price is refused.",
+    fix: "Ask the provider to finish its payout onboarding (`POST /v1/payout-account`), or subscribe in test mode.",
+  },
+  {
     code: "RATE_LIMIT_EXCEEDED",
     status: 429,
     type: "rate_limit_error",

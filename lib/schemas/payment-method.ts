@@ -12,5 +12,15 @@ const Card = z.strictObject({
     .optional(),
 });
 export const PaymentMethodInput = z
-  .strictObject({ card: Card })
-  .meta({ id: "PaymentMethodInput", description: "A card; the built-in test provider takes Stripe's test card numbers only." });
+  .union([
+    z
+      .string()
+      .regex(/^pm_[A-Za-z0-9_]{3,250}$/, "A PaymentMethod id, pm_…")
+      .meta({ description: "A PaymentMethod id from Stripe.js (pm_…), or one of Stripe's test ids such as pm_card_visa." }),
+    z.strictObject({ card: Card }),
+  ])
+  .meta({
+    id: "PaymentMethodInput",
+    description:
+      "A PaymentMethod id (pm_…) from Stripe.js, or, with the built-in test provider only (PAYMENT_PROVIDER=test), a test card. With PAYMENT_PROVIDER=stripe a card number is refused (RAW_CARD_NOT_ACCEPTED).",
+  });

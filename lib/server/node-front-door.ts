@@ -7,6 +7,7 @@ import { AUTHORIZATION_SERVER_METADATA_PATH, handleMetadataRequest } from "@/lib
 import { handleProtectedResourceRequest, PROTECTED_RESOURCE_PREFIX } from "@/lib/oauth/protected-resource";
 import { handleRegisterRequest } from "@/lib/oauth/register-client";
 import { corsPreflight } from "@/lib/oauth/oauth-error";
+import { handleStripeWebhook } from "@/lib/billing/stripe/stripe-webhook";
 import { API_PATH, dispatchApi } from "./dispatch";
 import { observeRequest } from "./metrics";
 import type { ApiRequest } from "./request-context";
@@ -29,6 +30,8 @@ const WEB_HANDLERS: Record<string, Partial<Record<string, WebHandler>>> = {
   [AUTHORIZATION_SERVER_METADATA_PATH]: { GET: handleMetadataRequest, HEAD: handleMetadataRequest, OPTIONS: corsPreflight },
   "/oauth/register": { POST: handleRegisterRequest, OPTIONS: corsPreflight },
   "/api/test-clock": { GET: getTestClock, POST: moveTestClock },
+  // Stripe's events (PAYMENT_PROVIDER=stripe), verified by their signature before anything is read.
+  "/webhooks/stripe": { POST: handleStripeWebhook },
 };
 
 // Well-known documents under a path (RFC 8414 §3.1, RFC 9728 §3.1: the resource's or issuer's path inserted after

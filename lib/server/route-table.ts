@@ -9,6 +9,7 @@ import { automationRoutes } from "@/lib/automation/routes";
 import { oauthClientRoutes } from "@/lib/oauth/routes";
 import { billingRoutes } from "@/lib/billing/routes";
 import { creditRoutes } from "@/lib/billing/credit-routes";
+import { payoutRoutes } from "@/lib/billing/payout-routes";
 import { productCallRoutes } from "@/lib/product-calls/routes";
 import { appRoutes } from "@/lib/apps/routes";
 import { defineRoute, type AnyRoute } from "@/lib/http/route";
@@ -38,6 +39,7 @@ export const ROUTES: AnyRoute[] = [
   ...automationRoutes,
   ...billingRoutes,
   ...creditRoutes,
+  ...payoutRoutes,
   ...productCallRoutes,
   ...appRoutes,
   ...versionRoutes,

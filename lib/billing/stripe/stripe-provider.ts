@@ -1,0 +1,129 @@
+import type Stripe from "stripe";
+import { db } from "@/lib/db/client";
+import { now } from "@/lib/clock";
+import { ApiError } from "@/lib/http/errors";
+import { cardDeclined, type PaymentProvider, type StoredPaymentMethod } from "../card-payments";
+import { stripeClient } from "./stripe-client";
+
+// PAYMENT_PROVIDER=stripe (issue 60): the consumer's business has one Stripe Customer on the platform's account; a
+// payment method is a PaymentMethod id from Stripe.js, attached to that Customer and made its default; every charge
+// is one PaymentIntent, confirmed off-session, a destination charge to the seller's connected account with the
+// platform's fee. The card's number never reaches this server (PCI DSS): a raw card is refused.
+
+export function rawCardRefused(field: string): ApiError {
+  return new ApiError({
+    status: 400,
+    type: "validation_error",
+    code: "RAW_CARD_NOT_ACCEPTED",
+    field: `${field}.card`,
+    message: "This deployment takes payments through Stripe and never accepts card numbers.",
+    suggestion: 'Collect the card with Stripe.js (the Payment Element) and send the PaymentMethod id it returns: "paymentMethod": "pm_…".',
+  });
+}
+
+/** The business's Customer at Stripe, made the first time it is needed (an idempotency key: a retry makes no second). */
+export async function stripeCustomerOf(businessId: string): Promise<string> {
+  const known = await db.stripeAccount.findUnique({ where: { businessId } });
+  if (known?.customerId) return known.customerId;
+  const business = await db.business.findUnique({ where: { id: businessId }, select: { name: true } });
+  const customer = await (
+    await stripeClient()
+  ).customers.create(
+    { name: business?.name ?? businessId, metadata: { business_id: businessId } },
+    { idempotencyKey: `customer-${businessId}` },
+  );
+  const t = now();
+  await db.stripeAccount.upsert({
+    where: { businessId },
+    create: { businessId, customerId: customer.id, createdAt: t, updatedAt: t },
+    update: { customerId: customer.id, updatedAt: t },
+  });
+  return customer.id;
+}
+
+// The SDK's errors by their `type` (the SDK is imported lazily, so not by class).
+const isCardError = (e: unknown): e is Stripe.errors.StripeCardError => (e as { type?: string })?.type === "StripeCardError";
+const isMissing = (e: unknown) =>
+  (e as { type?: string; code?: string })?.type === "StripeInvalidRequestError" && (e as { code?: string }).code === "resource_missing";
+
+export const stripeProvider: PaymentProvider = {
+  name: "stripe",
+  async attach(given, field, businessId): Promise<StoredPaymentMethod> {
+    if (typeof given !== "string") throw rawCardRefused(field);
+    const customer = await stripeCustomerOf(businessId);
+    const stripe = await stripeClient();
+    let attached: Stripe.PaymentMethod;
+    try {
+      attached = await stripe.paymentMethods.attach(given, { customer });
+    } catch (e) {
+      if (isCardError(e))
+        throw cardDeclined(field, {
+          code: e.code ?? "card_declined",
+          declineCode: e.decline_code ?? e.code ?? "generic_decline",
+          message: e.message,
+        });
+      if (isMissing(e))
+        throw new ApiError({
+          status: 400,
+          type: "validation_error",
+          code: "INVALID_FIELD",
+          field,
+          message: `Stripe knows no PaymentMethod '${given.slice(0, 60)}'.`,
+          suggestion: "Send the id Stripe.js returned for the card (pm_…).",
+        });
+      throw e;
+    }
+    // The default for the Customer's invoices and off-session charges, as Stripe's dashboard shows it.
+    await stripe.customers.update(customer, { invoice_settings: { default_payment_method: attached.id } });
+    return {
+      provider: "stripe",
+      type: "card",
+      brand: attached.card?.brand ?? "card",
+      last4: attached.card?.last4 ?? "",
+      token: attached.id,
+      customer,
+      expMonth: attached.card?.exp_month,
+      expYear: attached.card?.exp_year,
+    };
+  },
+  async charge(req) {
+    const stripe = await stripeClient();
+    try {
+      const intent = await stripe.paymentIntents.create(
+        {
+          amount: req.amount,
+          currency: req.currency.toLowerCase(),
+          customer: req.paymentMethod.customer,
+          payment_method: req.paymentMethod.token,
+          confirm: true,
+          off_session: true,
+          description: req.description,
+          metadata: req.metadata ?? {},
+          ...(req.destination ? { transfer_data: { destination: req.destination }, application_fee_amount: req.applicationFee ?? 0 } : {}),
+        },
+        { idempotencyKey: req.idempotencyKey },
+      );
+      if (intent.status === "succeeded") {
+        const charge = typeof intent.latest_charge === "string" ? null : intent.latest_charge;
+        return { status: "succeeded", providerRef: intent.id, transferId: (charge?.transfer as string | null | undefined) ?? null };
+      }
+      return {
+        status: "failed",
+        providerRef: intent.id,
+        failureCode: intent.status === "requires_action" ? "authentication_required" : intent.status,
+        failureMessage: `The payment is ${intent.status.replaceAll("_", " ")}.`,
+      };
+    } catch (e) {
+      if (!isCardError(e)) throw e;
+      // Stripe's refusal is the outcome: the PaymentIntent it made (if any) is named, so its events find this payment.
+      const intent = (e.raw as { payment_intent?: { id?: string } }).payment_intent;
+      return {
+        status: "failed",
+        providerRef: intent?.id ?? null,
+        failureCode: e.code ?? "card_declined",
+        declineCode: e.decline_code,
+        failureMessage: e.message,
+      };
+    }
+  },
+};

@@ -1,0 +1,218 @@
+// Real money through Stripe (issue 60), against the project's Stripe-compatible server (tests/helpers/stripe-server.ts,
+// itself checked against the official SDK in tests/unit/stripe-server.test.ts): the platform runs with
+// PAYMENT_PROVIDER=stripe and the official `stripe` client pointed at it (STRIPE_API_BASE), on a database and test
+// clock of its own. A provider onboards (Connect), publishes a 0.002 USD/call plan with a 10 % platform fee; a consumer
+// subscribes with pm_card_visa and makes 1,000 calls; the period closes and one PaymentIntent of 2.00 USD with an
+// application fee of 20 and the provider's account as destination pays the invoice; earnings show 1.80 net.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { client, type ApiClient } from "../helpers/api";
+import { startClockServer, testClockHeaders, type ClockServer } from "../helpers/receiver";
+import { startJsonUpstream, type JsonUpstream } from "../helpers/json-upstream";
+import { signStripePayload, startStripeServer, type StripeServer } from "../helpers/stripe-server";
+import { poll } from "../helpers/db";
+
+const exec = promisify(execFile);
+const GRACE = 3_600_000;
+
+let stripe: StripeServer;
+let server: ClockServer;
+let upstream: JsonUpstream;
+let provider: ApiClient;
+let offset = 0;
+
+async function moveTo(t: number) {
+  offset = Math.max(offset, t - Date.now());
+  const res = await fetch(`${server.url}/api/test-clock`, {
+    method: "POST",
+    headers: testClockHeaders,
+    body: JSON.stringify({ offsetMs: offset, runJobs: true }),
+  });
+  assert.equal(res.status, 200, await res.text());
+}
+
+/** Another business on the server's own database, as the CLI makes one. */
+async function bootstrap(name: string) {
+  const { stdout } = await exec(
+    "node_modules/.bin/tsx",
+    ["--conditions=react-server", "scripts/cli.ts", "bootstrap", "--business", name, "--plan", "enterprise", "--json"],
+    { env: { ...process.env, DATABASE_URL: server.databaseUrl }, timeout: 60_000 },
+  );
+  const boot = JSON.parse(stdout.trim().split("\n").at(-1)!);
+  return { ...boot, api: client(boot.testKey, server.url) } as { businessId: string; testKey: string; api: ApiClient };
+}
+
+before(async () => {
+  stripe = await startStripeServer();
+  upstream = await startJsonUpstream();
+  server = await startClockServer({
+    PAYMENT_PROVIDER: "stripe",
+    STRIPE_SECRET_KEY: stripe.secretKey,
+    STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
+    STRIPE_PUBLISHABLE_KEY: "pk_test_0123456789abcdef",
+    STRIPE_API_BASE: stripe.url,
+    PLATFORM_FEE_PERCENT: "10",
+  });
+  stripe.setWebhookUrl(`${server.url}/webhooks/stripe`);
+  provider = client(server.testKey, server.url);
+});
+
+after(async () => {
+  await server?.stop();
+  await stripe?.close();
+  upstream?.close();
+});
+
+test("done when: Connect onboarding, a 2.00 USD destination charge with a 20-cent fee, paid by Stripe's word, 1.80 net", async () => {
+  // The provider onboards: an Express account and Stripe's link; finishing there reaches us as account.updated.
+  const started = await provider.post("/v1/payout-account");
+  assert.equal(started.status, 201, started.text);
+  assert.match(started.body.data.accountId, /^acct_/);
+  assert.equal(started.body.data.chargesEnabled, false);
+  assert.ok(started.body.data.requirements.currentlyDue.length > 0, "Stripe still requires details");
+  const accountId = started.body.data.accountId;
+  const created = stripe.objects.get(accountId);
+  assert.equal(created.type, "express");
+  assert.equal(created.metadata.business_id, server.businessId);
+  const onboarding = await fetch(started.body.data.onboardingUrl, { redirect: "manual" });
+  assert.equal(onboarding.status, 302);
+  const ready = await poll(async () => {
+    const view = (await provider.get("/v1/payout-account")).body.data;
+    return view.chargesEnabled ? view : null;
+  });
+  assert.ok(ready, "account.updated made the account chargeable");
+  assert.equal(ready.payoutsEnabled, true);
+  assert.equal((await provider.post("/v1/payout-account")).body.data.accountId, accountId, "onboarding again keeps the one account");
+
+  // A 0.002 USD/call plan, published.
+  const product = await provider.post("/v1/products", { name: "Paid API", type: "API", api: { upstreamUrl: upstream.url } });
+  assert.equal(product.status, 201, product.text);
+  const price = await provider.post(`/v1/products/${product.body.data.id}/prices`, {
+    name: "Per call",
+    type: "usage",
+    currency: "USD",
+    amount: 0.002,
+  });
+  assert.equal(price.status, 201, price.text);
+  const published = await provider.patch(`/v1/products/${product.body.data.id}`, { visibility: "public" });
+  assert.equal(published.status, 200, published.text);
+  const slug = published.body.data.slug;
+
+  // The consumer: a card number is refused outright; Stripe's declined card is a 402 and nothing is stored.
+  const consumer = await bootstrap("Paying consumer");
+  const raw = await consumer.api.post("/v1/subscriptions", {
+    priceId: price.body.data.id,
+    paymentMethod: { card: { number: "4242424242424242" } },
+  });
+  assert.equal(raw.status, 400, raw.text);
+  assert.equal(raw.body.error.code, "RAW_CARD_NOT_ACCEPTED");
+  assert.equal(raw.body.error.field, "paymentMethod.card");
+  const declined = await consumer.api.post("/v1/subscriptions", { priceId: price.body.data.id, paymentMethod: "pm_card_chargeDeclined" });
+  assert.equal(declined.status, 402, declined.text);
+  assert.equal(declined.body.error.declineCode, "generic_decline");
+  assert.equal((await consumer.api.get("/v1/subscriptions")).body.data.length, 0);
+
+  const subscribed = await consumer.api.post("/v1/subscriptions", { priceId: price.body.data.id, paymentMethod: "pm_card_visa" });
+  assert.equal(subscribed.status, 201, subscribed.text);
+  const sub = subscribed.body.data;
+  assert.equal(sub.paymentMethod.last4, "4242");
+  const customers = [...stripe.objects.values()].filter((o) => o.object === "customer" && o.metadata?.business_id === consumer.businessId);
+  assert.equal(customers.length, 1, "one Stripe Customer for the consumer's business");
+  assert.match(customers[0].invoice_settings.default_payment_method, /^pm_/);
+
+  const key = await consumer.api.post("/v1/api-keys", { name: "calls", scopes: [`call:${product.body.data.id}`] });
+  for (let i = 0; i < 1000; i += 50) {
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () => fetch(`${server.url}/gw/${slug}/x`, { headers: { authorization: `Bearer ${key.body.data.key}` } })),
+    );
+    assert.deepEqual([...new Set(answers.map((a) => a.status))], [200]);
+    await Promise.all(answers.map((a) => a.arrayBuffer()));
+  }
+
+  // The period closes: one PaymentIntent of 200 cents, 20 of them the platform's, to the provider's account.
+  await moveTo(Date.parse(sub.currentPeriodEnd) + GRACE + 60_000);
+  const intents = [...stripe.objects.values()].filter((o) => o.object === "payment_intent" && o.metadata?.invoice_id);
+  assert.equal(intents.length, 1, "one PaymentIntent");
+  const [intent] = intents;
+  assert.deepEqual(
+    [intent.amount, intent.currency, intent.application_fee_amount, intent.transfer_data?.destination, intent.status, intent.customer],
+    [200, "usd", 20, accountId, "succeeded", customers[0].id],
+  );
+  const charge = stripe.requests.find((r) => r.path === "/v1/payment_intents" && r.method === "POST")!;
+  assert.equal(charge.body.off_session, "true");
+  assert.match(charge.idempotencyKey ?? "", /^inv_.+:1$/, "the invoice and the attempt are the idempotency key");
+
+  const invoice = await poll(async () => {
+    const [inv] = (await consumer.api.get(`/v1/invoices?subscriptionId=${sub.id}`)).body.data;
+    return inv?.status === "paid" ? inv : null;
+  });
+  assert.ok(invoice, "the invoice is paid");
+  assert.equal(invoice.id, intent.metadata.invoice_id);
+  assert.equal(invoice.total, 200);
+  // Stripe's payment_intent.succeeded reached the webhook and, the payment being already recorded, changed nothing twice.
+  await stripe.flushDeliveries();
+  const succeeded = stripe.events.find((e) => e.type === "payment_intent.succeeded" && e.data.object.id === intent.id);
+  assert.ok(succeeded);
+  const delivered = stripe.deliveries.filter((d) => d.eventId === succeeded.id);
+  assert.deepEqual(
+    delivered.map((d) => d.status),
+    [200],
+  );
+  assert.equal((await consumer.api.get(`/v1/invoices/${invoice.id}`)).body.data.payments.length, 1);
+
+  const earnings = await provider.get("/v1/earnings");
+  assert.equal(earnings.status, 200, earnings.text);
+  assert.equal(earnings.body.data.length, 1);
+  const [earning] = earnings.body.data;
+  assert.deepEqual(
+    [earning.invoiceId, earning.gross, earning.platformFee, earning.refunded, earning.net, earning.netDecimal],
+    [invoice.id, 200, 20, 0, 180, "1.80"],
+  );
+  assert.equal(earning.platformFee + earning.net, earning.gross - earning.refunded, "fee + net = charged − refunded");
+  const month = new Date(Date.now() + offset).toISOString().slice(0, 7);
+  const summary = await provider.get(`/v1/earnings/summary?month=${month}`);
+  assert.deepEqual(summary.body.data.totals, [
+    { currency: "USD", invoices: 1, gross: 200, platformFee: 20, refunded: 0, net: 180, grossDecimal: "2.00", netDecimal: "1.80" },
+  ]);
+  const csv = await provider.get(`/v1/earnings/statement?month=${month}`);
+  assert.match(csv.text, /^invoice_id,number,customer_id/);
+  assert.match(csv.text, /\ntotal,,,,,USD,2\.00,0\.20,0\.00,1\.80,/);
+});
+
+test("a forged or replayed-out-of-tolerance delivery is refused and changes nothing; the same event twice is applied once", async () => {
+  const event = {
+    id: "evt_forged_1",
+    object: "event",
+    type: "account.updated",
+    created: Math.floor(Date.now() / 1000),
+    data: { object: { id: "acct_nobody", object: "account", charges_enabled: true, payouts_enabled: true } },
+  };
+  const body = JSON.stringify(event);
+  const send = (signature: string, payload = body) =>
+    fetch(`${server.url}/webhooks/stripe`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "stripe-signature": signature },
+      body: payload,
+    });
+  const forged = await send(signStripePayload(body, "whsec_not_the_secret"));
+  assert.equal(forged.status, 400);
+  assert.equal((await forged.json()).error.code, "INVALID_SIGNATURE");
+  const stale = await send(signStripePayload(body, stripe.webhookSecret, Math.floor(Date.now() / 1000) - 600));
+  assert.equal(stale.status, 400, "older than 300 s");
+  const tampered = await send(signStripePayload(body, stripe.webhookSecret), body.replace("acct_nobody", "acct_someone"));
+  assert.equal(tampered.status, 400);
+
+  // A real event, delivered a second time: the second answers "duplicate".
+  const real = stripe.events.find((e) => e.type === "account.updated");
+  assert.ok(real, "onboarding sent account.updated");
+  assert.equal(await stripe.deliver(real), 200);
+  const again = await fetch(`${server.url}/webhooks/stripe`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "stripe-signature": signStripePayload(JSON.stringify(real), stripe.webhookSecret) },
+    body: JSON.stringify(real),
+  });
+  assert.equal(again.status, 200);
+  assert.equal((await again.json()).outcome, "duplicate");
+});
