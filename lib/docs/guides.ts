@@ -16,6 +16,7 @@ export const GUIDES: readonly Guide[] = [
     summary: "Every API product as an MCP server: tools from its OpenAPI document, calls billed.",
   },
   { slug: "billing", title: "Billing", summary: "Pricing shapes, cost on every call, invoices, payments and test mode." },
+  { slug: "payments", title: "Payments through Stripe", summary: "Stripe charges the consumers, Stripe Connect pays the providers." },
   { slug: "keys-and-limits", title: "API keys and limits", summary: "Keys and rotation, rate limits, quotas, usage and request logs." },
   { slug: "oauth", title: "OAuth 2.0", summary: "Let a third-party application act for a user's business." },
   { slug: "webhooks", title: "Webhooks", summary: "Receive signed events: the request, signatures, retries, the worker." },
