@@ -2,6 +2,7 @@ import { processKeyRotations } from "@/lib/keys/rotation-job";
 import { purgeExpiredOAuth } from "@/lib/oauth/purge-expired";
 import { finalizeDrafts, finalizeInvoices, retryPayments } from "@/lib/billing/billing-jobs";
 import { expireCredits } from "@/lib/billing/credits";
+import { reconcileStripePayments } from "@/lib/billing/stripe/reconcile-stripe";
 import { purgeExpiredIdempotencyKeys, purgeExpiredLogs } from "./retention";
 import { compactRollups } from "./compact-rollups";
 
@@ -20,6 +21,8 @@ export const JOBS: Record<string, () => Promise<unknown>> = {
   // Drafts past INVOICE_GRACE_HOURS: rated again with the late usage, finalised and charged.
   "finalize-drafts": finalizeDrafts,
   "retry-payments": retryPayments,
+  // PAYMENT_PROVIDER=stripe: Stripe's recent PaymentIntents, so a payment whose answer and event were both lost is recorded.
+  "reconcile-stripe": reconcileStripePayments,
 };
 
 export async function runJobsOnce(log = (msg: string) => console.log(msg)): Promise<void> {

@@ -3,11 +3,13 @@
 // PAYMENT_PROVIDER=stripe and the official `stripe` client pointed at it (STRIPE_API_BASE), on a database and test
 // clock of its own. A provider onboards (Connect), publishes a 0.002 USD/call plan with a 10 % platform fee; a consumer
 // subscribes with pm_card_visa and makes 1,000 calls; the period closes and one PaymentIntent of 2.00 USD with an
-// application fee of 20 and the provider's account as destination pays the invoice; earnings show 1.80 net.
+// application fee of 20 and the provider's account as destination pays the invoice; earnings show 1.80 net. Then the
+// webhook's defences (forged, stale, duplicated deliveries) and the reconciliation job's repair of a lost payment.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
+import Stripe from "stripe";
 import { client, type ApiClient } from "../helpers/api";
 import { startClockServer, testClockHeaders, type ClockServer } from "../helpers/receiver";
 import { startJsonUpstream, type JsonUpstream } from "../helpers/json-upstream";
@@ -22,6 +24,8 @@ let server: ClockServer;
 let upstream: JsonUpstream;
 let provider: ApiClient;
 let offset = 0;
+/** The provider's published product and price, from the first test. */
+let listed: { productId: string; priceId: string; slug: string };
 
 async function moveTo(t: number) {
   offset = Math.max(offset, t - Date.now());
@@ -99,6 +103,7 @@ test("done when: Connect onboarding, a 2.00 USD destination charge with a 20-cen
   const published = await provider.patch(`/v1/products/${product.body.data.id}`, { visibility: "public" });
   assert.equal(published.status, 200, published.text);
   const slug = published.body.data.slug;
+  listed = { productId: product.body.data.id, priceId: price.body.data.id, slug };
 
   // The consumer: a card number is refused outright; Stripe's declined card is a 402 and nothing is stored.
   const consumer = await bootstrap("Paying consumer");
@@ -215,4 +220,66 @@ test("a forged or replayed-out-of-tolerance delivery is refused and changes noth
   });
   assert.equal(again.status, 200);
   assert.equal((await again.json()).outcome, "duplicate");
+});
+
+test("a payment Stripe made whose answer and event were both lost is recorded by the reconciliation job, once", async () => {
+  assert.ok(listed, "the first test published the product");
+  const consumer = await bootstrap("Failing card consumer");
+  const subscribed = await consumer.api.post("/v1/subscriptions", { priceId: listed.priceId, paymentMethod: "pm_card_chargeCustomerFail" });
+  assert.equal(subscribed.status, 201, subscribed.text);
+  const sub = subscribed.body.data;
+  const key = await consumer.api.post("/v1/api-keys", { name: "calls", scopes: [`call:${listed.productId}`] });
+  // 300 calls: 0.60 USD, above Stripe's smallest charge in USD (0.50).
+  for (let i = 0; i < 300; i += 50) {
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        fetch(`${server.url}/gw/${listed.slug}/x`, { headers: { authorization: `Bearer ${key.body.data.key}` } }),
+      ),
+    );
+    assert.deepEqual([...new Set(answers.map((a) => a.status))], [200]);
+    await Promise.all(answers.map((a) => a.arrayBuffer()));
+  }
+  const periodClosed = Date.parse(sub.currentPeriodEnd) + GRACE + 60_000;
+  await moveTo(periodClosed);
+  const [listedInvoice] = (await consumer.api.get(`/v1/invoices?subscriptionId=${sub.id}`)).body.data;
+  const open = (await consumer.api.get(`/v1/invoices/${listedInvoice.id}`)).body.data;
+  assert.equal(open.status, "open", "the card failed: the invoice waits for its retry");
+  assert.deepEqual(
+    open.payments.map((p: { status: string; failureCode: string }) => [p.status, p.failureCode]),
+    [["failed", "card_declined"]],
+    `attempts ${open.attemptCount}; Stripe saw ${JSON.stringify(stripe.requests.slice(-3).map((r) => [r.method, r.path, r.body]))}`,
+  );
+
+  // As if a process had charged the invoice and died before its commit, with the event lost too: Stripe has a
+  // succeeded PaymentIntent for the invoice that we never recorded.
+  stripe.setAutoDeliver(false);
+  const sdk = new Stripe(stripe.secretKey, { host: "127.0.0.1", port: stripe.port, protocol: "http", maxNetworkRetries: 0 });
+  const customer = [...stripe.objects.values()].find((o) => o.object === "customer" && o.metadata?.business_id === consumer.businessId);
+  const card = await sdk.paymentMethods.attach("pm_card_visa", { customer: customer.id });
+  const intent = await sdk.paymentIntents.create({
+    amount: open.total,
+    currency: "usd",
+    customer: customer.id,
+    payment_method: card.id,
+    confirm: true,
+    off_session: true,
+    metadata: { invoice_id: open.id, attempt: "2" },
+  });
+  assert.equal(intent.status, "succeeded");
+  assert.equal((await consumer.api.get(`/v1/invoices/${open.id}`)).body.data.status, "open", "nothing told the platform yet");
+
+  await moveTo(periodClosed + 60_000); // the jobs run, the reconciliation among them
+  const repaired = (await consumer.api.get(`/v1/invoices/${open.id}`)).body.data;
+  assert.equal(repaired.status, "paid");
+  assert.equal(repaired.amountPaid, open.total);
+  assert.deepEqual(repaired.payments.map((p: { status: string }) => p.status).sort(), ["failed", "succeeded"]);
+
+  // The lost event arrives after all: it changes nothing, and the jobs again find nothing to repair.
+  stripe.setAutoDeliver(true);
+  const late = stripe.events.find((e) => e.type === "payment_intent.succeeded" && e.data.object.id === intent.id);
+  assert.equal(await stripe.deliver(late), 200);
+  await moveTo(periodClosed + 120_000);
+  const after = (await consumer.api.get(`/v1/invoices/${open.id}`)).body.data;
+  assert.equal(after.amountPaid, open.total, "paid once");
+  assert.equal(after.payments.length, 2);
 });

@@ -205,6 +205,12 @@ const HANDLERS: Record<string, (tx: Tx, object: any) => Promise<Outcome>> = {
 
 export const HANDLED_STRIPE_EVENTS = Object.keys(HANDLERS);
 
+/**
+ * A succeeded PaymentIntent read from Stripe's list rather than an event (reconcile-stripe.ts): applied the same way,
+ * and as harmless twice (a payment already recorded and its invoice paid is left as it is).
+ */
+export const applySucceededIntent = (intent: Stripe.PaymentIntent): Promise<Outcome> => withEvents((tx) => intentSucceeded(tx, intent));
+
 /** Applies one verified event once; the same event again is a duplicate, an event of no interest is ignored. */
 export async function applyStripeEvent(event: Stripe.Event): Promise<Outcome> {
   if (await db.stripeEvent.findUnique({ where: { id: event.id }, select: { id: true } })) return "duplicate";

@@ -114,15 +114,26 @@ export const stripeProvider: PaymentProvider = {
         failureMessage: `The payment is ${intent.status.replaceAll("_", " ")}.`,
       };
     } catch (e) {
-      if (!isCardError(e)) throw e;
-      // Stripe's refusal is the outcome: the PaymentIntent it made (if any) is named, so its events find this payment.
-      const intent = (e.raw as { payment_intent?: { id?: string } }).payment_intent;
+      const error = e as {
+        type?: string;
+        code?: string;
+        decline_code?: string;
+        message?: string;
+        raw?: { payment_intent?: { id?: string } };
+      };
+      // Not a Stripe error (a bug of ours): the caller's failure, not the card's.
+      if (!error?.type?.startsWith("Stripe")) throw e;
+      // Stripe's refusal is the outcome: a declined card, and as well an amount under Stripe's minimum or Stripe
+      // unreachable after the SDK's retries (the same idempotency key each time). Recorded as a failed attempt, so
+      // the invoice is retried on the dunning schedule rather than left half-charged; a charge Stripe made all the
+      // same reaches us by its event or the reconciliation job before the retry. The PaymentIntent it made (if any)
+      // is named, so its events find this payment.
       return {
         status: "failed",
-        providerRef: intent?.id ?? null,
-        failureCode: e.code ?? "card_declined",
-        declineCode: e.decline_code,
-        failureMessage: e.message,
+        providerRef: error.raw?.payment_intent?.id ?? null,
+        failureCode: error.code ?? (isCardError(e) ? "card_declined" : "processing_error"),
+        declineCode: error.decline_code,
+        failureMessage: error.message ?? "Stripe refused the payment.",
       };
     }
   },
