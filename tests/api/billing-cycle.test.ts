@@ -6,25 +6,15 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { client, type ApiClient } from "../helpers/api";
-import { startClockServer, testClockHeaders, type ClockServer } from "../helpers/receiver";
+import { clockMover, startClockServer, type ClockServer } from "../helpers/receiver";
 
 const DAY = 86_400_000;
 // INVOICE_GRACE_HOURS' default: a closed period's invoice is a draft this long, then finalised and charged.
 const GRACE = 3_600_000;
 let server: ClockServer;
 let api: ApiClient;
-let offset = 0;
 
-/** Moves the server's clock to `t` (never back) and runs the scheduled jobs there. */
-async function moveTo(t: number) {
-  offset = Math.max(offset, t - Date.now());
-  const res = await fetch(`${server.url}/api/test-clock`, {
-    method: "POST",
-    headers: testClockHeaders,
-    body: JSON.stringify({ offsetMs: offset, runJobs: true }),
-  });
-  assert.equal(res.status, 200, await res.text());
-}
+const { moveTo } = clockMover(() => server.url);
 
 async function newPrice(body: Record<string, unknown>) {
   const product = await api.post("/v1/products", { name: "Metered API", type: "API" });

@@ -4,23 +4,14 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { client, type ApiClient } from "../helpers/api";
-import { startClockServer, testClockHeaders, type ClockServer } from "../helpers/receiver";
+import { clockMover, startClockServer, type ClockServer } from "../helpers/receiver";
 import { TEST_CARD } from "../helpers/marketplace";
 
 const DAY = 86_400_000;
 let server: ClockServer;
 let api: ApiClient;
-let offset = 0;
 
-async function moveTo(t: number) {
-  offset = Math.max(offset, t - Date.now());
-  const res = await fetch(`${server.url}/api/test-clock`, {
-    method: "POST",
-    headers: testClockHeaders,
-    body: JSON.stringify({ offsetMs: offset, runJobs: true }),
-  });
-  assert.equal(res.status, 200, await res.text());
-}
+const { moveTo, now: serverNow } = clockMover(() => server.url);
 
 /** A product of the server's business with one price, and the business's own subscription to it. */
 async function subscribed(price: Record<string, unknown>) {
@@ -90,7 +81,7 @@ test("a postpaid invoice takes the credits first; a prepaid one shows its usage 
 
 test("a grant lapses at expiresAt with what is left of it, after the calls have spent it first", async () => {
   const { productId, sub } = await subscribed({ amount: 0.1, billing: "prepaid" });
-  const now = Date.now() + offset;
+  const now = serverNow();
   const expiresAt = new Date(now + 2 * DAY).toISOString();
   await api.post(`/v1/customers/${server.businessId}/credits`, { subscription: sub.id, amount: 1, note: "Lasting" });
   const soon = await api.post(`/v1/customers/${server.businessId}/credits`, {

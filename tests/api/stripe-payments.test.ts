@@ -11,7 +11,7 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import Stripe from "stripe";
 import { client, type ApiClient } from "../helpers/api";
-import { startClockServer, testClockHeaders, type ClockServer } from "../helpers/receiver";
+import { clockMover, startClockServer, type ClockServer } from "../helpers/receiver";
 import { startJsonUpstream, type JsonUpstream } from "../helpers/json-upstream";
 import { signStripePayload, startStripeServer, type StripeServer } from "../helpers/stripe-server";
 import { poll } from "../helpers/db";
@@ -23,19 +23,10 @@ let stripe: StripeServer;
 let server: ClockServer;
 let upstream: JsonUpstream;
 let provider: ApiClient;
-let offset = 0;
 /** The provider's published product and price, from the first test. */
 let listed: { productId: string; priceId: string; slug: string };
 
-async function moveTo(t: number) {
-  offset = Math.max(offset, t - Date.now());
-  const res = await fetch(`${server.url}/api/test-clock`, {
-    method: "POST",
-    headers: testClockHeaders,
-    body: JSON.stringify({ offsetMs: offset, runJobs: true }),
-  });
-  assert.equal(res.status, 200, await res.text());
-}
+const { moveTo, now: serverNow } = clockMover(() => server.url);
 
 /** Another business on the server's own database, as the CLI makes one. */
 async function bootstrap(name: string) {
@@ -176,7 +167,7 @@ test("done when: Connect onboarding, a 2.00 USD destination charge with a 20-cen
     [invoice.id, 200, 20, 0, 180, "1.80"],
   );
   assert.equal(earning.platformFee + earning.net, earning.gross - earning.refunded, "fee + net = charged − refunded");
-  const month = new Date(Date.now() + offset).toISOString().slice(0, 7);
+  const month = new Date(serverNow()).toISOString().slice(0, 7);
   const summary = await provider.get(`/v1/earnings/summary?month=${month}`);
   assert.deepEqual(summary.body.data.totals, [
     { currency: "USD", invoices: 1, gross: 200, platformFee: 20, refunded: 0, net: 180, grossDecimal: "2.00", netDecimal: "1.80" },

@@ -269,6 +269,26 @@ const exec = promisify(execFile);
 export const TEST_ADMIN_TOKEN = "test-admin-token-not-for-production";
 export const testClockHeaders = { "content-type": "application/json", authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 
+/**
+ * Moves a clock server's clock to `t` (ms; never back) and runs the scheduled jobs there, as the billing tests walk
+ * through periods; `now()` is the server's time. `url` is read at each move (the server starts in `before`).
+ */
+export function clockMover(url: () => string) {
+  let offset = 0;
+  return {
+    async moveTo(t: number) {
+      offset = Math.max(offset, t - Date.now());
+      const res = await fetch(`${url()}/api/test-clock`, {
+        method: "POST",
+        headers: testClockHeaders,
+        body: JSON.stringify({ offsetMs: offset, runJobs: true }),
+      });
+      if (res.status !== 200) throw new Error(`test clock: ${res.status} ${await res.text()}`);
+    },
+    now: () => Date.now() + offset,
+  };
+}
+
 async function moveClock(url: string, body: unknown): Promise<Date> {
   const res = await fetch(`${url}/api/test-clock`, { method: "POST", headers: testClockHeaders, body: JSON.stringify(body) });
   if (!res.ok) throw new Error(`test clock: ${res.status} ${await res.text()}`);

@@ -2,9 +2,9 @@
 // names the setting, before it installs or builds anything; and the platform's fee, exact to the minor unit.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { platformFee } from "@/lib/billing/payment-parties";
 // @ts-expect-error: plain ESM script without types
 import { paymentSettingsError } from "../../scripts/lib/payment-settings.mjs";
-import { platformFee } from "@/lib/billing/payment-parties";
 
 const STRIPE = {
   PAYMENT_PROVIDER: "stripe",

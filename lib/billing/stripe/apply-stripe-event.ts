@@ -40,6 +40,33 @@ async function emitPaymentEvent(tx: Tx, invoice: InvoiceRow, type: string, payme
   if (invoice.providerId && invoice.providerId !== invoice.businessId) await emitEvent({ ...event, businessId: invoice.providerId }, tx);
 }
 
+/** A payment of the invoice that Stripe made and we never recorded (a crash between its answer and our commit). */
+function recordIntent(
+  tx: Tx,
+  invoice: InvoiceRow,
+  intent: Stripe.PaymentIntent,
+  outcome: Pick<
+    Prisma.PaymentUncheckedCreateInput,
+    "status" | "failureCode" | "failureMessage" | "destination" | "applicationFee" | "transferId"
+  >,
+) {
+  return tx.payment.create({
+    data: {
+      id: newId("payment"),
+      businessId: invoice.businessId,
+      environment: invoice.environment,
+      invoiceId: invoice.id,
+      amount: intent.amount,
+      currency: invoice.currency,
+      provider: "stripe",
+      providerRef: intent.id,
+      attempt: Number(intent.metadata?.attempt) || invoice.attemptCount,
+      createdAt: now(),
+      ...outcome,
+    },
+  });
+}
+
 /** Marks the invoice paid by this payment (once), and its subscription current again. */
 async function settlePaid(tx: Tx, invoice: InvoiceRow, payment: PaymentRow) {
   const t = now();
@@ -77,23 +104,11 @@ async function intentSucceeded(tx: Tx, intent: Stripe.PaymentIntent): Promise<Ou
     });
   } else {
     // Charged at Stripe, never recorded here (a crash between Stripe's answer and our commit): recorded now.
-    payment = await tx.payment.create({
-      data: {
-        id: newId("payment"),
-        businessId: invoice.businessId,
-        environment: invoice.environment,
-        invoiceId: invoice.id,
-        amount: intent.amount,
-        currency: invoice.currency,
-        status: "succeeded",
-        provider: "stripe",
-        providerRef: intent.id,
-        attempt: Number(intent.metadata?.attempt) || invoice.attemptCount,
-        createdAt: now(),
-        destination: (intent.transfer_data?.destination as string | undefined) ?? null,
-        applicationFee: intent.application_fee_amount ?? null,
-        transferId: (charge?.transfer as string | null) ?? null,
-      },
+    payment = await recordIntent(tx, invoice, intent, {
+      status: "succeeded",
+      destination: (intent.transfer_data?.destination as string | undefined) ?? null,
+      applicationFee: intent.application_fee_amount ?? null,
+      transferId: (charge?.transfer as string | null) ?? null,
     });
   }
   const sub = await settlePaid(tx, invoice, payment);
@@ -109,22 +124,10 @@ async function intentFailed(tx: Tx, intent: Stripe.PaymentIntent): Promise<Outco
   const invoice = await tx.invoice.findUnique({ where: { id: intent.metadata?.invoice_id ?? "" } });
   if (!invoice || invoice.status === "paid") return "ignored";
   const error = intent.last_payment_error;
-  const payment = await tx.payment.create({
-    data: {
-      id: newId("payment"),
-      businessId: invoice.businessId,
-      environment: invoice.environment,
-      invoiceId: invoice.id,
-      amount: intent.amount,
-      currency: invoice.currency,
-      status: "failed",
-      provider: "stripe",
-      providerRef: intent.id,
-      failureCode: error?.code ?? "card_declined",
-      failureMessage: error?.message ?? "The payment failed.",
-      attempt: Number(intent.metadata?.attempt) || invoice.attemptCount,
-      createdAt: now(),
-    },
+  const payment = await recordIntent(tx, invoice, intent, {
+    status: "failed",
+    failureCode: error?.code ?? "card_declined",
+    failureMessage: error?.message ?? "The payment failed.",
   });
   await emitPaymentEvent(tx, invoice, "payment.failed", payment, {
     failureCode: payment.failureCode,
