@@ -1,6 +1,5 @@
 import { db } from "@/lib/db/client";
 import { now } from "@/lib/clock";
-import { invalidParameter } from "@/lib/http/errors";
 import type { AuthContext } from "@/lib/http/auth-context";
 import { listCollection } from "@/lib/http/list-collection";
 import type { CollectionQuery, CollectionSpec } from "@/lib/http/collection-query";
@@ -40,26 +39,17 @@ export async function createPayoutAccount(auth: AuthContext, baseUrl: string) {
   const existing = await db.stripeAccount.findUnique({ where: { businessId: auth.businessId } });
   if (paymentProviderName() !== "stripe") {
     // A test account, onboarded at once: no money moves with the test provider.
+    if (existing?.accountId) return view(existing);
+    const ready = {
+      accountId: `acct_test_${auth.businessId.slice(4)}`,
+      chargesEnabled: true,
+      payoutsEnabled: true,
+      detailsSubmitted: true,
+    };
     const row = await db.stripeAccount.upsert({
       where: { businessId: auth.businessId },
-      create: {
-        businessId: auth.businessId,
-        accountId: `acct_test_${auth.businessId.slice(4)}`,
-        chargesEnabled: true,
-        payoutsEnabled: true,
-        detailsSubmitted: true,
-        createdAt: t,
-        updatedAt: t,
-      },
-      update: existing?.accountId
-        ? {}
-        : {
-            accountId: `acct_test_${auth.businessId.slice(4)}`,
-            chargesEnabled: true,
-            payoutsEnabled: true,
-            detailsSubmitted: true,
-            updatedAt: t,
-          },
+      create: { businessId: auth.businessId, ...ready, createdAt: t, updatedAt: t },
+      update: { ...ready, updatedAt: t },
     });
     return view(row);
   }
@@ -157,9 +147,9 @@ export async function listEarnings(auth: AuthContext, query: CollectionQuery) {
   return { data: await earningsOf(page.data as unknown as InvoiceRow[]), pagination: page.pagination };
 }
 
+/** The month's bounds; `month` is YYYY-MM, checked by the route's schema (EarningsMonthQuery). */
 function monthRange(month: string | undefined) {
   const m = month ?? now().toISOString().slice(0, 7);
-  if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(m)) throw invalidParameter("month", "'month' is a month as YYYY-MM.");
   const [y, mo] = m.split("-").map(Number);
   return { month: m, from: new Date(Date.UTC(y, mo - 1, 1)), to: new Date(Date.UTC(y, mo, 1)) };
 }
@@ -173,9 +163,8 @@ async function monthEarnings(auth: AuthContext, month: string | undefined) {
   return { ...range, rows: await earningsOf(invoices) };
 }
 
-/** GET /v1/earnings/summary?month=YYYY-MM: the month's paid invoices summed per currency. */
-export async function earningsSummary(auth: AuthContext, month?: string) {
-  const { month: m, rows } = await monthEarnings(auth, month);
+/** Earnings summed per currency, in minor units and as decimals. */
+function totalsByCurrency(rows: Awaited<ReturnType<typeof earningsOf>>) {
   const byCurrency = new Map<
     string,
     { currency: string; invoices: number; gross: number; platformFee: number; refunded: number; net: number }
@@ -189,12 +178,17 @@ export async function earningsSummary(auth: AuthContext, month?: string) {
     sum.net += r.net;
     byCurrency.set(r.currency, sum);
   }
-  const totals = [...byCurrency.values()].map((s) => ({
+  return [...byCurrency.values()].map((s) => ({
     ...s,
     netDecimal: minorToDecimal(BigInt(s.net), s.currency),
     grossDecimal: minorToDecimal(BigInt(s.gross), s.currency),
   }));
-  return { object: "earnings_summary" as const, month: m, totals };
+}
+
+/** GET /v1/earnings/summary?month=YYYY-MM: the month's paid invoices summed per currency. */
+export async function earningsSummary(auth: AuthContext, month?: string) {
+  const { month: m, rows } = await monthEarnings(auth, month);
+  return { object: "earnings_summary" as const, month: m, totals: totalsByCurrency(rows) };
 }
 
 /** GET /v1/earnings/statement?month=YYYY-MM: the month's statement as CSV, one row per paid invoice and a total per currency. */
@@ -216,8 +210,7 @@ export async function earningsStatementCsv(auth: AuthContext, month?: string): P
       r.transferIds.join(" "),
     ].join(","),
   );
-  const summary = await earningsSummary(auth, month);
-  const totals = summary.totals.map((t) =>
+  const totals = totalsByCurrency(rows).map((t) =>
     [
       "total",
       "",

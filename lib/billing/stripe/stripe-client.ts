@@ -17,8 +17,9 @@ function required(name: string): string {
 
 export async function stripeClient(): Promise<Stripe> {
   const key = required("STRIPE_SECRET_KEY");
-  // A test that changes the settings between servers gets a client of its own; a process keeps one.
-  if (state.client && state.key === key + (process.env.STRIPE_API_BASE ?? "")) return state.client;
+  // A process keeps one client for its settings (the key and where the API is); other settings, another client.
+  const settings = `${key} ${process.env.STRIPE_API_BASE ?? ""}`;
+  if (state.client && state.key === settings) return state.client;
   const base = process.env.STRIPE_API_BASE ? new URL(process.env.STRIPE_API_BASE) : null;
   const { default: StripeSdk } = await import("stripe");
   state.client = new StripeSdk(key, {
@@ -34,7 +35,7 @@ export async function stripeClient(): Promise<Stripe> {
     timeout: 20_000,
     appInfo: { name: "developer-platform" },
   });
-  state.key = key + (process.env.STRIPE_API_BASE ?? "");
+  state.key = settings;
   return state.client;
 }
 
