@@ -42,6 +42,7 @@ export const ID_PREFIXES = {
   spendAlert: "spa",
   payment: "pay",
   refund: "rfd",
+  paymentMethod: "pmd",
   app: "app",
 } as const;
 

@@ -145,6 +145,7 @@ const subs: SubscriptionEntry[] = Array.from({ length: CONSUMERS }, (_, c) => {
     providerId: p.providerId,
     priceId: p.plan.priceId,
     status: "active",
+    unpaidInvoice: null,
     cancelAtPeriodEnd: false,
     plan: p.plan,
     rateLimit: null,

@@ -29,6 +29,7 @@ const sub: SubscriptionEntry = {
   providerId: "y",
   priceId: "p",
   status: "active",
+  unpaidInvoice: null,
   cancelAtPeriodEnd: false,
   plan,
   rateLimit: null,

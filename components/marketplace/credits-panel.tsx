@@ -6,6 +6,7 @@ import { subscriptionCredits, type creditSummary } from "@/lib/billing/credits";
 import { firstPage } from "@/lib/http/collection-query";
 import { CREDIT_LEDGER_COLLECTION, creditLedger, type LedgerEntry } from "@/lib/billing/credit-ledger";
 import { Badge, Card } from "@/components/ui/primitives";
+import { isCurrentSubscription } from "@/lib/schemas/billing";
 import { AutoRechargeForm, BuyCreditsForm, GrantCreditsForm, SpendCapForm } from "./credit-forms";
 import { day, decimalMoney } from "./format";
 
@@ -260,7 +261,7 @@ export function ConsumerCredits({
   credits: LoadedCredits;
   product?: string;
 }) {
-  const current = subscription.status === "active" || subscription.status === "past_due";
+  const current = isCurrentSubscription(subscription.status);
   const canWrite = current && scopeGrants(auth.scopes, "subscriptions:write");
   const of = product ? ` for ${product}` : "";
   const card = subscription.paymentMethod ? `${subscription.paymentMethod.brand} ending ${subscription.paymentMethod.last4}` : null;

@@ -9,7 +9,13 @@ export const minorMoney = (minor: number | null | undefined, currency: string | 
   minor === null || minor === undefined || !currency ? "—" : `${minorToDecimal(BigInt(minor), currency)} ${currency}`;
 
 export const statusTone = (status: string) =>
-  status === "active" ? ("success" as const) : status === "past_due" ? ("warning" as const) : ("neutral" as const);
+  status === "active"
+    ? ("success" as const)
+    : status === "past_due"
+      ? ("warning" as const)
+      : status === "unpaid"
+        ? ("danger" as const)
+        : ("neutral" as const);
 
 /**
  * An exact decimal string in the major unit (a credit balance, a ledger amount) as `1.00 USD`, `-0.002 USD`,

@@ -1,4 +1,5 @@
 import { db } from "@/lib/db/client";
+import { CURRENT_SUBSCRIPTION_STATUSES } from "@/lib/schemas/billing";
 import { now } from "@/lib/clock";
 import { flushUsageEverywhere } from "@/lib/usage/flush-everywhere";
 import { closePeriod, finalizeDraftInvoices } from "./close-period";
@@ -19,7 +20,7 @@ export async function finalizeInvoices(): Promise<{ closed: number; invoices: nu
   for (let pass = 0; pass < 100; pass++) {
     const due = await db.subscription.findMany({
       where: {
-        status: { in: ["active", "past_due"] },
+        status: { in: CURRENT_SUBSCRIPTION_STATUSES },
         currentPeriodEnd: { lte: now() },
         ...(skipped.length ? { id: { notIn: skipped } } : {}),
       },

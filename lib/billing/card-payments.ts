@@ -44,6 +44,30 @@ export type ChargeResult =
   | { status: "succeeded"; providerRef: string; transferId?: string | null }
   | { status: "failed"; providerRef: string | null; failureCode: string; failureMessage: string; declineCode?: string };
 
+export interface RefundRequest {
+  /** The payment's reference at the processor (Stripe's PaymentIntent). */
+  paymentRef: string;
+  amount: number;
+  reason?: string;
+  /** A destination charge: the seller's transfer and the platform's fee are given back in proportion. */
+  reverseTransfer: boolean;
+  idempotencyKey: string;
+  metadata?: Record<string, string>;
+}
+
+export type RefundResult = { status: "succeeded"; providerRef: string } | { status: "failed"; failureCode: string; failureMessage: string };
+
+/** A payment the consumer confirms in the browser (Stripe.js), for an invoice whose off-session charge needed them. */
+export interface OnSessionRequest {
+  amount: number;
+  currency: string;
+  paymentMethod: StoredPaymentMethod;
+  idempotencyKey: string;
+  metadata: Record<string, string>;
+  destination?: string;
+  applicationFee?: number;
+}
+
 export interface PaymentProvider {
   name: string;
   /**
@@ -53,6 +77,11 @@ export interface PaymentProvider {
    */
   attach(given: PaymentMethodGiven, field: string, businessId: string): Promise<StoredPaymentMethod>;
   charge(req: ChargeRequest): Promise<ChargeResult>;
+  refund(req: RefundRequest): Promise<RefundResult>;
+  /** Stripe only: a SetupIntent's client secret for Stripe.js to collect a card for later, off-session charges. */
+  setup?(businessId: string): Promise<{ id: string; clientSecret: string }>;
+  /** Stripe only: a PaymentIntent for the consumer to confirm on-session (3-D Secure); its event settles the invoice. */
+  startOnSession?(req: OnSessionRequest): Promise<{ id: string; clientSecret: string; status: string }>;
 }
 
 /** Why a card is declined: Stripe's error `code` (the payment's failureCode) and its `decline_code`. */
@@ -202,5 +231,8 @@ export const testProvider: PaymentProvider = {
       return { status: "failed", providerRef: null, failureCode: "invalid_payment_method", failureMessage: "Unknown payment method." };
     if (card.outcome === "succeeded") return { status: "succeeded", providerRef };
     return { status: "failed", providerRef, failureCode: card.outcome.code, failureMessage: card.outcome.message };
+  },
+  async refund() {
+    return { status: "succeeded", providerRef: `re_test_${Date.now().toString(36)}${(++counter).toString(36)}` };
   },
 };

@@ -1,4 +1,5 @@
 import { db } from "@/lib/db/client";
+import { CURRENT_SUBSCRIPTION_STATUSES } from "@/lib/schemas/billing";
 import { now } from "@/lib/clock";
 import { idTimeBound, newId } from "@/lib/ids";
 import { withEvents } from "@/lib/events/emit-event";
@@ -91,7 +92,7 @@ export async function closePeriod(
             updatedAt: now(),
           };
       const claimed = await tx.subscription.updateMany({
-        where: { id: sub.id, currentPeriodStart: start, status: { in: ["active", "past_due"] } },
+        where: { id: sub.id, currentPeriodStart: start, status: { in: CURRENT_SUBSCRIPTION_STATUSES } },
         data,
       });
       if (claimed.count !== 1) return null;

@@ -1,22 +1,18 @@
 import { db } from "@/lib/db/client";
 import { now } from "@/lib/clock";
 import { newId } from "@/lib/ids";
-import { emitEvent, withEvents } from "@/lib/events/emit-event";
-import { emitSubscriptionEvent } from "./subscription-events";
+import { withEvents } from "@/lib/events/emit-event";
+import { emitPaymentEvent } from "./payment-events";
+import { payPath } from "./entitlement";
+import { nextRetryDelayMs, subscriptionAfterFailure, subscriptionAfterPayment } from "./dunning";
 import { paymentProvider, type StoredPaymentMethod } from "./payment-provider";
 import { invalidateBillingCache } from "./rate-request";
-import { minorToDecimal } from "./money";
 import { chargeParties } from "./payment-parties";
 
-// Collecting an invoice: charged when it is finalised, retried after a failure 1, 3 and 5 days later (4 attempts
-// in all, like Stripe's default retry schedule). The third failed attempt sets the subscription past_due; a later
-// success sets it back to active. After the 4th failure the invoice is uncollectible and no more is tried.
+// Collecting an invoice: charged when it is finalised, retried after a failure on the dunning schedule
+// (lib/billing/dunning.ts: past_due while retrying, unpaid after the last failure, active again once paid).
 // An attempt is claimed by a conditional update of attemptCount, so two processes never charge one attempt twice.
-
-const DAY = 86_400_000;
-export const RETRY_DELAYS_MS = [1 * DAY, 3 * DAY, 5 * DAY];
-export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
-export const PAST_DUE_AFTER_FAILURES = 3;
+// Each outcome is an event to the consumer and, when another business sells the product, to the seller.
 
 export async function collectInvoice(invoiceId: string): Promise<"paid" | "failed" | "skipped"> {
   const invoice = await db.invoice.findUnique({ where: { id: invoiceId } });
@@ -63,29 +59,8 @@ export async function collectInvoice(invoiceId: string): Promise<"paid" | "faile
         failureMessage: "The subscription has no payment method.",
       };
 
-  const paymentEvent = (payment: { id: string; status: string; failureCode: string | null; failureMessage: string | null }) => ({
-    businessId: invoice.businessId,
-    environment: invoice.environment,
-    type: payment.status === "succeeded" ? "payment.succeeded" : "payment.failed",
-    data: {
-      object: "payment",
-      id: payment.id,
-      invoiceId: invoice.id,
-      subscriptionId: invoice.subscriptionId,
-      amount: amountDue,
-      amountDecimal: minorToDecimal(BigInt(amountDue), invoice.currency),
-      currency: invoice.currency,
-      status: payment.status,
-      attempt,
-      failureCode: payment.failureCode,
-      failureMessage: payment.failureMessage,
-      nextPaymentAttempt:
-        payment.status === "succeeded" || attempt >= MAX_ATTEMPTS
-          ? null
-          : new Date(t.getTime() + RETRY_DELAYS_MS[attempt - 1]).toISOString(),
-    },
-  });
-
+  const retryDelay = result.status === "succeeded" ? null : nextRetryDelayMs(attempt);
+  const nextPaymentAttempt = retryDelay === null ? null : new Date(t.getTime() + retryDelay);
   await withEvents(async (tx) => {
     const payment = await tx.payment.create({
       data: {
@@ -107,31 +82,30 @@ export async function collectInvoice(invoiceId: string): Promise<"paid" | "faile
         transferId: result.status === "succeeded" ? (result.transferId ?? null) : null,
       },
     });
-    await emitEvent(paymentEvent(payment), tx);
+    const outcome = {
+      failureCode: payment.failureCode,
+      failureMessage: payment.failureMessage,
+      nextPaymentAttempt: nextPaymentAttempt?.toISOString() ?? null,
+      lastAttempt: result.status !== "succeeded" && retryDelay === null,
+    };
+    await emitPaymentEvent(tx, invoice, result.status === "succeeded" ? "payment.succeeded" : "payment.failed", payment, outcome);
+    // The bank wants the card holder present (3-D Secure): they confirm it on the subscription's page with Stripe.js.
+    if (payment.failureCode === "authentication_required")
+      await emitPaymentEvent(tx, invoice, "payment.action_required", payment, { ...outcome, payUrl: payPath(invoice.subscriptionId) });
     if (result.status === "succeeded") {
       await tx.invoice.update({
         where: { id: invoice.id },
         data: { status: "paid", amountPaid: invoice.amountPaid + amountDue, paidAt: t, updatedAt: t },
       });
-      if (sub?.status === "past_due") {
-        const after = await tx.subscription.update({ where: { id: sub.id }, data: { status: "active", updatedAt: t } });
-        await emitSubscriptionEvent(after, "subscription.updated", tx, { status: "past_due" });
-      }
+      await subscriptionAfterPayment(tx, sub, invoice.id);
       return;
     }
-    const last = attempt >= MAX_ATTEMPTS;
+    // After the last failure the invoice stays open, for the consumer to pay with another card.
     await tx.invoice.update({
       where: { id: invoice.id },
-      data: {
-        status: last ? "uncollectible" : "open",
-        nextPaymentAttempt: last ? null : new Date(t.getTime() + RETRY_DELAYS_MS[attempt - 1]),
-        updatedAt: t,
-      },
+      data: { nextPaymentAttempt, updatedAt: t },
     });
-    if (sub && sub.status === "active" && attempt >= PAST_DUE_AFTER_FAILURES) {
-      const after = await tx.subscription.update({ where: { id: sub.id }, data: { status: "past_due", updatedAt: t } });
-      await emitSubscriptionEvent(after, "subscription.updated", tx, { status: "active" });
-    }
+    await subscriptionAfterFailure(tx, sub, retryDelay === null);
   });
   if (sub) invalidateBillingCache(sub.projectId, sub.environment);
   return result.status === "succeeded" ? "paid" : "failed";

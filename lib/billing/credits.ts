@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { CURRENT_SUBSCRIPTION_STATUSES } from "@/lib/schemas/billing";
 import { db } from "@/lib/db/client";
 import { now } from "@/lib/clock";
 import { newId } from "@/lib/ids";
@@ -23,7 +24,7 @@ import { serializeSubscription, type StoredAutoRecharge } from "./subscription-s
 // burns, which are the usage events of calls paid by credits: balance = Σ entries − Σ burns, in nanos, exactly.
 
 const LOT_TYPES = new Set(["purchase", "grant", "auto_recharge", "adjustment", "refund"]);
-const CURRENT = ["active", "past_due"];
+const CURRENT = CURRENT_SUBSCRIPTION_STATUSES;
 
 export async function priceOf(sub: SubscriptionRow) {
   const price = await db.price.findUnique({ where: { id: sub.priceId } });

@@ -1,4 +1,5 @@
 import { db } from "@/lib/db/client";
+import { CURRENT_SUBSCRIPTION_STATUSES } from "@/lib/schemas/billing";
 import { now } from "@/lib/clock";
 import { notFound } from "@/lib/http/errors";
 import { listInMemory } from "@/lib/http/list-collection";
@@ -18,7 +19,7 @@ import type { StoredPaymentMethod } from "./payment-provider";
 // their usage and invoices, and a card's brand and last four. Never the customer's keys, its other products or
 // subscriptions, logs of its other calls or any other payment detail.
 
-const CURRENT = ["active", "past_due"];
+const CURRENT = CURRENT_SUBSCRIPTION_STATUSES;
 
 async function runningPeriod(sub: SubscriptionRow) {
   if (!CURRENT.includes(sub.status)) return { calls: 0, amount: 0, currency: null as string | null };

@@ -5,7 +5,7 @@ import { currentSubscriptions, primeSubscription, quotaRemaining, type Subscript
 // question the gateway, key verification and meter events ask. Answered from the per-process subscription cache
 // (lib/billing/rate-request.ts), so after a project's first call it is a map lookup, not a query.
 
-export type EntitlementCode = "VALID" | "PRODUCT_NOT_SUBSCRIBED" | "SUBSCRIPTION_INACTIVE" | "QUOTA_EXCEEDED";
+export type EntitlementCode = "VALID" | "PRODUCT_NOT_SUBSCRIBED" | "SUBSCRIPTION_INACTIVE" | "SUBSCRIPTION_UNPAID" | "QUOTA_EXCEEDED";
 
 export interface Entitlement {
   allowed: boolean;
@@ -16,7 +16,12 @@ export interface Entitlement {
   subscription: SubscriptionEntry | null;
   /** Units left in the period under the plan's quota; null when the plan has none. */
   quotaRemaining: number | null;
+  /** SUBSCRIPTION_UNPAID: the invoice to pay and the portal page that pays it (a path on this deployment). */
+  unpaid?: { invoice: string; amountDue: number; currency: string; payUrl: string };
 }
+
+/** Where the consumer pays an unpaid subscription's invoice: its subscription's page in the portal. */
+export const payPath = (subscriptionId: string) => `/portal/subscriptions/${subscriptionId}`;
 
 export interface CallerKey {
   projectId: string;
@@ -41,10 +46,26 @@ function decide(key: CallerKey, productId: string, byProduct: Map<string, Subscr
     return refuse("PRODUCT_NOT_SUBSCRIBED", 403, "This key is limited to other products (its scopes do not include call:<product>).");
   const sub = byProduct.get(productId);
   if (!sub) return refuse("PRODUCT_NOT_SUBSCRIBED", 403, "The key's project does not subscribe to this product.");
-  if (sub.status === "past_due") return refuse("SUBSCRIPTION_INACTIVE", 402, "The subscription is past due: a payment failed.", sub);
-  if (sub.status !== "active") return refuse("SUBSCRIPTION_INACTIVE", 403, "The subscription is canceled.", sub);
+  // past_due: a payment failed and is being retried; the calls are served meanwhile, as Stripe's subscriptions are.
+  if (sub.status === "unpaid") return unpaidRefusal(sub);
+  if (sub.status !== "active" && sub.status !== "past_due")
+    return refuse("SUBSCRIPTION_INACTIVE", 403, "The subscription is canceled.", sub);
   if (sub.cancelAtPeriodEnd && at >= sub.periodEnd) return refuse("SUBSCRIPTION_INACTIVE", 403, "The subscription has ended.", sub);
   return sub;
+}
+
+function unpaidRefusal(sub: SubscriptionEntry): Entitlement {
+  const inv = sub.unpaidInvoice;
+  const which = inv ? `invoice ${inv.number} (${inv.id})` : "its last invoice";
+  return {
+    ...refuse(
+      "SUBSCRIPTION_UNPAID",
+      402,
+      `The subscription is unpaid: every charge of ${which} failed. Pay it to call the product again.`,
+      sub,
+    ),
+    unpaid: inv ? { invoice: inv.id, amountDue: inv.amountDue, currency: inv.currency, payUrl: payPath(sub.subscriptionId) } : undefined,
+  };
 }
 
 function withQuota(sub: SubscriptionEntry, at: number): Entitlement {

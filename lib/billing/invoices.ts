@@ -6,7 +6,7 @@ import { ApiError, invalidParameter, notFound } from "@/lib/http/errors";
 
 import type { CollectionQuery, CollectionSpec } from "@/lib/http/collection-query";
 import type { AuthContext } from "@/lib/http/auth-context";
-import type { Invoice as InvoiceRow, Payment as PaymentRow } from "@/generated/prisma-sqlite";
+import type { Invoice as InvoiceRow, Payment as PaymentRow, Refund as RefundRow } from "@/generated/prisma-sqlite";
 import { INVOICE_STATUSES } from "@/lib/schemas/billing";
 import { compilePrice, eventQuantity } from "./price-plan";
 import { newRatingState, rateEventParts, invoiceTotal } from "./rate-events";
@@ -14,6 +14,7 @@ import { minorToDecimal, nanosToDecimal } from "./money";
 import { invoiceLinesFor, type StoredLine } from "./close-period";
 import { periodEvents } from "./period-usage";
 import { CURRENT } from "./subscriptions";
+import { serializeRefund } from "./refunds";
 
 // Invoices: the finalised ones (stored), the upcoming one (the running period, rated on demand and not stored),
 // and the CSV of the usage events behind a line.
@@ -50,12 +51,15 @@ export const INVOICE_COLLECTION: CollectionSpec = {
     "finalizedAt",
     "finalizesAt",
     "payments",
+    "amountRefunded",
+    "disputed",
+    "refunds",
     "environment",
     "createdAt",
   ],
 };
 
-type WithPayments = InvoiceRow & { payments?: PaymentRow[]; sellerName?: string };
+type WithPayments = InvoiceRow & { payments?: PaymentRow[]; refunds?: RefundRow[]; sellerName?: string };
 
 export function serializeInvoice(i: WithPayments) {
   return {
@@ -90,8 +94,13 @@ export function serializeInvoice(i: WithPayments) {
       attempt: p.attempt,
       failureCode: p.failureCode,
       failureMessage: p.failureMessage,
+      stripePaymentIntent: p.provider === "stripe" ? p.providerRef : null,
+      amountRefunded: p.amountRefunded,
       createdAt: p.createdAt.toISOString(),
     })),
+    amountRefunded: (i.payments ?? []).reduce((n, p) => n + p.amountRefunded, 0),
+    disputed: (i.payments ?? []).some((p) => p.disputed),
+    refunds: (i.refunds ?? []).map(serializeRefund),
     environment: i.environment,
     createdAt: i.createdAt.toISOString(),
   };
@@ -111,8 +120,16 @@ export const getInvoiceOrThrow = (auth: AuthContext, id: string) => invoices.get
 
 export async function getInvoice(auth: AuthContext, id: string) {
   const row = await getInvoiceOrThrow(auth, id);
-  const payments = await db.payment.findMany({ where: { invoiceId: row.id }, orderBy: { createdAt: "asc" } });
-  return serializeInvoice({ ...row, payments, sellerName: await businessName(row.providerId || row.businessId) });
+  return withPaymentsAndRefunds(row);
+}
+
+/** The invoice with its payments and refunds, as its retrieval shows it (to the customer and to the seller). */
+export async function withPaymentsAndRefunds(row: InvoiceRow) {
+  const [payments, refunds] = await Promise.all([
+    db.payment.findMany({ where: { invoiceId: row.id }, orderBy: { createdAt: "asc" } }),
+    db.refund.findMany({ where: { invoiceId: row.id }, orderBy: { createdAt: "asc" } }),
+  ]);
+  return serializeInvoice({ ...row, payments, refunds, sellerName: await businessName(row.providerId || row.businessId) });
 }
 
 const businessName = async (id: string) => (await db.business.findUnique({ where: { id }, select: { name: true } }))?.name ?? "";
@@ -176,6 +193,9 @@ export async function upcomingInvoice(auth: AuthContext, projectId = auth.projec
     finalizedAt: null,
     finalizesAt: null,
     payments: [],
+    amountRefunded: 0,
+    disputed: false,
+    refunds: [],
     environment: sub.environment,
     createdAt: null,
   };

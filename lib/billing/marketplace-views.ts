@@ -5,6 +5,7 @@ import type { AuthContext } from "@/lib/http/auth-context";
 import { parseCollectionQuery } from "@/lib/http/collection-query";
 import { getCatalogProduct } from "@/lib/products/catalog";
 import { isIdOf } from "@/lib/ids";
+import { isCurrentSubscription } from "@/lib/schemas/billing";
 import { SUBSCRIPTION_COLLECTION, getSubscriptionOrThrow, listSubscriptions, serializeSubscription } from "./subscriptions";
 import { upcomingInvoice } from "./invoices";
 
@@ -72,7 +73,7 @@ async function withDetails(auth: AuthContext, subs: Subscription[]): Promise<Con
   });
   return Promise.all(
     subs.map(async (s) => {
-      const current = s.status === "active" || s.status === "past_due";
+      const current = isCurrentSubscription(s.status);
       const upcoming = current
         ? await upcomingInvoice(auth, s.projectId, s.id).catch((e) => {
             if (e instanceof ApiError && e.status === 404) return null;

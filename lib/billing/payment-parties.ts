@@ -26,3 +26,13 @@ export async function chargeParties(sellerId: string | null, buyerId: string, am
   if (!account?.accountId) return {};
   return { destination: account.accountId, applicationFee: platformFee(amountMinor) };
 }
+
+/**
+ * The platform's fee still kept after `refunded` of a destination charge of `amount` was refunded with
+ * refund_application_fee: Stripe gives the fee back in proportion; computed on the refunded total, half up.
+ */
+export function feeAfterRefund(fee: number, amount: number, refunded: number): number {
+  if (!fee || !refunded) return fee;
+  const given = (BigInt(fee) * BigInt(refunded) * 2n + BigInt(amount)) / (2n * BigInt(amount));
+  return fee - Number(given);
+}

@@ -11,6 +11,9 @@ const lazyStripeProvider: PaymentProvider = {
   name: "stripe",
   attach: async (given, field, businessId) => (await stripe()).attach(given, field, businessId),
   charge: async (req) => (await stripe()).charge(req),
+  refund: async (req) => (await stripe()).refund(req),
+  setup: async (businessId) => (await stripe()).setup!(businessId),
+  startOnSession: async (req) => (await stripe()).startOnSession!(req),
 };
 
 const providers: Record<string, PaymentProvider> = { test: testProvider, stripe: lazyStripeProvider };

@@ -6,6 +6,7 @@ import type { CollectionQuery, CollectionSpec } from "@/lib/http/collection-quer
 import type { Invoice as InvoiceRow } from "@/generated/prisma-sqlite";
 import { minorToDecimal } from "./money";
 import { paymentProviderName } from "./payment-provider";
+import { feeAfterRefund } from "./payment-parties";
 
 // Providers get paid (issue 60). The payout account is the provider's Stripe Express account (Connect): made by
 // POST /v1/payout-account, which answers Stripe's onboarding link; Stripe's account.updated keeps its state (charges,
@@ -108,7 +109,8 @@ async function earningsOf(invoices: InvoiceRow[]) {
   return invoices.map((invoice) => {
     const own = payments.filter((p) => p.invoiceId === invoice.id);
     const gross = own.reduce((n, p) => n + p.amount, 0);
-    const fee = own.reduce((n, p) => n + (p.applicationFee ?? 0), 0);
+    // A refund gives the platform's fee back in proportion (refund_application_fee): the fee kept.
+    const fee = own.reduce((n, p) => n + feeAfterRefund(p.applicationFee ?? 0, p.amount, p.amountRefunded), 0);
     const refunded = own.reduce((n, p) => n + p.amountRefunded, 0);
     const net = gross - refunded - fee;
     const money = (minor: number) => minorToDecimal(BigInt(minor), invoice.currency);

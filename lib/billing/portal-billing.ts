@@ -1,4 +1,5 @@
 import { db } from "@/lib/db/client";
+import { CURRENT_SUBSCRIPTION_STATUSES } from "@/lib/schemas/billing";
 import { tenantWhere } from "@/lib/http/tenant";
 import { ApiError } from "@/lib/http/errors";
 import type { AuthContext } from "@/lib/http/auth-context";
@@ -9,7 +10,7 @@ import { simulatePlans } from "./simulate-plans";
  * is the first, null without one), the last invoices of the project and the plan simulator. */
 export async function billingForPortal(auth: AuthContext) {
   const current = await db.subscription.findMany({
-    where: { ...tenantWhere(auth), projectId: auth.projectId, status: { in: ["active", "past_due"] } },
+    where: { ...tenantWhere(auth), projectId: auth.projectId, status: { in: CURRENT_SUBSCRIPTION_STATUSES } },
     orderBy: { createdAt: "asc" },
   });
   // One upcoming invoice per product subscribed: each is its own seller's.

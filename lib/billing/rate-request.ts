@@ -36,6 +36,8 @@ export interface SubscriptionEntry {
   providerId: string;
   priceId: string;
   status: string;
+  /** The open invoice that made the subscription unpaid (every retry failed): what its refusals name. */
+  unpaidInvoice: { id: string; number: string; amountDue: number; currency: string } | null;
   cancelAtPeriodEnd: boolean;
   plan: PricePlan;
   rateLimit: { limit: number; windowSeconds: number } | null;
@@ -105,6 +107,7 @@ async function load(key: string, projectId: string, environment: string, previou
   }
   const prices = subs.length ? await db.price.findMany({ where: { id: { in: subs.map((s) => s.priceId) } } }) : [];
   const credits = await ledgerNetNanos(subs.map((s) => s.id));
+  const unpaid = await unpaidInvoices(subs.filter((s) => s.status === "unpaid").map((s) => s.id));
   const priceById = new Map(prices.map((p) => [p.id, p]));
   const byProduct = new Map<string, SubscriptionEntry>();
   for (const sub of subs) {
@@ -122,6 +125,7 @@ async function load(key: string, projectId: string, environment: string, previou
       providerId: sub.providerId,
       priceId: price.id,
       status: sub.status,
+      unpaidInvoice: unpaid.get(sub.id) ?? null,
       cancelAtPeriodEnd: sub.cancelAtPeriodEnd,
       plan: compilePrice(price),
       rateLimit: (price.rateLimit as SubscriptionEntry["rateLimit"]) ?? null,
@@ -142,6 +146,22 @@ async function load(key: string, projectId: string, environment: string, previou
   const entry: ProjectEntry = { loadedAt: NativeDate.now(), invalid: false, byProduct };
   S.set(key, entry);
   return entry;
+}
+
+/** The oldest open invoice of each unpaid subscription. */
+async function unpaidInvoices(subscriptionIds: string[]): Promise<Map<string, NonNullable<SubscriptionEntry["unpaidInvoice"]>>> {
+  const byId = new Map<string, NonNullable<SubscriptionEntry["unpaidInvoice"]>>();
+  if (!subscriptionIds.length) return byId;
+  const open = await db.invoice.findMany({
+    where: { subscriptionId: { in: subscriptionIds }, status: "open" },
+    orderBy: { periodStart: "asc" },
+    select: { id: true, number: true, subscriptionId: true, total: true, amountPaid: true, currency: true },
+  });
+  for (const inv of open) {
+    if (!byId.has(inv.subscriptionId))
+      byId.set(inv.subscriptionId, { id: inv.id, number: inv.number, amountDue: inv.total - inv.amountPaid, currency: inv.currency });
+  }
+  return byId;
 }
 
 const decimalNanos = (d: string) => toNanos(Number(d));

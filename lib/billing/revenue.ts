@@ -1,4 +1,5 @@
 import { db } from "@/lib/db/client";
+import { CURRENT_SUBSCRIPTION_STATUSES } from "@/lib/schemas/billing";
 import type { AuthContext } from "@/lib/http/auth-context";
 import { now } from "@/lib/clock";
 import { minorToDecimal } from "./money";
@@ -31,7 +32,7 @@ export async function revenueByProductAndMonth(auth: AuthContext, opts: { months
   const scope = { providerId: auth.businessId, environment: auth.environment, NOT: { businessId: auth.businessId } };
   const [invoices, current] = await Promise.all([
     db.invoice.findMany({ where: { ...scope, periodStart: { gte: since } } }),
-    db.subscription.findMany({ where: { ...scope, status: { in: ["active", "past_due"] } } }),
+    db.subscription.findMany({ where: { ...scope, status: { in: CURRENT_SUBSCRIPTION_STATUSES } } }),
   ]);
   const rows = new Map<string, RevenueRow & { buyers: Set<string> }>();
   const row = (productId: string, month: string, currency: string) => {

@@ -4,6 +4,12 @@ import type { CollectionQuery } from "@/lib/http/collection-query";
 import {
   Invoice,
   InvoiceLineParams,
+  InvoicePayment,
+  PaymentMethod,
+  PaymentMethodCreate,
+  Refund,
+  RefundCreate,
+  SetupIntent,
   Subscription,
   SubscriptionCancel,
   SubscriptionCreate,
@@ -23,6 +29,9 @@ import {
 import { CUSTOMER_COLLECTION, listCustomers, getCustomer, customerUsage } from "./customers";
 import { revenueByProductAndMonth } from "./revenue";
 import { INVOICE_COLLECTION, listInvoices, getInvoice, upcomingInvoice, invoiceLineCsv } from "./invoices";
+import { REFUND_COLLECTION, listRefunds, refundInvoice } from "./refunds";
+import { payInvoice } from "./invoice-pay";
+import { PAYMENT_METHOD_COLLECTION, addPaymentMethod, listPaymentMethods, setupPaymentMethod } from "./payment-methods";
 
 export const billingRoutes = [
   defineRoute({
@@ -168,5 +177,68 @@ export const billingRoutes = [
       description: "CSV: one row per usage event; the 'total' row equals the line's exactAmount",
     },
     handler: ({ auth, params }) => invoiceLineCsv(auth, params.id, params.lineId),
+  }),
+  defineRoute({
+    method: "POST",
+    path: "/v1/invoices/{id}/pay",
+    summary:
+      "Pay an open invoice now: charged with the subscription's card, or a client secret for Stripe.js when the bank asks for the card holder",
+    tag: "Billing",
+    scope: "invoices:write",
+    params: IdParams,
+    response: { kind: "single", status: 200, schema: InvoicePayment },
+    handler: ({ auth, params }) => payInvoice(auth, params.id),
+  }),
+  defineRoute({
+    method: "POST",
+    path: "/v1/invoices/{id}/refunds",
+    summary: "Refund a paid invoice you sold, in full or in part (the seller's transfer and the platform's fee are reversed in proportion)",
+    tag: "Billing",
+    scope: "invoices:write",
+    params: IdParams,
+    body: RefundCreate,
+    response: { kind: "single", status: 201, schema: Refund },
+    handler: ({ auth, params, body }) => refundInvoice(auth, params.id, body),
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/v1/invoices/{id}/refunds",
+    summary: "An invoice's refunds (to its customer and to its seller)",
+    tag: "Billing",
+    scope: "invoices:read",
+    params: IdParams,
+    collection: REFUND_COLLECTION,
+    response: { kind: "collection", schema: Refund },
+    handler: ({ auth, params, query }) => listRefunds(auth, params.id, query as CollectionQuery),
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/v1/payment-methods",
+    summary: "Your business's saved payment methods (brand, last four and expiry; never a card number)",
+    tag: "Billing",
+    scope: "subscriptions:read",
+    collection: PAYMENT_METHOD_COLLECTION,
+    response: { kind: "collection", schema: PaymentMethod },
+    handler: ({ auth, query }) => listPaymentMethods(auth, query as CollectionQuery),
+  }),
+  defineRoute({
+    method: "POST",
+    path: "/v1/payment-methods",
+    summary:
+      "Save a payment method (a pm_… from Stripe.js) as the default: given to your current subscriptions, whose open invoices it pays at once",
+    tag: "Billing",
+    scope: "subscriptions:write",
+    body: PaymentMethodCreate,
+    response: { kind: "single", status: 201, schema: PaymentMethod },
+    handler: ({ auth, body }) => addPaymentMethod(auth, body),
+  }),
+  defineRoute({
+    method: "POST",
+    path: "/v1/payment-methods/setup",
+    summary: "A SetupIntent's client secret for Stripe.js's Payment Element to collect a card for later charges (PAYMENT_PROVIDER=stripe)",
+    tag: "Billing",
+    scope: "subscriptions:write",
+    response: { kind: "single", status: 200, schema: SetupIntent },
+    handler: ({ auth }) => setupPaymentMethod(auth),
   }),
 ];

@@ -1,4 +1,5 @@
 import { db } from "@/lib/db/client";
+import { CURRENT_SUBSCRIPTION_STATUSES } from "@/lib/schemas/billing";
 import { now } from "@/lib/clock";
 import type { AuthContext } from "@/lib/http/auth-context";
 import { compilePrice, type PriceLike } from "./price-plan";
@@ -44,7 +45,7 @@ export async function simulatePlans(
       take: 100,
     }),
     db.subscription.findFirst({
-      where: { projectId: auth.projectId, environment: auth.environment, status: { in: ["active", "past_due"] } },
+      where: { projectId: auth.projectId, environment: auth.environment, status: { in: CURRENT_SUBSCRIPTION_STATUSES } },
     }),
   ]);
   const plans: SimulatedPlan[] = [];

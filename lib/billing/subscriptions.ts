@@ -10,7 +10,12 @@ import { withEvents } from "@/lib/events/emit-event";
 import type { CollectionQuery, CollectionSpec } from "@/lib/http/collection-query";
 import type { AuthContext } from "@/lib/http/auth-context";
 import type { Prisma, Subscription as SubscriptionRow } from "@/generated/prisma-sqlite";
-import { SUBSCRIPTION_STATUSES, type SubscriptionCreate, type SubscriptionUpdate } from "@/lib/schemas/billing";
+import {
+  CURRENT_SUBSCRIPTION_STATUSES,
+  SUBSCRIPTION_STATUSES,
+  type SubscriptionCreate,
+  type SubscriptionUpdate,
+} from "@/lib/schemas/billing";
 import { dbNull } from "@/lib/db/client";
 import { compilePrice } from "./price-plan";
 import { nanosToDecimal, toNanos } from "./money";
@@ -24,10 +29,10 @@ import { invalidateBillingCache } from "./rate-request";
 import { closePeriod } from "./close-period";
 import { collectInvoice } from "./collect-payment";
 
-// Subscriptions: a project subscribes to one price of a product. One current subscription (active or past_due)
-// per project and environment, since every billable request of the project is rated by it.
+// Subscriptions: a project subscribes to one price of a product. One current subscription (active, past_due or
+// unpaid) per project and environment, since every billable request of the project is rated by it.
 
-export const CURRENT = ["active", "past_due"];
+export const CURRENT = CURRENT_SUBSCRIPTION_STATUSES;
 
 export const SUBSCRIPTION_COLLECTION: CollectionSpec = {
   filters: {

@@ -16,6 +16,7 @@ export const EVENT_TYPES = [
   "api_key.rotated",
   "payment.succeeded",
   "payment.failed",
+  "payment.action_required",
   "payment.refunded",
   "payment.disputed",
   "payout_account.updated",

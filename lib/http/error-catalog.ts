@@ -304,10 +304,24 @@ export const ERROR_CATALOG: ErrorDoc[] = [
   },
   {
     code: "SUBSCRIPTION_INACTIVE",
+    status: 403,
+    type: "authorization_error",
+    meaning: "The subscription to the product is canceled, or has ended at the end of its period.",
+    fix: "Subscribe again.",
+  },
+  {
+    code: "SUBSCRIPTION_UNPAID",
     status: 402,
     type: "authorization_error",
-    meaning: "The subscription to the product is past due (402: a payment failed) or canceled (403).",
-    fix: "Update the subscription's payment method, or subscribe again.",
+    meaning:
+      "Every charge of the subscription's invoice failed (the dunning retries, PAYMENT_RETRY_DAYS), so its product calls are refused until the invoice is paid. While retries remain the subscription is past_due and still served.",
+    fix: "Pay the invoice named: give the subscription another card (PATCH /v1/subscriptions/{id} paymentMethod, or POST /v1/payment-methods), which charges it at once, or pay at `payUrl`.",
+    fields: {
+      invoice: z.string().meta({ description: "The open invoice to pay" }),
+      amountDue: z.number().int().meta({ description: "What is owed, in the currency's minor unit" }),
+      currency: z.string().meta({ description: "ISO 4217 currency code" }),
+      payUrl: z.string().meta({ description: "The portal page where the consumer pays it" }),
+    },
   },
   {
     code: "VERSION_SUNSET",

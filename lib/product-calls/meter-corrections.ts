@@ -1,4 +1,5 @@
 import { db } from "@/lib/db/client";
+import { CURRENT_SUBSCRIPTION_STATUSES } from "@/lib/schemas/billing";
 import { newId } from "@/lib/ids";
 import { now } from "@/lib/clock";
 import { ApiError, notFound } from "@/lib/http/errors";
@@ -27,7 +28,7 @@ type UsageRow = Awaited<ReturnType<typeof db.usageEvent.findFirstOrThrow>>;
 // usage.amended event to both sides. Once the period is invoiced, a correction is a 409 naming the invoice: the
 // provider credits the customer instead (POST /v1/customers/{id}/credits); a finalised invoice never changes.
 
-const CURRENT = ["active", "past_due"];
+const CURRENT = CURRENT_SUBSCRIPTION_STATUSES;
 
 async function invoiceCovering(subscriptionId: string, at: Date) {
   return db.invoice.findFirst({ where: { subscriptionId, status: { not: "draft" }, periodStart: { lte: at }, periodEnd: { gt: at } } });

@@ -1,10 +1,12 @@
 import { db } from "@/lib/db/client";
+import { CURRENT_SUBSCRIPTION_STATUSES } from "@/lib/schemas/billing";
 import { now } from "@/lib/clock";
 import { newId } from "@/lib/ids";
 import { ApiError, invalidField } from "@/lib/http/errors";
 import type { AuthContext } from "@/lib/http/auth-context";
 import { verifyApiKey } from "@/lib/auth/verify-api-key";
 import { currentSubscriptions, rateProductCall } from "@/lib/billing/rate-request";
+import { payPath } from "@/lib/billing/entitlement";
 import { holdSpend, paidByCredits, settleSpend } from "@/lib/billing/spend-guard";
 import { draftCovering, rateLate } from "@/lib/billing/late-usage";
 import { recordMeterRollup } from "@/lib/usage/recorder";
@@ -62,10 +64,25 @@ async function subscriptionFor(provider: AuthContext, productId: string, input: 
     throw invalidField("key", "The key is not a valid, active API key.");
   }
   const sub = await db.subscription.findFirst({
-    where: { projectId: consumer.projectId, environment: consumer.environment, productId, status: { in: ["active", "past_due"] } },
+    where: { projectId: consumer.projectId, environment: consumer.environment, productId, status: { in: CURRENT_SUBSCRIPTION_STATUSES } },
   });
   if (!sub) throw noSubscription("key");
   return sub;
+}
+
+/** 402 SUBSCRIPTION_UNPAID for the provider metering a subscription whose consumer has not paid its invoice. */
+async function unpaidError(subscriptionId: string) {
+  const inv = await db.invoice.findFirst({ where: { subscriptionId, status: "open" }, orderBy: { periodStart: "asc" } });
+  return new ApiError({
+    status: 402,
+    type: "authorization_error",
+    code: "SUBSCRIPTION_UNPAID",
+    message: `The subscription is unpaid: every charge of invoice ${inv?.number ?? "(none)"} failed, so its usage is refused until the consumer pays it.`,
+    suggestion: "The consumer pays it from the subscription's page in the portal, or by giving the subscription another card.",
+    extra: inv
+      ? { invoice: inv.id, amountDue: inv.total - inv.amountPaid, currency: inv.currency, payUrl: payPath(subscriptionId) }
+      : undefined,
+  });
 }
 
 /** A meter event checked, held against the budget and rated, ready to be written; or the one already recorded. */
@@ -87,6 +104,7 @@ export async function prepareMeterEvent(provider: AuthContext, input: MeterEvent
   const sub = await subscriptionFor(provider, product.id, input);
   if (sub.status === "canceled")
     throw invalidField(input.subscription ? "subscription" : "key", "The subscription is canceled: its periods are closed.");
+  if (sub.status === "unpaid") throw await unpaidError(sub.id);
   const t = now();
   const at = input.timestamp ? new Date(input.timestamp) : t;
   // A closed period whose invoice is still a draft (its grace) takes late usage, rated against that period.

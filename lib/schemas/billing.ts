@@ -7,7 +7,13 @@ export { PaymentMethodInput };
 // Subscriptions, invoices and payments. Money on invoices is an integer count of the currency's minor unit
 // (cents; yen for JPY), as in Stripe; exact per-unit prices and line amounts are decimal strings in the major unit.
 
-export const SUBSCRIPTION_STATUSES = ["active", "past_due", "canceled"] as const;
+export const SUBSCRIPTION_STATUSES = ["active", "past_due", "unpaid", "canceled"] as const;
+
+/** The statuses of a current subscription (the project's one slot per product): all but canceled. past_due is a
+ * failed payment being retried; unpaid is every retry failed, its calls refused until the invoice is paid. */
+export const CURRENT_SUBSCRIPTION_STATUSES = ["active", "past_due", "unpaid"];
+
+export const isCurrentSubscription = (status: string) => CURRENT_SUBSCRIPTION_STATUSES.includes(status);
 
 export const SubscriptionCreate = z
   .strictObject({
@@ -130,16 +136,105 @@ export const Invoice = z
         attempt: z.number().int(),
         failureCode: z.string().nullable(),
         failureMessage: z.string().nullable(),
+        stripePaymentIntent: z.string().nullable(),
+        amountRefunded: z.number().int(),
         createdAt: Timestamp,
       }),
     ),
+    amountRefunded: z.number().int().meta({ description: "Given back to the customer so far, in the minor unit." }),
+    disputed: z.boolean().meta({ description: "The customer disputed a payment with their bank (charge.dispute.created)." }),
+    refunds: z.array(z.lazy(() => Refund)),
     environment: Environment,
     createdAt: Timestamp.nullable(),
   })
   .meta({ id: "Invoice" });
+
+export const REFUND_REASONS = ["duplicate", "fraudulent", "requested_by_customer"] as const;
+
+export const RefundCreate = z
+  .strictObject({
+    amount: z
+      .number()
+      .int()
+      .min(1)
+      .max(100_000_000_00)
+      .optional()
+      .meta({ description: "In the invoice currency's minor unit; all that is left when omitted." }),
+    reason: z.enum(REFUND_REASONS).optional(),
+  })
+  .meta({ id: "RefundCreate" });
+export type RefundCreate = z.infer<typeof RefundCreate>;
+
+export const Refund = z
+  .object({
+    id: z.string(),
+    object: z.literal("refund"),
+    invoiceId: z.string(),
+    paymentId: z.string(),
+    amount: z.number().int(),
+    amountDecimal: z.string(),
+    currency: z.string(),
+    reason: z.string().nullable(),
+    status: z.enum(["pending", "succeeded", "failed"]),
+    stripeRefund: z.string().nullable().meta({ description: "Stripe's refund (re_…), or the test provider's reference." }),
+    createdAt: Timestamp,
+  })
+  .meta({ id: "Refund" });
 
 export const InvoiceLineParams = z.object({ id: z.string(), lineId: z.string() });
 export const UpcomingQuery = z.strictObject({
   projectId: z.string().max(64).optional(),
   subscriptionId: z.string().max(64).optional().meta({ description: "Which subscription, when the project holds several." }),
 });
+
+export const PaymentMethodCreate = z
+  .strictObject({
+    paymentMethod: PaymentMethodInput,
+    default: z.boolean().optional().meta({
+      description: "Make it the default (true when omitted): given to every current subscription, whose open invoices it pays at once.",
+    }),
+  })
+  .meta({ id: "PaymentMethodCreate" });
+export type PaymentMethodCreate = z.infer<typeof PaymentMethodCreate>;
+
+export const PaymentMethod = z
+  .object({
+    id: z.string(),
+    object: z.literal("payment_method"),
+    type: z.literal("card"),
+    provider: z.string().meta({ description: "stripe, or test (the built-in test provider)" }),
+    brand: z.string(),
+    last4: z.string(),
+    expMonth: z.number().int().nullable(),
+    expYear: z.number().int().nullable(),
+    default: z.boolean(),
+    stripePaymentMethod: z.string().nullable().meta({ description: "Stripe's PaymentMethod (pm_…)" }),
+    createdAt: Timestamp,
+    charged: z
+      .array(z.object({ invoiceId: z.string(), outcome: z.enum(["paid", "failed", "skipped"]) }))
+      .optional()
+      .meta({ description: "On creation: the open invoices it was charged for at once, and how each went." }),
+  })
+  .meta({ id: "PaymentMethod" });
+
+export const SetupIntent = z
+  .object({
+    id: z.string(),
+    object: z.literal("setup_intent"),
+    clientSecret: z.string().meta({ description: "For Stripe.js: stripe.elements({clientSecret}) and confirmSetup." }),
+    publishableKey: z.string().nullable(),
+  })
+  .meta({ id: "SetupIntent" });
+
+export const InvoicePayment = z
+  .object({
+    status: z.enum(["paid", "failed", "requires_action"]),
+    clientSecret: z
+      .string()
+      .nullable()
+      .meta({ description: "requires_action: the PaymentIntent's client secret, for stripe.confirmCardPayment in the browser." }),
+    paymentIntent: z.string().nullable(),
+    publishableKey: z.string().nullable(),
+    invoice: Invoice,
+  })
+  .meta({ id: "InvoicePayment" });

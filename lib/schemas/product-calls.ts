@@ -16,7 +16,7 @@ export const KeyVerification = z
     valid: z.boolean(),
     code: z.string().meta({
       description:
-        "VALID, or why not: INVALID_API_KEY, API_KEY_REVOKED, API_KEY_EXPIRED, PRODUCT_NOT_SUBSCRIBED, SUBSCRIPTION_INACTIVE, RATE_LIMIT_EXCEEDED, QUOTA_EXCEEDED, INSUFFICIENT_CREDITS, SPEND_CAP_REACHED.",
+        "VALID, or why not: INVALID_API_KEY, API_KEY_REVOKED, API_KEY_EXPIRED, PRODUCT_NOT_SUBSCRIBED, SUBSCRIPTION_INACTIVE, SUBSCRIPTION_UNPAID, RATE_LIMIT_EXCEEDED, QUOTA_EXCEEDED, INSUFFICIENT_CREDITS, SPEND_CAP_REACHED.",
     }),
     consumer: z.object({ businessId: z.string(), name: z.string() }).nullable(),
     subscription: z.string().nullable(),

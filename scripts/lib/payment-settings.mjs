@@ -16,6 +16,11 @@ export function paymentSettingsError(env = process.env) {
   if (fee !== undefined && fee !== "" && !(/^\d{1,3}(\.\d{1,4})?$/.test(fee) && Number(fee) <= 100)) {
     return `PLATFORM_FEE_PERCENT must be a number from 0 to 100 (the platform's share of each payment), got '${fee}'`;
   }
+  const retry = env.PAYMENT_RETRY_DAYS;
+  const days = /^\d+(\.\d+)?( *, *\d+(\.\d+)?){0,9}$/;
+  if (retry !== undefined && retry !== "" && (!days.test(retry.trim()) || retry.split(",").some((d) => !(Number(d) > 0)))) {
+    return `PAYMENT_RETRY_DAYS must be 1 to 10 numbers of days above 0, comma-separated (e.g. 1,3,5), got '${retry}'`;
+  }
   if (provider === "test") return null;
   for (const [name, { re, what }] of Object.entries(PATTERNS)) {
     const value = env[name];

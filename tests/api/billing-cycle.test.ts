@@ -1,8 +1,8 @@
 // The billing cycle walked through with the test clock: a server of its own (startClockServer) whose clock the
 // test moves past period ends and payment retry times, running the scheduled jobs at each stop
 // (POST /api/test-clock {"runJobs": true}). Invoices are finalised by the job, their lines add up to the costs the
-// product calls were told and to the CSV of their usage events; failed payments retry 1, 3 and 5 days later, the
-// third failure makes the subscription past_due, the fourth the invoice uncollectible, and a new card pays.
+// product calls were told and to the CSV of their usage events; failed payments retry 1, 3 and 5 days later with
+// the subscription past_due and served, the fourth failure makes it unpaid and refused (402), and a new card pays.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { client, type ApiClient } from "../helpers/api";
@@ -143,7 +143,7 @@ test("the job finalises the period: tiered lines equal the announced costs and t
   assert.equal(await productCall(price.productId), null, "no longer rated");
 });
 
-test("a failing card: retries after 1, 3 and 5 days, past_due at the third failure, uncollectible at the fourth; a new card pays the next", async () => {
+test("a failing card: past_due and still served while retried 1, 3 and 5 days later; unpaid and refused with 402 after the last; a new card pays at once", async () => {
   const price = await newPrice({
     type: "subscription",
     baseSubscription: { amount: 20, interval: "month", includedQuota: 1000 },
@@ -153,6 +153,8 @@ test("a failing card: retries after 1, 3 and 5 days, past_due at the third failu
   assert.equal(created.status, 201, created.text);
   const sub = created.body.data;
   const end = Date.parse(sub.currentPeriodEnd);
+  const status = async () => (await api.get(`/v1/subscriptions/${sub.id}`)).body.data.status;
+  const verify = async () => (await api.post("/v1/keys/verify", { key: server.testKey, product: price.productId })).body.data;
 
   await moveTo(end + GRACE + 60_000);
   let [inv] = await invoicesOf(sub.id);
@@ -164,6 +166,9 @@ test("a failing card: retries after 1, 3 and 5 days, past_due at the third failu
   const failed = (await api.get("/v1/events?type=payment.failed")).body.data;
   assert.equal(failed.length, 1);
   assert.equal(failed[0].data.failureCode, "card_declined");
+  assert.equal(failed[0].data.lastAttempt, false);
+  assert.equal(await status(), "past_due", "the first failure");
+  assert.equal((await verify()).code, "VALID", "a past_due subscription is served while its charge is retried");
 
   // Just before the retry nothing happens; just after it, the second attempt.
   await moveTo(first - 60_000);
@@ -171,31 +176,50 @@ test("a failing card: retries after 1, 3 and 5 days, past_due at the third failu
   await moveTo(first + 60_000);
   [inv] = await invoicesOf(sub.id);
   assert.equal(inv.attemptCount, 2);
-  assert.equal((await api.get(`/v1/subscriptions/${sub.id}`)).body.data.status, "active", "two failures: still active");
   const second = Date.parse(inv.nextPaymentAttempt);
   assert.ok(Math.abs(second - (first + 60_000 + 3 * DAY)) < 30_000, "then three days later");
 
   await moveTo(second + 60_000);
   [inv] = await invoicesOf(sub.id);
   assert.equal(inv.attemptCount, 3);
-  assert.equal((await api.get(`/v1/subscriptions/${sub.id}`)).body.data.status, "past_due", "the third failure");
+  assert.equal(await status(), "past_due", "still retrying");
   const third = Date.parse(inv.nextPaymentAttempt);
   assert.ok(Math.abs(third - (second + 60_000 + 5 * DAY)) < 30_000, "then five days later");
 
   await moveTo(third + 60_000);
   [inv] = await invoicesOf(sub.id);
   assert.equal(inv.attemptCount, 4);
-  assert.equal(inv.status, "uncollectible");
-  assert.equal(inv.nextPaymentAttempt, null);
-  assert.equal((await api.get("/v1/events?type=payment.failed")).body.data.length, 4);
+  assert.equal(inv.status, "open", "the invoice stays open, to be paid");
+  assert.equal(inv.nextPaymentAttempt, null, "no retry after the last");
+  const failures = (await api.get("/v1/events?type=payment.failed&sort=createdAt")).body.data;
+  assert.equal(failures.length, 4);
+  assert.equal(failures[3].data.lastAttempt, true);
+  assert.equal(await status(), "unpaid", "every retry failed");
+  const statusEvents = (await api.get(`/v1/events?type=subscription.updated&sort=createdAt`)).body.data
+    .filter((e: { data: { id: string } }) => e.data.id === sub.id)
+    .map((e: { data: { status: string }; previousAttributes?: { status?: string } }) => e.data.status);
+  assert.deepEqual(statusEvents.slice(-2), ["past_due", "unpaid"]);
 
+  // Refused at once, naming the invoice and where to pay it: key verification and meter events.
+  const refused = await verify();
+  assert.deepEqual([refused.valid, refused.code], [false, "SUBSCRIPTION_UNPAID"]);
+  const metered = await api.post("/v1/meter-events", { product: price.productId, key: server.testKey, quantity: 1 });
+  assert.equal(metered.status, 402, metered.text);
+  assert.equal(metered.body.error.code, "SUBSCRIPTION_UNPAID");
+  assert.equal(metered.body.error.invoice, inv.id);
+  assert.equal(metered.body.error.amountDue, 2000);
+  assert.equal(metered.body.error.payUrl, `/portal/subscriptions/${sub.id}`);
+
+  // A new card charges the open invoice before the PATCH returns, and the very next call is served.
   const patched = await api.patch(`/v1/subscriptions/${sub.id}`, { paymentMethod: { card: { number: "4242424242424242" } } });
   assert.equal(patched.status, 200, patched.text);
-  assert.equal(patched.body.data.status, "past_due", "an uncollectible invoice is not charged again");
+  assert.equal(patched.body.data.status, "active", "paid: active again");
+  assert.equal((await invoicesOf(sub.id))[0].status, "paid");
+  assert.equal((await verify()).code, "VALID", "served again at once");
   const renewed = patched.body.data;
   await moveTo(Date.parse(renewed.currentPeriodEnd) + GRACE + 60_000);
   const invoices = await invoicesOf(sub.id);
   assert.equal(invoices.length, 2);
   assert.equal(invoices[1].status, "paid");
-  assert.equal((await api.get(`/v1/subscriptions/${sub.id}`)).body.data.status, "active", "a successful payment ends past_due");
+  assert.equal(await status(), "active");
 });

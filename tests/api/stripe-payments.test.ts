@@ -25,6 +25,8 @@ let upstream: JsonUpstream;
 let provider: ApiClient;
 /** The provider's published product and price, from the first test. */
 let listed: { productId: string; priceId: string; slug: string };
+/** The first consumer's paid invoice (2.00 USD, 0.20 of it the platform's), from the first test. */
+let paid: { invoiceId: string; consumer: ApiClient };
 
 const { moveTo, now: serverNow } = clockMover(() => server.url);
 
@@ -157,6 +159,7 @@ test("done when: Connect onboarding, a 2.00 USD destination charge with a 20-cen
     [200],
   );
   assert.equal((await consumer.api.get(`/v1/invoices/${invoice.id}`)).body.data.payments.length, 1);
+  paid = { invoiceId: invoice.id, consumer: consumer.api };
 
   const earnings = await provider.get("/v1/earnings");
   assert.equal(earnings.status, 200, earnings.text);
@@ -273,4 +276,176 @@ test("a payment Stripe made whose answer and event were both lost is recorded by
   const after = (await consumer.api.get(`/v1/invoices/${open.id}`)).body.data;
   assert.equal(after.amountPaid, open.total, "paid once");
   assert.equal(after.payments.length, 2);
+});
+
+/** A consumer subscribed to the listed plan with `paymentMethod`, its calling key and its first period's end. */
+async function subscriber(name: string, paymentMethod: string) {
+  const consumer = await bootstrap(name);
+  const subscribed = await consumer.api.post("/v1/subscriptions", { priceId: listed.priceId, paymentMethod });
+  assert.equal(subscribed.status, 201, subscribed.text);
+  const key = (await consumer.api.post("/v1/api-keys", { name: "calls", scopes: [`call:${listed.productId}`] })).body.data.key as string;
+  const call = async () => {
+    const res = await fetch(`${server.url}/gw/${listed.slug}/x`, { headers: { authorization: `Bearer ${key}` } });
+    return { status: res.status, body: (await res.json()) as any };
+  };
+  return { ...consumer, sub: subscribed.body.data, call };
+}
+
+async function callTimes(call: () => Promise<{ status: number }>, n: number) {
+  for (let i = 0; i < n; i += 50) {
+    const statuses = await Promise.all(Array.from({ length: Math.min(50, n - i) }, async () => (await call()).status));
+    assert.deepEqual([...new Set(statuses)], [200]);
+  }
+}
+
+test("done when: a card that fails every charge goes through the retries to unpaid, is refused with 402, and pm_card_visa serves it again at once", async () => {
+  const c = await subscriber("Failing consumer", "pm_card_chargeCustomerFail");
+  await callTimes(c.call, 300); // 0.60 USD, above Stripe's 0.50 minimum
+  const invoiceOf = async () => (await c.api.get(`/v1/invoices?subscriptionId=${c.sub.id}`)).body.data[0];
+  const status = async () => (await c.api.get(`/v1/subscriptions/${c.sub.id}`)).body.data.status;
+
+  await moveTo(Date.parse(c.sub.currentPeriodEnd) + GRACE + 60_000);
+  let inv = await invoiceOf();
+  assert.deepEqual([inv.status, inv.total, inv.attemptCount], ["open", 60, 1]);
+  assert.equal(await status(), "past_due");
+  assert.equal((await c.call()).status, 200, "served while the charge is retried");
+  // Through the retries (1, 3 and 5 days apart), each one a PaymentIntent of its own attempt.
+  for (const attempt of [2, 3, 4]) {
+    await moveTo(Date.parse(inv.nextPaymentAttempt) + 60_000);
+    inv = await invoiceOf();
+    assert.equal(inv.attemptCount, attempt);
+  }
+  assert.equal(inv.status, "open");
+  assert.equal(inv.nextPaymentAttempt, null);
+  assert.equal(await status(), "unpaid");
+  const keys = stripe.requests
+    .filter((r) => r.path === "/v1/payment_intents" && r.method === "POST" && r.body.metadata?.invoice_id === inv.id)
+    .map((r) => r.idempotencyKey);
+  assert.deepEqual(
+    keys,
+    [1, 2, 3, 4].map((n) => `${inv.id}:${n}`),
+    "one PaymentIntent per attempt, keyed by it",
+  );
+
+  // Refused at once at the gateway, naming the invoice and where to pay it.
+  const refused = await c.call();
+  assert.equal(refused.status, 402);
+  assert.equal(refused.body.error.code, "SUBSCRIPTION_UNPAID");
+  assert.equal(refused.body.error.invoice, inv.id);
+  assert.equal(refused.body.error.amountDue, 60);
+  assert.equal(refused.body.error.payUrl, `${server.url}/portal/subscriptions/${c.sub.id}`);
+  // Both sides see it: the consumer's events and the seller's.
+  for (const side of [c.api, provider]) {
+    const failures = (await side.get(`/v1/events?type=payment.failed&limit=100`)).body.data.filter(
+      (e: { data: { invoiceId: string } }) => e.data.invoiceId === inv.id,
+    );
+    assert.equal(failures.length, 4);
+  }
+
+  // A new default card charges the open invoice before the call returns; the very next call is served.
+  const added = await c.api.post("/v1/payment-methods", { paymentMethod: "pm_card_visa" });
+  assert.equal(added.status, 201, added.text);
+  assert.deepEqual(added.body.data.charged, [{ invoiceId: inv.id, outcome: "paid" }]);
+  assert.equal((await c.call()).status, 200, "served again at once");
+  assert.equal(await status(), "active");
+  assert.equal((await invoiceOf()).status, "paid");
+  const methods = (await c.api.get("/v1/payment-methods")).body.data;
+  assert.deepEqual(
+    methods.map((m: { brand: string; last4: string; default: boolean }) => [m.brand, m.last4, m.default]),
+    [["visa", "4242", true]],
+  );
+});
+
+test("refunds: part, then the rest; the seller's transfer and the platform's fee go back in proportion; both sides told once", async () => {
+  const { invoiceId, consumer } = paid;
+  // Only the seller refunds; the customer cannot.
+  assert.equal((await consumer.post(`/v1/invoices/${invoiceId}/refunds`, { amount: 50 })).status, 404);
+  const tooMuch = await provider.post(`/v1/invoices/${invoiceId}/refunds`, { amount: 201 });
+  assert.equal(tooMuch.status, 400, tooMuch.text);
+  assert.equal(tooMuch.body.error.field, "amount");
+
+  const part = await provider.post(`/v1/invoices/${invoiceId}/refunds`, { amount: 50, reason: "requested_by_customer" });
+  assert.equal(part.status, 201, part.text);
+  assert.deepEqual([part.body.data.amount, part.body.data.status, part.body.data.reason], [50, "succeeded", "requested_by_customer"]);
+  assert.match(part.body.data.stripeRefund, /^re_/);
+  const asked = stripe.requests.find((r) => r.path === "/v1/refunds")!;
+  assert.deepEqual(
+    [asked.body.amount, asked.body.reverse_transfer, asked.body.refund_application_fee, asked.idempotencyKey],
+    ["50", "true", "true", part.body.data.id],
+  );
+  await stripe.flushDeliveries(); // charge.refunded arrives after our commit and changes nothing twice
+
+  const seen = (await consumer.get(`/v1/invoices/${invoiceId}`)).body.data;
+  assert.equal(seen.amountRefunded, 50);
+  assert.deepEqual(
+    seen.refunds.map((r: { amount: number }) => r.amount),
+    [50],
+  );
+  let [earning] = (await provider.get("/v1/earnings")).body.data.filter((e: { invoiceId: string }) => e.invoiceId === invoiceId);
+  // 20 of fee on 200; a quarter refunded gives back a quarter of the fee: 15 kept, 135 net.
+  assert.deepEqual([earning.gross, earning.refunded, earning.platformFee, earning.net], [200, 50, 15, 135]);
+
+  const rest = await provider.post(`/v1/invoices/${invoiceId}/refunds`, {});
+  assert.equal(rest.status, 201, rest.text);
+  assert.equal(rest.body.data.amount, 150);
+  await stripe.flushDeliveries();
+  [earning] = (await provider.get("/v1/earnings")).body.data.filter((e: { invoiceId: string }) => e.invoiceId === invoiceId);
+  assert.deepEqual([earning.refunded, earning.platformFee, earning.net], [200, 0, 0]);
+  assert.equal(earning.platformFee + earning.net, earning.gross - earning.refunded);
+  assert.equal((await provider.post(`/v1/invoices/${invoiceId}/refunds`, {})).status, 409, "nothing left to refund");
+
+  // Stripe's books agree: the charge's refunded total is ours.
+  const charge = [...stripe.objects.values()].find(
+    (o) => o.object === "charge" && o.payment_intent === seen.payments[0].stripePaymentIntent,
+  );
+  assert.equal(charge?.amount_refunded, 200);
+  assert.equal((await consumer.get(`/v1/invoices/${invoiceId}`)).body.data.amountRefunded, 200);
+  for (const side of [consumer, provider]) {
+    const told = (await side.get("/v1/events?type=payment.refunded&limit=100")).body.data.filter(
+      (e: { data: { invoiceId: string } }) => e.data.invoiceId === invoiceId,
+    );
+    assert.equal(told.length, 2, "one payment.refunded per refund, to each side");
+  }
+  const listedRefunds = await consumer.get(`/v1/invoices/${invoiceId}/refunds`);
+  assert.equal(listedRefunds.status, 200, listedRefunds.text);
+  assert.deepEqual(
+    listedRefunds.body.data.map((r: { amount: number }) => r.amount),
+    [50, 150],
+  );
+});
+
+test("authentication required: the invoice stays open, payment.action_required names where to pay, and /pay answers a client secret that Stripe.js confirms", async () => {
+  const c = await subscriber("Consumer with 3-D Secure", "pm_card_authenticationRequired");
+  await callTimes(c.call, 300);
+  await moveTo(Date.parse(c.sub.currentPeriodEnd) + GRACE + 60_000);
+  const [inv] = (await c.api.get(`/v1/invoices?subscriptionId=${c.sub.id}`)).body.data;
+  assert.equal(inv.status, "open");
+  const action = (await c.api.get("/v1/events?type=payment.action_required")).body.data.find(
+    (e: { data: { invoiceId: string } }) => e.data.invoiceId === inv.id,
+  );
+  assert.ok(action, "payment.action_required");
+  assert.equal(action.data.failureCode, "authentication_required");
+  assert.equal(action.data.payUrl, `/portal/subscriptions/${c.sub.id}`);
+
+  const pay = await c.api.post(`/v1/invoices/${inv.id}/pay`);
+  assert.equal(pay.status, 200, pay.text);
+  assert.equal(pay.body.data.status, "requires_action");
+  assert.match(pay.body.data.clientSecret, /^pi_.+_secret_/);
+  assert.equal(pay.body.data.publishableKey, "pk_test_0123456789abcdef");
+  // What Stripe.js does in the browser: confirm, the bank's challenge passed; Stripe's event settles the invoice.
+  const intent = pay.body.data.paymentIntent;
+  const confirm = await fetch(`${stripe.url}/v1/payment_intents/${intent}/confirm`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${stripe.secretKey}`, "content-type": "application/x-www-form-urlencoded" },
+    body: "",
+  });
+  assert.equal(((await confirm.json()) as { status: string }).status, "requires_action");
+  await stripe.completeAuthentication(intent);
+  const settled = await poll(async () => {
+    const now = (await c.api.get(`/v1/invoices/${inv.id}`)).body.data;
+    return now.status === "paid" ? now : null;
+  });
+  assert.ok(settled, "paid by Stripe's payment_intent.succeeded");
+  assert.equal(settled.amountPaid, 60);
+  assert.equal((await c.api.post(`/v1/invoices/${inv.id}/pay`)).status, 409, "a paid invoice is not paid twice");
 });

@@ -63,6 +63,9 @@ export interface StripeServer {
   /** Marks a connected account as fully onboarded (charges_enabled, payouts_enabled, no requirements) and emits
    * account.updated. */
   completeOnboarding(accountId: string): Promise<void>;
+  /** What Stripe.js does when the card holder passes 3-D Secure for a PaymentIntent in requires_action: the charge
+   * is made, and charge.succeeded and payment_intent.succeeded are emitted (and delivered). */
+  completeAuthentication(intentId: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -865,6 +868,15 @@ export async function startStripeServer(opts: { webhookUrl?: string; autoDeliver
       if (account?.object !== "account") throw new Error(`stripe-server: no account ${accountId}`);
       markOnboarded(account);
       await emitAndDeliver("account.updated", account);
+    },
+    completeAuthentication: async (intentId) => {
+      const intent = objects.get(intentId);
+      if (intent?.object !== "payment_intent" || intent.status !== "requires_action")
+        throw new Error(`stripe-server: no PaymentIntent ${intentId} waiting for authentication`);
+      const charge = createCharge(intent, objects.get(intent.payment_method)!, null);
+      Object.assign(intent, { status: "succeeded", amount_received: intent.amount, last_payment_error: null, next_action: null });
+      await emitAndDeliver("charge.succeeded", charge);
+      await emitAndDeliver("payment_intent.succeeded", intent);
     },
     close: async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -3,6 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { platformFee } from "@/lib/billing/payment-parties";
+import { maxAttempts, nextRetryDelayMs, retryDays } from "@/lib/billing/dunning";
 // @ts-expect-error: plain ESM script without types
 import { paymentSettingsError } from "../../scripts/lib/payment-settings.mjs";
 
@@ -31,6 +32,19 @@ test("the test provider needs nothing; stripe needs its three keys, well formed 
   assert.match(paymentSettingsError({ PLATFORM_FEE_PERCENT: "101" }), /^PLATFORM_FEE_PERCENT/);
   assert.match(paymentSettingsError({ PLATFORM_FEE_PERCENT: "-1" }), /^PLATFORM_FEE_PERCENT/);
   assert.equal(paymentSettingsError({ PLATFORM_FEE_PERCENT: "2.9" }), null);
+});
+
+test("PAYMENT_RETRY_DAYS: days above 0, comma-separated; the dunning schedule reads the same value", () => {
+  for (const ok of ["1,3,5", "2", "0.5, 1", "1,2,3,4,5,6,7,8,9,10"])
+    assert.equal(paymentSettingsError({ PAYMENT_RETRY_DAYS: ok }), null, ok);
+  for (const bad of ["0", "1,0,3", "a", "1;3", "-1", "1,,3", "1,2,3,4,5,6,7,8,9,10,11"])
+    assert.match(paymentSettingsError({ PAYMENT_RETRY_DAYS: bad }), /^PAYMENT_RETRY_DAYS must be/, bad);
+  assert.deepEqual(retryDays(undefined), [1, 3, 5]);
+  assert.deepEqual(retryDays("0.5, 1"), [0.5, 1]);
+  assert.equal(maxAttempts([0.5, 1]), 3);
+  assert.equal(nextRetryDelayMs(1, [0.5, 1]), 43_200_000);
+  assert.equal(nextRetryDelayMs(2, [0.5, 1]), 86_400_000);
+  assert.equal(nextRetryDelayMs(3, [0.5, 1]), null, "no retry after the last attempt");
 });
 
 test("the platform's fee is the percent of the amount, half up at the minor unit, in integers", () => {

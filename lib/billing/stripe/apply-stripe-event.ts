@@ -5,7 +5,8 @@ import { newId } from "@/lib/ids";
 import { emitEvent, withEvents } from "@/lib/events/emit-event";
 import type { Invoice as InvoiceRow, Payment as PaymentRow, Prisma } from "@/generated/prisma-sqlite";
 import { minorToDecimal } from "../money";
-import { emitSubscriptionEvent } from "../subscription-events";
+import { subscriptionAfterPayment } from "../dunning";
+import { emitPaymentEvent } from "../payment-events";
 import { invalidateBillingCache } from "../rate-request";
 
 // Stripe's word settles a payment (issue 60): its events, verified at /webhooks/stripe (stripe-webhook.ts), are
@@ -19,26 +20,6 @@ type Outcome = "applied" | "duplicate" | "ignored";
 type Tx = Prisma.TransactionClient;
 
 const paymentByIntent = (tx: Tx, intentId: string) => tx.payment.findFirst({ where: { providerRef: intentId } });
-
-/** A payment event to the invoice's consumer and, when another business sells the product, to its seller. */
-async function emitPaymentEvent(tx: Tx, invoice: InvoiceRow, type: string, payment: PaymentRow, extra: Record<string, unknown> = {}) {
-  const data = {
-    object: "payment",
-    id: payment.id,
-    invoiceId: invoice.id,
-    subscriptionId: invoice.subscriptionId,
-    amount: payment.amount,
-    amountDecimal: minorToDecimal(BigInt(payment.amount), invoice.currency),
-    currency: invoice.currency,
-    status: payment.status,
-    attempt: payment.attempt,
-    stripePaymentIntent: payment.providerRef,
-    ...extra,
-  };
-  const event = { businessId: invoice.businessId, environment: invoice.environment, type, data };
-  await emitEvent(event, tx);
-  if (invoice.providerId && invoice.providerId !== invoice.businessId) await emitEvent({ ...event, businessId: invoice.providerId }, tx);
-}
 
 /** A payment of the invoice that Stripe made and we never recorded (a crash between its answer and our commit). */
 function recordIntent(
@@ -77,10 +58,7 @@ async function settlePaid(tx: Tx, invoice: InvoiceRow, payment: PaymentRow) {
     });
   }
   const sub = await tx.subscription.findUnique({ where: { id: invoice.subscriptionId } });
-  if (sub && (sub.status === "past_due" || sub.status === "unpaid")) {
-    const after = await tx.subscription.update({ where: { id: sub.id }, data: { status: "active", updatedAt: t } });
-    await emitSubscriptionEvent(after, "subscription.updated", tx, { status: sub.status });
-  }
+  await subscriptionAfterPayment(tx, sub, invoice.id);
   return sub;
 }
 

@@ -137,4 +137,50 @@ export const stripeProvider: PaymentProvider = {
       };
     }
   },
+  async refund(req) {
+    const stripe = await stripeClient();
+    try {
+      const refund = await stripe.refunds.create(
+        {
+          payment_intent: req.paymentRef,
+          amount: req.amount,
+          ...(req.reason ? { reason: req.reason as Stripe.RefundCreateParams.Reason } : {}),
+          ...(req.reverseTransfer ? { reverse_transfer: true, refund_application_fee: true } : {}),
+          metadata: req.metadata ?? {},
+        },
+        { idempotencyKey: req.idempotencyKey },
+      );
+      return { status: "succeeded", providerRef: refund.id };
+    } catch (e) {
+      const error = e as { type?: string; code?: string; message?: string };
+      if (!error?.type?.startsWith("Stripe")) throw e;
+      return {
+        status: "failed",
+        failureCode: error.code ?? "refund_failed",
+        failureMessage: error.message ?? "Stripe refused the refund.",
+      };
+    }
+  },
+  async setup(businessId) {
+    const customer = await stripeCustomerOf(businessId);
+    const intent = await (await stripeClient()).setupIntents.create({ customer, usage: "off_session" });
+    return { id: intent.id, clientSecret: intent.client_secret! };
+  },
+  async startOnSession(req) {
+    const intent = await (
+      await stripeClient()
+    ).paymentIntents.create(
+      {
+        amount: req.amount,
+        currency: req.currency.toLowerCase(),
+        customer: req.paymentMethod.customer,
+        payment_method: req.paymentMethod.token,
+        setup_future_usage: "off_session",
+        metadata: req.metadata,
+        ...(req.destination ? { transfer_data: { destination: req.destination }, application_fee_amount: req.applicationFee ?? 0 } : {}),
+      },
+      { idempotencyKey: req.idempotencyKey },
+    );
+    return { id: intent.id, clientSecret: intent.client_secret!, status: intent.status };
+  },
 };

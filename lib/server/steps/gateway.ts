@@ -62,7 +62,12 @@ function applyEntitlement(ctx: RequestContext, ent: Entitlement): void {
     code: ent.code,
     message: ent.message,
     suggestion:
-      ent.code === "PRODUCT_NOT_SUBSCRIBED" ? "Subscribe to the product in the catalogue (/catalog), then call it again." : undefined,
+      ent.code === "PRODUCT_NOT_SUBSCRIBED"
+        ? "Subscribe to the product in the catalogue (/catalog), then call it again."
+        : ent.unpaid
+          ? `Pay the invoice with another card at ${ctx.request.baseUrl}${ent.unpaid.payUrl} (or PATCH the subscription's paymentMethod).`
+          : undefined,
+    extra: ent.unpaid ? { ...ent.unpaid, payUrl: `${ctx.request.baseUrl}${ent.unpaid.payUrl}` } : undefined,
   });
 }
 

@@ -32,6 +32,7 @@ function subscription(over: Partial<SubscriptionEntry> = {}): SubscriptionEntry 
     providerId: "biz_p",
     priceId: "price_x",
     status: "active",
+    unpaidInvoice: null,
     cancelAtPeriodEnd: false,
     plan,
     rateLimit: null,

@@ -13,6 +13,7 @@ import { money } from "@/components/marketplace/price-text";
 import { ProviderCredits, type CreditSummary } from "@/components/marketplace/credits-panel";
 import { UsageCorrectionsCard } from "@/components/portal/usage-corrections-card";
 import { usageCorrections } from "@/lib/portal/usage-corrections";
+import { isCurrentSubscription } from "@/lib/schemas/billing";
 
 // One customer: its subscriptions to this business's products, their credits (balances, lots, "Grant credits"),
 // their calls in the last 30 days, the usage you corrected (amended or voided, with the reason: issue 40), and the invoices it was sent for them. Another provider's customer, or a business that buys nothing from this one, is a 404.
@@ -108,7 +109,7 @@ export default async function CustomerPage({ params }: { params: Promise<{ id: s
               {
                 product: productName(s.productId),
                 plan: names.prices.get(s.priceId) ?? s.priceId,
-                current: s.status === "active" || s.status === "past_due",
+                current: isCurrentSubscription(s.status),
               },
             ]),
           )

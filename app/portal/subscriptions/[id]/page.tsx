@@ -9,6 +9,7 @@ import { day, minorMoney, statusTone } from "@/components/marketplace/format";
 import { ConsumerCredits, CreditBanners, loadCredits } from "@/components/marketplace/credits-panel";
 import { UsageCorrectionsCard } from "@/components/portal/usage-corrections-card";
 import { usageCorrections } from "@/lib/portal/usage-corrections";
+import { isCurrentSubscription } from "@/lib/schemas/billing";
 
 // One subscription: product, seller, plan, status and period; its credits, spend cap, auto top-up and credit
 // ledger (issue 39); its corrected usage with the seller's reasons (issue 40); a key limited to the product; canceling.
@@ -22,7 +23,7 @@ export default async function SubscriptionPage({ params }: { params: Promise<{ i
     if (e instanceof ApiError && e.status === 404) notFound();
     throw e;
   });
-  const current = sub.status === "active" || sub.status === "past_due";
+  const current = isCurrentSubscription(sub.status);
   const [credits, corrections] = await Promise.all([loadCredits(ctx.auth, sub.id), usageCorrections(ctx.auth.businessId, [sub.id])]);
   return (
     <div className="space-y-6">
