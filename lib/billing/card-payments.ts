@@ -78,8 +78,8 @@ export interface PaymentProvider {
   attach(given: PaymentMethodGiven, field: string, businessId: string): Promise<StoredPaymentMethod>;
   charge(req: ChargeRequest): Promise<ChargeResult>;
   refund(req: RefundRequest): Promise<RefundResult>;
-  /** Stripe only: a SetupIntent's client secret for Stripe.js to collect a card for later, off-session charges. */
-  setup?(businessId: string): Promise<{ id: string; clientSecret: string }>;
+  /** A SetupIntent's client secret for Stripe.js to collect a card for later, off-session charges. */
+  setup(businessId: string): Promise<{ id: string; clientSecret: string }>;
   /** Stripe only: a PaymentIntent for the consumer to confirm on-session (3-D Secure); its event settles the invoice. */
   startOnSession?(req: OnSessionRequest): Promise<{ id: string; clientSecret: string; status: string }>;
 }
@@ -234,5 +234,10 @@ export const testProvider: PaymentProvider = {
   },
   async refund() {
     return { status: "succeeded", providerRef: `re_test_${Date.now().toString(36)}${(++counter).toString(36)}` };
+  },
+  // Shaped as Stripe's, for a client written against it; with this provider a card is given directly (test ids).
+  async setup() {
+    const id = `seti_test_${Date.now().toString(36)}${(++counter).toString(36)}`;
+    return { id, clientSecret: `${id}_secret_test` };
   },
 };

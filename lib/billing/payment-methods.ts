@@ -1,7 +1,6 @@
 import { db } from "@/lib/db/client";
 import { now } from "@/lib/clock";
 import { newId } from "@/lib/ids";
-import { ApiError } from "@/lib/http/errors";
 import { withEvents } from "@/lib/events/emit-event";
 import type { AuthContext } from "@/lib/http/auth-context";
 import type { CollectionQuery, CollectionSpec } from "@/lib/http/collection-query";
@@ -109,20 +108,11 @@ async function giveToSubscriptions(tx: Prisma.TransactionClient, auth: AuthConte
 }
 
 export async function setupPaymentMethod(auth: AuthContext) {
-  const provider = paymentProvider();
-  if (!provider.setup)
-    throw new ApiError({
-      status: 409,
-      type: "conflict_error",
-      code: "STATE_CONFLICT",
-      message: `Setting up a card with Stripe.js needs PAYMENT_PROVIDER=stripe; this deployment uses '${paymentProviderName()}'.`,
-      suggestion: "With the test provider, send a test card or test PaymentMethod id to POST /v1/payment-methods directly.",
-    });
-  const intent = await provider.setup(auth.businessId);
+  const intent = await paymentProvider().setup(auth.businessId);
   return {
     id: intent.id,
     object: "setup_intent" as const,
     clientSecret: intent.clientSecret,
-    publishableKey: process.env.STRIPE_PUBLISHABLE_KEY ?? null,
+    publishableKey: paymentProviderName() === "stripe" ? (process.env.STRIPE_PUBLISHABLE_KEY ?? null) : null,
   };
 }

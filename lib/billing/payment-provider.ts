@@ -12,7 +12,7 @@ const lazyStripeProvider: PaymentProvider = {
   attach: async (given, field, businessId) => (await stripe()).attach(given, field, businessId),
   charge: async (req) => (await stripe()).charge(req),
   refund: async (req) => (await stripe()).refund(req),
-  setup: async (businessId) => (await stripe()).setup!(businessId),
+  setup: async (businessId) => (await stripe()).setup(businessId),
   startOnSession: async (req) => (await stripe()).startOnSession!(req),
 };
 

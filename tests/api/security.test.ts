@@ -71,7 +71,7 @@ const failedDelivery = async (api: ApiClient): Promise<Params> => {
 const event = async (api: ApiClient): Promise<Params> => ({ id: (await delivery(api)).eventId });
 /** A price and a new subscription of tenant A's project to it; a project has one current subscription, so any is canceled first. */
 const subscription = async (api: ApiClient): Promise<Params> => {
-  for (const s of (await api.get("/v1/subscriptions?status=active,past_due")).body.data)
+  for (const s of (await api.get("/v1/subscriptions?status=active,past_due,unpaid")).body.data)
     await api.post(`/v1/subscriptions/${s.id}/cancel`, {});
   const { id } = await price(api);
   return { id: (await created(api, "/v1/subscriptions", { priceId: id })).id };
@@ -85,6 +85,31 @@ const invoice = async (api: ApiClient): Promise<Params> => {
   return { id: inv.id, lineId: "requests" };
 };
 const CARD = { card: { number: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" } };
+/** A final invoice of 1.00 USD (one call of a 1 USD/call product of A's own) charged to `card`: paid, or open when
+ * the card fails every charge. */
+const chargedInvoice = async (api: ApiClient, card: string) => {
+  const { id: subId } = await subscription(api);
+  const sub = (await api.get(`/v1/subscriptions/${subId}`)).body.data;
+  const patched = await api.patch(`/v1/subscriptions/${subId}`, { paymentMethod: { card: { number: card } } });
+  if (patched.status !== 200) throw new Error(`card: ${patched.status} ${patched.text.slice(0, 300)}`);
+  const key = await api.post("/v1/api-keys", { name: "fixture caller", scopes: ["*"] });
+  const call = await api.post("/v1/keys/verify", { key: key.body.data.key, product: sub.productId });
+  if (call.body.data?.cost?.amount !== "1") throw new Error(`the fixture's call was not rated: ${call.text.slice(0, 300)}`);
+  await api.post(`/v1/subscriptions/${subId}/cancel`, {});
+  const inv = (await api.get(`/v1/invoices?subscriptionId=${subId}`)).body.data[0];
+  if (!inv || inv.total !== 100) throw new Error(`no final invoice of 1.00 after canceling: ${JSON.stringify(inv)?.slice(0, 300)}`);
+  return inv as { id: string; status: string };
+};
+/** An open invoice of A's (its card fails every charge): what "Pay now" pays. */
+const openInvoice = async (api: ApiClient): Promise<Params> => ({ id: (await chargedInvoice(api, "4000000000000341")).id });
+/** A paid invoice of a product A sells (to itself): what A may refund; with `refunds` refunds of 1 cent made. */
+const paidInvoice =
+  (refunds = 0) =>
+  async (api: ApiClient): Promise<Params> => {
+    const { id } = await chargedInvoice(api, "4242424242424242");
+    for (let i = 0; i < refunds; i++) await created(api, `/v1/invoices/${id}/refunds`, { amount: 1 });
+    return { id };
+  };
 /** A public API product of tenant A with an active price. */
 const publishedPrice = async (api: ApiClient) => {
   const p = await createProduct(api, { name: "Security listed", type: "API" });
@@ -199,6 +224,9 @@ runCommonRouteTests(ROUTES, {
     "/v1/meter-events/{id}/void": meterEvent,
     "/v1/invoices/{id}": invoice,
     "/v1/invoices/{id}/lines/{lineId}/usage": invoice,
+    "/v1/invoices/{id}/pay": openInvoice,
+    // POST refunds once more; GET walks a collection of three (the walk reads a cursor page as the first of the rest).
+    "/v1/invoices/{id}/refunds": paidInvoice(3),
     "/v1/catalog/products/{id}": product,
     "/v1/products/{id}/gateway-secret/rotate": async (api: ApiClient): Promise<Params> => ({ id: (await publishedPrice(api)).productId }),
     "/v1/customers/{id}": customer,
@@ -239,7 +267,7 @@ runCommonRouteTests(ROUTES, {
     "PATCH /v1/apps/{id}": { description: "patched" },
     // A project has one current subscription: the fixture cancels tenant A's before subscribing again.
     "POST /v1/subscriptions": async (_: Params, api: ApiClient) => {
-      for (const s of (await api.get("/v1/subscriptions?status=active,past_due")).body.data)
+      for (const s of (await api.get("/v1/subscriptions?status=active,past_due,unpaid")).body.data)
         await api.post(`/v1/subscriptions/${s.id}/cancel`, {});
       return { priceId: (await price(api)).id };
     },
@@ -248,6 +276,8 @@ runCommonRouteTests(ROUTES, {
     "POST /v1/subscriptions/{id}/credits": { amount: 1, paymentMethod: CARD },
     "POST /v1/customers/{id}/credits": (p: Params) => ({ subscription: p.subscriptionId, amount: 1, note: "Security grant" }),
     "POST /v1/meter-events/{id}/amend": { quantity: 1, reason: "Security amendment" },
+    "POST /v1/invoices/{id}/refunds": { amount: 1, reason: "requested_by_customer" },
+    "POST /v1/payment-methods": { paymentMethod: "pm_card_visa" },
     "POST /v1/meter-events/{id}/void": { reason: "Security void" },
     "POST /v1/meter-events/backfill": async (_: Params, api: ApiClient) => {
       const { productId, priceId } = await publishedPrice(api);
@@ -264,7 +294,7 @@ runCommonRouteTests(ROUTES, {
   setup: {
     // The upcoming invoice exists while the project has a current subscription.
     "GET /v1/invoices/upcoming": async (api: ApiClient) => {
-      if (!(await api.get("/v1/subscriptions?status=active,past_due")).body.data.length) await subscription(api);
+      if (!(await api.get("/v1/subscriptions?status=active,past_due,unpaid")).body.data.length) await subscription(api);
     },
   },
   // Documentation: the OpenAPI document and the automation resources' JSON Schemas.
