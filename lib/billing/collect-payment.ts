@@ -11,25 +11,36 @@ import { chargeParties } from "./payment-parties";
 
 // Collecting an invoice: charged when it is finalised, retried after a failure on the dunning schedule
 // (lib/billing/dunning.ts: past_due while retrying, unpaid after the last failure, active again once paid).
-// An attempt is claimed by a conditional update of attemptCount, so two processes never charge one attempt twice.
 // Each outcome is an event to the consumer and, when another business sells the product, to the seller.
+//
+// An attempt is claimed by a conditional update of attemptCount (two processes never charge one attempt twice),
+// which also sets nextPaymentAttempt CLAIM_MS ahead: a process killed between Stripe's answer and its commit leaves
+// an attempt with no payment recorded, which the retry job replays once the claim lapses, as the same attempt with
+// the same idempotency key, so Stripe answers what it did the first time instead of charging again. (When the
+// PaymentIntent succeeded, its event or the reconciliation job may have recorded it first: the invoice is then paid.)
+
+const CLAIM_MS = 10 * 60_000;
 
 export async function collectInvoice(invoiceId: string): Promise<"paid" | "failed" | "skipped"> {
   const invoice = await db.invoice.findUnique({ where: { id: invoiceId } });
   if (!invoice || invoice.status !== "open") return "skipped";
-  const sub = await db.subscription.findUnique({ where: { id: invoice.subscriptionId } });
-  const attempt = invoice.attemptCount + 1;
+  const unrecorded =
+    invoice.attemptCount > 0 && (await db.payment.count({ where: { invoiceId, attempt: invoice.attemptCount } })) === 0;
+  // Another process is on this attempt right now (its claim has not lapsed).
+  if (unrecorded && invoice.nextPaymentAttempt && invoice.nextPaymentAttempt > now()) return "skipped";
+  const attempt = unrecorded ? invoice.attemptCount : invoice.attemptCount + 1;
   const claimed = await db.invoice.updateMany({
-    where: { id: invoice.id, status: "open", attemptCount: invoice.attemptCount },
-    data: { attemptCount: attempt, nextPaymentAttempt: null, updatedAt: now() },
+    where: { id: invoice.id, status: "open", attemptCount: invoice.attemptCount, nextPaymentAttempt: invoice.nextPaymentAttempt },
+    data: { attemptCount: attempt, nextPaymentAttempt: new Date(now().getTime() + CLAIM_MS), updatedAt: now() },
   });
   if (claimed.count !== 1) return "skipped";
+  const sub = await db.subscription.findUnique({ where: { id: invoice.subscriptionId } });
   const amountDue = invoice.total - invoice.amountPaid;
   const t = now();
 
   if (amountDue <= 0) {
     // Nothing to charge (a period inside the free allowance): paid without a payment.
-    await db.invoice.update({ where: { id: invoice.id }, data: { status: "paid", paidAt: t, updatedAt: t } });
+    await db.invoice.update({ where: { id: invoice.id }, data: { status: "paid", paidAt: t, nextPaymentAttempt: null, updatedAt: t } });
     return "paid";
   }
   const pm = (sub?.paymentMethod as StoredPaymentMethod | null) ?? null;
@@ -95,7 +106,7 @@ export async function collectInvoice(invoiceId: string): Promise<"paid" | "faile
     if (result.status === "succeeded") {
       await tx.invoice.update({
         where: { id: invoice.id },
-        data: { status: "paid", amountPaid: invoice.amountPaid + amountDue, paidAt: t, updatedAt: t },
+        data: { status: "paid", amountPaid: invoice.amountPaid + amountDue, paidAt: t, nextPaymentAttempt: null, updatedAt: t },
       });
       await subscriptionAfterPayment(tx, sub, invoice.id);
       return;

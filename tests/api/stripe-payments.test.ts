@@ -449,3 +449,110 @@ test("authentication required: the invoice stays open, payment.action_required n
   assert.equal(settled.amountPaid, 60);
   assert.equal((await c.api.post(`/v1/invoices/${inv.id}/pay`)).status, 409, "a paid invoice is not paid twice");
 });
+
+// Last: it kills the server this file started and goes on with another on the same database.
+test("kill -9 between Stripe's answer and the commit: the attempt is replayed with its idempotency key; one charge, one payment", async () => {
+  const c = await subscriber("Consumer charged across a crash", "pm_card_visa");
+  await callTimes(c.call, 300);
+  const closedAt = Date.parse(c.sub.currentPeriodEnd) + GRACE + 60_000;
+
+  // The period closes and the invoice is charged; Stripe makes the PaymentIntent, and the platform is killed before
+  // the answer reaches it (so before its commit, and with Stripe's events never delivered).
+  const held = stripe.holdNextAnswer("POST /v1/payment_intents");
+  const closing = moveTo(closedAt).catch(() => "cut off");
+  await held.arrived;
+  process.kill(-server.child.pid!, "SIGKILL");
+  assert.equal(await closing, "cut off");
+  held.release();
+  const forInvoice = (o: { object: string; metadata?: Record<string, string> }, id: string) =>
+    o.object === "payment_intent" && o.metadata?.invoice_id === id;
+  const charged = [...stripe.objects.values()].filter(
+    (o) => o.object === "payment_intent" && o.customer && o.metadata?.business_id === c.businessId,
+  );
+  assert.equal(charged.length, 1);
+  assert.equal(charged[0].status, "succeeded", "Stripe charged the card");
+
+  const live = await server.startAnother();
+  stripe.setWebhookUrl(`${live.url}/webhooks/stripe`);
+  const api = client(c.testKey, live.url);
+  const [claimed] = (await api.get(`/v1/invoices?subscriptionId=${c.sub.id}`)).body.data;
+  assert.deepEqual([claimed.status, claimed.attemptCount, claimed.amountPaid], ["open", 1, 0], "claimed, its outcome never recorded");
+
+  // Once the dead process's claim lapses (10 minutes), the jobs settle it: the attempt replayed with the same key
+  // (Stripe answers what it did) or the reconciliation job's read of Stripe's PaymentIntents, whichever runs first.
+  await clockMover(() => live.url).moveTo(closedAt + 11 * 60_000);
+  const paidNow = (await api.get(`/v1/invoices/${claimed.id}`)).body.data;
+  assert.equal(paidNow.status, "paid");
+  assert.equal(paidNow.amountPaid, paidNow.total);
+  assert.deepEqual(
+    paidNow.payments.map((p: { status: string; attempt: number; stripePaymentIntent: string }) => [
+      p.status,
+      p.attempt,
+      p.stripePaymentIntent,
+    ]),
+    [["succeeded", 1, charged[0].id]],
+    "one payment, of the one PaymentIntent",
+  );
+  const asked = stripe.requests.filter(
+    (r) => r.path === "/v1/payment_intents" && r.method === "POST" && r.body.metadata?.invoice_id === claimed.id,
+  );
+  assert.ok(asked.length >= 1 && asked.every((r) => r.idempotencyKey === `${claimed.id}:1`), "only ever attempt 1's key");
+  assert.equal([...stripe.objects.values()].filter((o) => forInvoice(o, claimed.id)).length, 1, "no second PaymentIntent");
+  assert.equal(
+    [...stripe.objects.values()].filter((o) => o.object === "charge" && o.payment_intent === charged[0].id).length,
+    1,
+    "one charge",
+  );
+
+  // Later runs change nothing: no new attempt, no second payment.
+  await clockMover(() => live.url).moveTo(closedAt + 2 * 86_400_000);
+  const later = (await api.get(`/v1/invoices/${claimed.id}`)).body.data;
+  assert.deepEqual([later.status, later.payments.length, later.attemptCount], ["paid", 1, 1]);
+
+  // A declined charge cut off the same way: no event and no reconciliation would ever tell of it, so only the replay
+  // of the lapsed attempt records the decline and puts the invoice on the dunning schedule.
+  const f = await bootstrap("Consumer declined across a crash");
+  const fApi = client(f.testKey, live.url);
+  const fSub = (await fApi.post("/v1/subscriptions", { priceId: listed.priceId, paymentMethod: "pm_card_chargeCustomerFail" })).body.data;
+  const fKey = (await fApi.post("/v1/api-keys", { name: "calls", scopes: [`call:${listed.productId}`] })).body.data.key;
+  for (let i = 0; i < 300; i += 50)
+    await Promise.all(
+      Array.from({ length: 50 }, async () => {
+        const res = await fetch(`${live.url}/gw/${listed.slug}/x`, { headers: { authorization: `Bearer ${fKey}` } });
+        assert.equal(res.status, 200);
+        await res.arrayBuffer();
+      }),
+    );
+  const fClosedAt = Date.parse(fSub.currentPeriodEnd) + GRACE + 60_000;
+  const heldDecline = stripe.holdNextAnswer("POST /v1/payment_intents");
+  const closingF = clockMover(() => live.url)
+    .moveTo(fClosedAt)
+    .catch(() => "cut off");
+  await heldDecline.arrived;
+  process.kill(-live.child.pid!, "SIGKILL");
+  assert.equal(await closingF, "cut off");
+  heldDecline.release();
+  const third = await server.startAnother();
+  stripe.setWebhookUrl(`${third.url}/webhooks/stripe`);
+  const fOn3 = client(f.testKey, third.url);
+  const [cut] = (await fOn3.get(`/v1/invoices?subscriptionId=${fSub.id}`)).body.data;
+  assert.deepEqual([cut.status, cut.attemptCount], ["open", 1]);
+  await clockMover(() => third.url).moveTo(fClosedAt + 11 * 60_000);
+  const declined = (await fOn3.get(`/v1/invoices/${cut.id}`)).body.data;
+  assert.deepEqual(
+    declined.payments.map((p: { status: string; attempt: number; failureCode: string }) => [p.status, p.attempt, p.failureCode]),
+    [["failed", 1, "card_declined"]],
+    "the decline is recorded, as attempt 1",
+  );
+  assert.ok(declined.nextPaymentAttempt && Date.parse(declined.nextPaymentAttempt) > fClosedAt + 86_000_000, "retried a day later");
+  assert.equal((await fOn3.get(`/v1/subscriptions/${fSub.id}`)).body.data.status, "past_due");
+  const fAsked = stripe.requests.filter(
+    (r) => r.path === "/v1/payment_intents" && r.method === "POST" && r.body.metadata?.invoice_id === cut.id,
+  );
+  assert.deepEqual(
+    fAsked.map((r) => r.idempotencyKey),
+    [`${cut.id}:1`, `${cut.id}:1`],
+    "asked again with the same key",
+  );
+  assert.equal([...stripe.objects.values()].filter((o) => forInvoice(o, cut.id)).length, 1, "Stripe replayed its answer");
+});

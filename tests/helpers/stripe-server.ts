@@ -60,6 +60,10 @@ export interface StripeServer {
   setAutoDeliver(on: boolean): void;
   /** Resolves when every queued delivery has been attempted. */
   flushDeliveries(): Promise<void>;
+  /** The next request to `endpoint` ("POST /v1/payment_intents") is executed (objects made, answer saved under its
+   * idempotency key, events recorded) but its answer is held until release(): `arrived` resolves once it has run.
+   * How a test puts a kill -9 between Stripe's answer and the caller's commit. */
+  holdNextAnswer(endpoint: string): { arrived: Promise<void>; release(): void };
   /** Marks a connected account as fully onboarded (charges_enabled, payouts_enabled, no requirements) and emits
    * account.updated. */
   completeOnboarding(accountId: string): Promise<void>;
@@ -827,8 +831,17 @@ export async function startStripeServer(opts: { webhookUrl?: string; autoDeliver
     if (idempotencyKey !== null && (result.status < 400 || result.status === 402)) {
       idempotentAnswers.set(idempotencyKey, { endpoint, fingerprint: requestFingerprint, status: result.status, body: result.body });
     }
+    const hold = holds.get(endpoint);
+    if (hold) {
+      holds.delete(endpoint);
+      hold.arrive();
+      await hold.released;
+      if (res.destroyed) return; // the caller died waiting: its events are never delivered either
+    }
     send(result.status, result.body, idempotencyKey === null ? {} : { "idempotency-key": idempotencyKey });
   }
+
+  const holds = new Map<string, { arrive(): void; released: Promise<void> }>();
 
   const server = http.createServer((req, res) => {
     handle(req, res).catch((error) => {
@@ -868,6 +881,13 @@ export async function startStripeServer(opts: { webhookUrl?: string; autoDeliver
       if (account?.object !== "account") throw new Error(`stripe-server: no account ${accountId}`);
       markOnboarded(account);
       await emitAndDeliver("account.updated", account);
+    },
+    holdNextAnswer: (endpoint) => {
+      let arrive!: () => void, release!: () => void;
+      const arrived = new Promise<void>((r) => (arrive = r));
+      const released = new Promise<void>((r) => (release = r));
+      holds.set(endpoint, { arrive, released });
+      return { arrived, release };
     },
     completeAuthentication: async (intentId) => {
       const intent = objects.get(intentId);
