@@ -1,10 +1,12 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { getToken } from "next-auth/jwt";
 import { consentFormTargets, contentSecurityPolicy, newNonce, securityHeaders } from "@/lib/portal/security-headers";
+import { allowsStripeJs, withStripeJs } from "@/lib/portal/stripe-js-csp";
 
 // Runs before every page and next-auth's routes (not /v1, the other JSON routes or static files; see the matcher):
 //  - security headers on every answer, with a fresh CSP nonce that Next.js puts on the page's scripts
-//    (lib/portal/security-headers.ts);
+//    (lib/portal/security-headers.ts); with PAYMENT_PROVIDER=stripe it also allows Stripe.js's frames and API
+//    (lib/portal/stripe-js-csp.ts);
 //  - portal pages and the consent page need a signed-in user; anyone else goes to the sign-in page and comes back.
 // X-Forwarded-Proto is trustworthy here: the data plane writes it (scripts/lib/request-origin.mjs).
 
@@ -13,12 +15,13 @@ const needsSignIn = (path: string) => path === "/portal" || path.startsWith("/po
 export async function proxy(req: NextRequest) {
   const https = req.headers.get("x-forwarded-proto") === "https";
   const nonce = newNonce();
-  const csp = contentSecurityPolicy({
+  const policy = contentSecurityPolicy({
     nonce,
     https,
     dev: process.env.NODE_ENV === "development",
     formTargets: consentFormTargets(req.nextUrl.pathname, req.nextUrl.searchParams),
   });
+  const csp = allowsStripeJs() ? withStripeJs(policy) : policy;
 
   let res: NextResponse | undefined;
   if (needsSignIn(req.nextUrl.pathname)) {

@@ -14,6 +14,7 @@ export const PORTAL_PAGES = [
   "/portal/subscriptions",
   "/portal/customers",
   "/portal/revenue",
+  "/portal/payouts",
 ] as const;
 
 /** A file-name-safe name for a page: "/" → "home", "/portal/keys" → "portal-keys". */

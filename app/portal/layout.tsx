@@ -36,7 +36,7 @@ export default async function PortalLayout({ children }: { children: ReactNode }
     0,
     { href: "/portal/oauth-apps", label: "OAuth apps" },
   );
-  // The marketplace (issue 17), before OAuth apps: what the business buys, then what it sells.
+  // The marketplace (issue 17), before OAuth apps: what the business buys, then what it sells and is paid (issue 60).
   items.splice(
     items.findIndex((i) => i.href === "/portal/oauth-apps"),
     0,
@@ -45,6 +45,7 @@ export default async function PortalLayout({ children }: { children: ReactNode }
     { href: "/portal/apps", label: "Apps" },
     { href: "/portal/customers", label: "Customers" },
     { href: "/portal/revenue", label: "Revenue" },
+    { href: "/portal/payouts", label: "Payouts" },
   );
   return (
     <QueryProvider>

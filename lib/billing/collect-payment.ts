@@ -24,8 +24,7 @@ const CLAIM_MS = 10 * 60_000;
 export async function collectInvoice(invoiceId: string): Promise<"paid" | "failed" | "skipped"> {
   const invoice = await db.invoice.findUnique({ where: { id: invoiceId } });
   if (!invoice || invoice.status !== "open") return "skipped";
-  const unrecorded =
-    invoice.attemptCount > 0 && (await db.payment.count({ where: { invoiceId, attempt: invoice.attemptCount } })) === 0;
+  const unrecorded = invoice.attemptCount > 0 && (await db.payment.count({ where: { invoiceId, attempt: invoice.attemptCount } })) === 0;
   // Another process is on this attempt right now (its claim has not lapsed).
   if (unrecorded && invoice.nextPaymentAttempt && invoice.nextPaymentAttempt > now()) return "skipped";
   const attempt = unrecorded ? invoice.attemptCount : invoice.attemptCount + 1;

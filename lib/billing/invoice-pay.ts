@@ -55,7 +55,8 @@ export async function payInvoice(auth: AuthContext, id: string) {
   const outcome = await collectInvoice(row.id);
   const after = await getInvoiceOrThrow(auth, id);
   return {
-    status: outcome === "paid" ? ("paid" as const) : ("failed" as const),
+    // skipped: a charge of it was already under way (a retry at this moment); its outcome shows on the invoice.
+    status: after.status === "paid" ? ("paid" as const) : outcome === "skipped" ? ("processing" as const) : ("failed" as const),
     clientSecret: null,
     paymentIntent: null,
     publishableKey: null,

@@ -92,8 +92,17 @@ export async function addPaymentMethod(auth: AuthContext, input: PaymentMethodCr
 }
 
 async function giveToSubscriptions(tx: Prisma.TransactionClient, auth: AuthContext, stored: StoredPaymentMethod) {
+  // The current subscriptions, and an ended one still owing an invoice (its final invoice, charged to the new card).
+  const owing = await tx.invoice.findMany({
+    where: { businessId: auth.businessId, environment: auth.environment, status: "open" },
+    select: { subscriptionId: true },
+  });
   const current = await tx.subscription.findMany({
-    where: { businessId: auth.businessId, environment: auth.environment, status: { in: CURRENT_SUBSCRIPTION_STATUSES } },
+    where: {
+      businessId: auth.businessId,
+      environment: auth.environment,
+      OR: [{ status: { in: CURRENT_SUBSCRIPTION_STATUSES } }, { id: { in: owing.map((i) => i.subscriptionId) } }],
+    },
   });
   const updated = [];
   for (const sub of current) {

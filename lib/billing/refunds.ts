@@ -136,11 +136,14 @@ export async function refundInvoice(auth: AuthContext, invoiceId: string, input:
       const done = await tx.refund.update({ where: { id: refund.id }, data: { status: "succeeded", providerRef: result.providerRef } });
       // Stripe's charge.refunded may have come first and raised the total (and told both sides): whichever of the two
       // raises it tells, so payment.refunded is sent once per refund.
-      const current = await tx.payment.findUniqueOrThrow({ where: { id: payment.id } });
       const settled = await tx.refund.aggregate({ where: { paymentId: payment.id, status: "succeeded" }, _sum: { amount: true } });
       const refunded = settled._sum.amount ?? 0;
-      if (refunded <= current.amountRefunded) return done;
-      const after = await tx.payment.update({ where: { id: payment.id }, data: { amountRefunded: refunded } });
+      const raised = await tx.payment.updateMany({
+        where: { id: payment.id, amountRefunded: { lt: refunded } },
+        data: { amountRefunded: refunded },
+      });
+      if (raised.count === 0) return done;
+      const after = await tx.payment.findUniqueOrThrow({ where: { id: payment.id } });
       await emitPaymentEvent(tx, invoice, "payment.refunded", after, {
         refund: serializeRefund(done),
         amountRefunded: refunded,

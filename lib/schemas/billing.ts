@@ -228,7 +228,9 @@ export const SetupIntent = z
 
 export const InvoicePayment = z
   .object({
-    status: z.enum(["paid", "failed", "requires_action"]),
+    status: z
+      .enum(["paid", "failed", "requires_action", "processing"])
+      .meta({ description: "processing: a charge of the invoice was already under way; read the invoice for its outcome." }),
     clientSecret: z
       .string()
       .nullable()

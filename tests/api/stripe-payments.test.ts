@@ -339,7 +339,16 @@ test("done when: a card that fails every charge goes through the retries to unpa
     const failures = (await side.get(`/v1/events?type=payment.failed&limit=100`)).body.data.filter(
       (e: { data: { invoiceId: string } }) => e.data.invoiceId === inv.id,
     );
-    assert.equal(failures.length, 4);
+    assert.deepEqual(
+      failures.map((e: { data: { attempt: number } }) => e.data.attempt).sort(),
+      [1, 2, 3, 4],
+      JSON.stringify(failures.map((e: { data: unknown }) => e.data)),
+    );
+    // Stripe's words for people, without the SDK's request id prefix.
+    assert.deepEqual(
+      [...new Set(failures.map((e: { data: { failureMessage: string } }) => e.data.failureMessage))],
+      ["Your card was declined."],
+    );
   }
 
   // A new default card charges the open invoice before the call returns; the very next call is served.

@@ -21,6 +21,23 @@ type Tx = Prisma.TransactionClient;
 
 const paymentByIntent = (tx: Tx, intentId: string) => tx.payment.findFirst({ where: { providerRef: intentId } });
 
+/**
+ * Whether our own charge of the intent's attempt is still under way: claimed (its claim not lapsed) and its outcome
+ * not yet committed. Its commit records the payment then (or, if that process died, the replay of the attempt does:
+ * collect-payment.ts), so the event leaves it alone rather than racing that commit into a second payment.
+ */
+async function chargeUnderWay(tx: Tx, invoice: InvoiceRow, intent: Stripe.PaymentIntent): Promise<boolean> {
+  const attempt = Number(intent.metadata?.attempt);
+  if (!attempt || attempt !== invoice.attemptCount || invoice.status !== "open") return false;
+  if (!invoice.nextPaymentAttempt || invoice.nextPaymentAttempt <= now()) return false;
+  return (await tx.payment.count({ where: { invoiceId: invoice.id, attempt } })) === 0;
+}
+
+/** The payment our charge recorded for the intent, read again after the invoice: a commit that landed between this
+ * event's first read and its read of the invoice (each statement sees what was committed when it began). */
+const recordedMeanwhile = (tx: Tx, invoice: InvoiceRow, intent: Stripe.PaymentIntent) =>
+  tx.payment.findFirst({ where: { invoiceId: invoice.id, providerRef: intent.id } });
+
 /** A payment of the invoice that Stripe made and we never recorded (a crash between its answer and our commit). */
 function recordIntent(
   tx: Tx,
@@ -69,6 +86,9 @@ async function intentSucceeded(tx: Tx, intent: Stripe.PaymentIntent): Promise<Ou
   if (!invoice) return "ignored";
   let payment = known;
   if (payment && payment.status === "succeeded" && invoice.status === "paid") return "ignored";
+  if (!payment && (await chargeUnderWay(tx, invoice, intent))) return "ignored";
+  payment ??= await recordedMeanwhile(tx, invoice, intent);
+  if (payment && payment.status === "succeeded" && invoice.status === "paid") return "ignored";
   const charge = typeof intent.latest_charge === "object" ? intent.latest_charge : null;
   if (payment) {
     payment = await tx.payment.update({
@@ -100,7 +120,8 @@ async function intentFailed(tx: Tx, intent: Stripe.PaymentIntent): Promise<Outco
   // as a failed payment of its invoice, so the invoice's attempts say what Stripe saw.
   if (await paymentByIntent(tx, intent.id)) return "ignored";
   const invoice = await tx.invoice.findUnique({ where: { id: intent.metadata?.invoice_id ?? "" } });
-  if (!invoice || invoice.status === "paid") return "ignored";
+  if (!invoice || invoice.status === "paid" || (await chargeUnderWay(tx, invoice, intent))) return "ignored";
+  if (await recordedMeanwhile(tx, invoice, intent)) return "ignored";
   const error = intent.last_payment_error;
   const payment = await recordIntent(tx, invoice, intent, {
     status: "failed",
@@ -118,8 +139,15 @@ async function chargeRefunded(tx: Tx, charge: Stripe.Charge): Promise<Outcome> {
   const intentId = typeof charge.payment_intent === "string" ? charge.payment_intent : charge.payment_intent?.id;
   const payment = intentId ? await paymentByIntent(tx, intentId) : null;
   // Stripe's total refunded so far: a later event never lowers it, an earlier one arriving late changes nothing.
-  if (!payment || charge.amount_refunded <= payment.amountRefunded) return "ignored";
-  const after = await tx.payment.update({ where: { id: payment.id }, data: { amountRefunded: charge.amount_refunded } });
+  if (!payment) return "ignored";
+  // Raised only if below (a conditional update: a refund request committing at the same time raises it once, and
+  // whichever raises it tells both sides).
+  const raised = await tx.payment.updateMany({
+    where: { id: payment.id, amountRefunded: { lt: charge.amount_refunded } },
+    data: { amountRefunded: charge.amount_refunded },
+  });
+  if (raised.count === 0) return "ignored";
+  const after = await tx.payment.findUniqueOrThrow({ where: { id: payment.id } });
   await tx.refund.updateMany({ where: { paymentId: payment.id, status: "pending" }, data: { status: "succeeded" } });
   const invoice = await tx.invoice.findUnique({ where: { id: payment.invoiceId } });
   if (invoice)

@@ -41,6 +41,10 @@ export async function stripeCustomerOf(businessId: string): Promise<string> {
   return customer.id;
 }
 
+/** Stripe's own message, for people: the SDK prefixes the error's message with the request id ("[req_…] …"). */
+const stripeMessage = (e: { message?: string; raw?: unknown }): string | undefined =>
+  (e.raw as { message?: string } | undefined)?.message ?? e.message;
+
 // The SDK's errors by their `type` (the SDK is imported lazily, so not by class).
 const isCardError = (e: unknown): e is Stripe.errors.StripeCardError => (e as { type?: string })?.type === "StripeCardError";
 const isMissing = (e: unknown) =>
@@ -60,7 +64,7 @@ export const stripeProvider: PaymentProvider = {
         throw cardDeclined(field, {
           code: e.code ?? "card_declined",
           declineCode: e.decline_code ?? e.code ?? "generic_decline",
-          message: e.message,
+          message: stripeMessage(e) ?? "Your card was declined.",
         });
       if (isMissing(e))
         throw new ApiError({
@@ -133,7 +137,7 @@ export const stripeProvider: PaymentProvider = {
         providerRef: error.raw?.payment_intent?.id ?? null,
         failureCode: error.code ?? (isCardError(e) ? "card_declined" : "processing_error"),
         declineCode: error.decline_code,
-        failureMessage: error.message ?? "Stripe refused the payment.",
+        failureMessage: stripeMessage(error) ?? "Stripe refused the payment.",
       };
     }
   },
@@ -157,7 +161,7 @@ export const stripeProvider: PaymentProvider = {
       return {
         status: "failed",
         failureCode: error.code ?? "refund_failed",
-        failureMessage: error.message ?? "Stripe refused the refund.",
+        failureMessage: stripeMessage(error) ?? "Stripe refused the refund.",
       };
     }
   },

@@ -10,9 +10,17 @@ import { ConsumerCredits, CreditBanners, loadCredits } from "@/components/market
 import { UsageCorrectionsCard } from "@/components/portal/usage-corrections-card";
 import { usageCorrections } from "@/lib/portal/usage-corrections";
 import { isCurrentSubscription } from "@/lib/schemas/billing";
+import { grants } from "@/lib/auth/scopes";
+import { firstPage } from "@/lib/http/collection-query";
+import { paymentProviderName } from "@/lib/billing/payment-provider";
+import { PAYMENT_METHOD_COLLECTION, listPaymentMethods } from "@/lib/billing/payment-methods";
+import { subscriptionInvoices } from "@/lib/portal/subscription-invoices";
+import { PaymentDueBanner, SubscriptionInvoicesCard } from "@/components/marketplace/subscription-invoices";
+import { PaymentMethodCard, type SavedPaymentMethod } from "@/components/marketplace/payment-method-card";
 
 // One subscription: product, seller, plan, status and period; its credits, spend cap, auto top-up and credit
-// ledger (issue 39); its corrected usage with the seller's reasons (issue 40); a key limited to the product; canceling.
+// ledger (issue 39); its corrected usage with the seller's reasons (issue 40); what is owed when a payment failed,
+// its invoices with their attempts and refunds, "Pay now", and the card (issue 60); a key limited to the product; canceling.
 
 export const metadata = { title: "Subscription · Developer Portal" };
 
@@ -24,7 +32,13 @@ export default async function SubscriptionPage({ params }: { params: Promise<{ i
     throw e;
   });
   const current = isCurrentSubscription(sub.status);
-  const [credits, corrections] = await Promise.all([loadCredits(ctx.auth, sub.id), usageCorrections(ctx.auth.businessId, [sub.id])]);
+  const [credits, corrections, billed, methods] = await Promise.all([
+    loadCredits(ctx.auth, sub.id),
+    usageCorrections(ctx.auth.businessId, [sub.id]),
+    subscriptionInvoices(ctx.auth, sub.id),
+    listPaymentMethods(ctx.auth, firstPage(PAYMENT_METHOD_COLLECTION, 10)),
+  ]);
+  const canPay = grants(ctx.auth.scopes, "invoices:write");
   return (
     <div className="space-y-6">
       <p className="text-sm">
@@ -34,6 +48,7 @@ export default async function SubscriptionPage({ params }: { params: Promise<{ i
         <h1 className="text-2xl font-bold">{sub.productName}</h1>
         <Badge tone={statusTone(sub.status)}>{sub.status.replace("_", " ")}</Badge>
       </div>
+      <PaymentDueBanner subscription={sub} invoices={billed.invoices} canPay={canPay} />
       <CreditBanners summary={credits.summary} periodEnd={sub.currentPeriodEnd} />
       <Card title="Subscription">
         <dl className="grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]" data-testid="subscription-details">
@@ -66,6 +81,14 @@ export default async function SubscriptionPage({ params }: { params: Promise<{ i
           <dd>{sub.environment === "test" ? "Test (never charged)" : "Live"}</dd>
         </dl>
       </Card>
+      <PaymentMethodCard
+        provider={paymentProviderName()}
+        subscription={sub}
+        methods={methods.data as SavedPaymentMethod[]}
+        canWrite={grants(ctx.auth.scopes, "subscriptions:write")}
+        current={current}
+      />
+      <SubscriptionInvoicesCard subscriptionId={sub.id} invoices={billed.invoices} hasMore={billed.hasMore} canPay={canPay} />
       <ConsumerCredits auth={ctx.auth} subscription={sub} credits={credits} />
       <UsageCorrectionsCard
         corrections={corrections}
