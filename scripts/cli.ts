@@ -1,5 +1,5 @@
 // Operator CLI: `npm run cli -- <command>`. Talks to DATABASE_URL directly (default: the embedded SQLite file).
-//   bootstrap --business NAME [--plan free|starter|pro|enterprise] [--json]
+//   bootstrap --business NAME [--plan free|starter|pro|enterprise] [--email OWNER] [--json]
 //   keys create --project ID --env test|live --name NAME [--scopes a,b] [--json]
 import { parseArgs } from "node:util";
 import { bootstrapBusiness, PLANS, type Plan } from "@/lib/businesses/bootstrap-business";
@@ -11,17 +11,23 @@ import { db } from "@/lib/db/client";
 class UsageError extends Error {}
 
 const USAGE = `usage:
-  npm run cli -- bootstrap --business NAME [--plan ${PLANS.join("|")}] [--json]
+  npm run cli -- bootstrap --business NAME [--plan ${PLANS.join("|")}] [--email OWNER] [--json]
   npm run cli -- keys create --project ID --env test|live --name NAME [--scopes a,b] [--json]`;
 
 async function bootstrap(argv: string[]) {
   const { values } = parseArgs({
     args: argv,
-    options: { business: { type: "string" }, plan: { type: "string", default: "free" }, json: { type: "boolean", default: false } },
+    options: {
+      business: { type: "string" },
+      plan: { type: "string", default: "free" },
+      email: { type: "string" },
+      json: { type: "boolean", default: false },
+    },
   });
+  if (values.email !== undefined && !/^[^\s@]+@[^\s@]+$/.test(values.email)) throw new UsageError("--email must be an e-mail address");
   if (!values.business?.trim()) throw new UsageError("--business NAME is required");
   if (!(PLANS as readonly string[]).includes(values.plan!)) throw new UsageError(`--plan must be one of ${PLANS.join(", ")}`);
-  const out = await bootstrapBusiness(values.business.trim(), values.plan as Plan);
+  const out = await bootstrapBusiness(values.business.trim(), values.plan as Plan, values.email);
   if (values.json) console.log(JSON.stringify(out));
   else {
     console.log(`Business ${out.businessId} with project ${out.projectId}.`);

@@ -8,6 +8,7 @@ import { nextRetryDelayMs, subscriptionAfterFailure, subscriptionAfterPayment } 
 import { paymentProvider, type StoredPaymentMethod } from "./payment-provider";
 import { invalidateBillingCache } from "./rate-request";
 import { chargeParties } from "./payment-parties";
+import { sendBillingMail } from "./billing-mail";
 
 // Collecting an invoice: charged when it is finalised, retried after a failure on the dunning schedule
 // (lib/billing/dunning.ts: past_due while retrying, unpaid after the last failure, active again once paid).
@@ -118,5 +119,18 @@ export async function collectInvoice(invoiceId: string): Promise<"paid" | "faile
     await subscriptionAfterFailure(tx, sub, retryDelay === null);
   });
   if (sub) invalidateBillingCache(sub.projectId, sub.environment);
+  if (result.status !== "succeeded") {
+    const kind = result.failureCode === "authentication_required" ? "action_required" : retryDelay === null ? "unpaid" : "payment_failed";
+    void sendBillingMail(kind, {
+      id: invoice.id,
+      number: invoice.number,
+      businessId: invoice.businessId,
+      amountDue,
+      currency: invoice.currency,
+      failureMessage: result.failureMessage,
+      nextPaymentAttempt,
+      payPath: payPath(invoice.subscriptionId),
+    });
+  }
   return result.status === "succeeded" ? "paid" : "failed";
 }

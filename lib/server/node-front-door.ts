@@ -15,6 +15,7 @@ import { writeAnswer as write } from "./write-answer";
 import { GATEWAY_PATH, serveGateway } from "./gateway-front-door";
 import { MCP_PATH, serveMcp } from "./mcp-front-door";
 import { getTestClock, moveTestClock } from "./test-clock-endpoint";
+import { getPlatformFees } from "./platform-fees-endpoint";
 
 // The data plane (data-plane.mjs) hands every request here first: the API and the OAuth endpoints are answered on node:http,
 // in a process without Next; anything else (the portal, docs, NextAuth) returns false and is streamed to Next.
@@ -30,6 +31,8 @@ const WEB_HANDLERS: Record<string, Partial<Record<string, WebHandler>>> = {
   [AUTHORIZATION_SERVER_METADATA_PATH]: { GET: handleMetadataRequest, HEAD: handleMetadataRequest, OPTIONS: corsPreflight },
   "/oauth/register": { POST: handleRegisterRequest, OPTIONS: corsPreflight },
   "/api/test-clock": { GET: getTestClock, POST: moveTestClock },
+  // The platform's fee income, for the administrator (PLATFORM_ADMIN_TOKEN).
+  "/api/admin/platform-fees": { GET: getPlatformFees },
   // Stripe's events (PAYMENT_PROVIDER=stripe), verified by their signature before anything is read.
   "/webhooks/stripe": { POST: handleStripeWebhook },
 };

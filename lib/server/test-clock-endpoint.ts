@@ -8,49 +8,17 @@ import { now, offsetClock, setClock } from "@/lib/clock";
 import { publish, subscribe } from "@/lib/redis/bus";
 import { wakeWorker } from "@/lib/webhooks/worker";
 import { runJobsOnce } from "@/lib/jobs/scheduler";
-import { checkAdminToken } from "@/lib/admin/admin-token";
-import { ApiError } from "@/lib/http/errors";
-import { errorBody } from "@/lib/http/error-mapper";
-import { newRequestId } from "@/lib/http/request-id";
-import { publicBaseUrl } from "@/lib/http/public-base-url";
+import { adminGate } from "@/lib/admin/admin-gate";
 
 const g = globalThis as unknown as { __testClockOffset?: number; __testClockWarned?: boolean };
 
-function refuse(req: Request, error: ApiError): Response {
-  const requestId = newRequestId();
-  return Response.json(errorBody(error, requestId, publicBaseUrl(req)), {
-    status: error.status,
-    headers: { "X-Request-Id": requestId, ...(error.headers ?? {}) },
-  });
-}
-
 /** null when the call may proceed; otherwise the answer. */
-function gate(req: Request): Response | null {
-  const notFound = () =>
-    refuse(req, new ApiError({ status: 404, type: "not_found_error", code: "ROUTE_NOT_FOUND", message: "No such route." }));
-  if (process.env.PLATFORM_TEST_CLOCK !== "true") return notFound();
-  const check = checkAdminToken(req.headers.get("authorization"));
-  if (check === "unconfigured") {
+const gate = (req: Request): Response | null =>
+  adminGate(req, process.env.PLATFORM_TEST_CLOCK === "true", () => {
     if (!g.__testClockWarned)
       console.warn("[test-clock] PLATFORM_TEST_CLOCK=true is ignored: set PLATFORM_ADMIN_TOKEN to enable the endpoint");
     g.__testClockWarned = true;
-    return notFound();
-  }
-  if (check === "refused") {
-    return refuse(
-      req,
-      new ApiError({
-        status: 401,
-        type: "authentication_error",
-        code: "INVALID_ADMIN_TOKEN",
-        message: "This endpoint needs the administrator's token.",
-        suggestion: "Send `Authorization: Bearer <PLATFORM_ADMIN_TOKEN>`.",
-        headers: { "WWW-Authenticate": 'Bearer realm="admin"' },
-      }),
-    );
-  }
-  return null;
-}
+  });
 
 /** GET: the server's time and offset. */
 export function getTestClock(req: Request): Response {

@@ -11,10 +11,11 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import Stripe from "stripe";
 import { client, type ApiClient } from "../helpers/api";
-import { clockMover, startClockServer, type ClockServer } from "../helpers/receiver";
+import { clockMover, startClockServer, testClockHeaders, type ClockServer } from "../helpers/receiver";
 import { startJsonUpstream, type JsonUpstream } from "../helpers/json-upstream";
 import { signStripePayload, startStripeServer, type StripeServer } from "../helpers/stripe-server";
 import { poll } from "../helpers/db";
+import { startSmtpSink } from "../helpers/smtp-sink";
 
 const exec = promisify(execFile);
 const GRACE = 3_600_000;
@@ -22,28 +23,43 @@ const GRACE = 3_600_000;
 let stripe: StripeServer;
 let server: ClockServer;
 let upstream: JsonUpstream;
+let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
 let provider: ApiClient;
 /** The provider's published product and price, from the first test. */
 let listed: { productId: string; priceId: string; slug: string };
 /** The first consumer's paid invoice (2.00 USD, 0.20 of it the platform's), from the first test. */
 let paid: { invoiceId: string; consumer: ApiClient };
+/** Every consumer the tests made, for the ledger's check. */
+const consumers: ApiClient[] = [];
 
 const { moveTo, now: serverNow } = clockMover(() => server.url);
 
-/** Another business on the server's own database, as the CLI makes one. */
-async function bootstrap(name: string) {
+/** Another business on the server's own database, as the CLI makes one (with an owner at `email`). */
+async function bootstrap(name: string, email?: string) {
   const { stdout } = await exec(
     "node_modules/.bin/tsx",
-    ["--conditions=react-server", "scripts/cli.ts", "bootstrap", "--business", name, "--plan", "enterprise", "--json"],
+    [
+      "--conditions=react-server",
+      "scripts/cli.ts",
+      "bootstrap",
+      "--business",
+      name,
+      "--plan",
+      "enterprise",
+      ...(email ? ["--email", email] : []),
+      "--json",
+    ],
     { env: { ...process.env, DATABASE_URL: server.databaseUrl }, timeout: 60_000 },
   );
   const boot = JSON.parse(stdout.trim().split("\n").at(-1)!);
+  consumers.push(client(boot.testKey, server.url));
   return { ...boot, api: client(boot.testKey, server.url) } as { businessId: string; testKey: string; api: ApiClient };
 }
 
 before(async () => {
   stripe = await startStripeServer();
   upstream = await startJsonUpstream();
+  smtp = await startSmtpSink();
   server = await startClockServer({
     PAYMENT_PROVIDER: "stripe",
     STRIPE_SECRET_KEY: stripe.secretKey,
@@ -51,6 +67,7 @@ before(async () => {
     STRIPE_PUBLISHABLE_KEY: "pk_test_0123456789abcdef",
     STRIPE_API_BASE: stripe.url,
     PLATFORM_FEE_PERCENT: "10",
+    EMAIL_SERVER: smtp.url,
   });
   stripe.setWebhookUrl(`${server.url}/webhooks/stripe`);
   provider = client(server.testKey, server.url);
@@ -60,6 +77,7 @@ after(async () => {
   await server?.stop();
   await stripe?.close();
   upstream?.close();
+  await smtp?.close();
 });
 
 test("done when: Connect onboarding, a 2.00 USD destination charge with a 20-cent fee, paid by Stripe's word, 1.80 net", async () => {
@@ -279,8 +297,8 @@ test("a payment Stripe made whose answer and event were both lost is recorded by
 });
 
 /** A consumer subscribed to the listed plan with `paymentMethod`, its calling key and its first period's end. */
-async function subscriber(name: string, paymentMethod: string) {
-  const consumer = await bootstrap(name);
+async function subscriber(name: string, paymentMethod: string, email?: string) {
+  const consumer = await bootstrap(name, email);
   const subscribed = await consumer.api.post("/v1/subscriptions", { priceId: listed.priceId, paymentMethod });
   assert.equal(subscribed.status, 201, subscribed.text);
   const key = (await consumer.api.post("/v1/api-keys", { name: "calls", scopes: [`call:${listed.productId}`] })).body.data.key as string;
@@ -299,7 +317,7 @@ async function callTimes(call: () => Promise<{ status: number }>, n: number) {
 }
 
 test("done when: a card that fails every charge goes through the retries to unpaid, is refused with 402, and pm_card_visa serves it again at once", async () => {
-  const c = await subscriber("Failing consumer", "pm_card_chargeCustomerFail");
+  const c = await subscriber("Failing consumer", "pm_card_chargeCustomerFail", "owner@failing.test");
   await callTimes(c.call, 300); // 0.60 USD, above Stripe's 0.50 minimum
   const invoiceOf = async () => (await c.api.get(`/v1/invoices?subscriptionId=${c.sub.id}`)).body.data[0];
   const status = async () => (await c.api.get(`/v1/subscriptions/${c.sub.id}`)).body.data.status;
@@ -351,6 +369,18 @@ test("done when: a card that fails every charge goes through the retries to unpa
     );
   }
 
+  // And the consumer's owner was told by e-mail at each failure, the last saying the calls are refused.
+  const mails = await poll(async () => {
+    const to = smtp.messages.filter((m) => m.to.includes("owner@failing.test"));
+    return to.length >= 4 ? to : null;
+  });
+  assert.ok(mails, `mails: ${JSON.stringify(smtp.messages.map((m) => [m.to, m.subject]))}`);
+  assert.deepEqual(
+    mails.map((m) => /failed|unpaid/.exec(m.subject)?.[0]),
+    ["failed", "failed", "failed", "unpaid"],
+  );
+  assert.ok(mails.every((m) => m.subject.includes(inv.number) && m.text.includes(`/portal/subscriptions/${c.sub.id}`)));
+
   // A new default card charges the open invoice before the call returns; the very next call is served.
   const added = await c.api.post("/v1/payment-methods", { paymentMethod: "pm_card_visa" });
   assert.equal(added.status, 201, added.text);
@@ -372,6 +402,19 @@ test("refunds: part, then the rest; the seller's transfer and the platform's fee
   const tooMuch = await provider.post(`/v1/invoices/${invoiceId}/refunds`, { amount: 201 });
   assert.equal(tooMuch.status, 400, tooMuch.text);
   assert.equal(tooMuch.body.error.field, "amount");
+
+  // The administrator's report of the platform's fees: this invoice's 20 kept, until refunds give it back.
+  const month = (await consumer.get(`/v1/invoices/${invoiceId}`)).body.data.payments[0].createdAt.slice(0, 7);
+  const feeReport = async () => {
+    const res = await fetch(`${server.url}/api/admin/platform-fees?month=${month}`, { headers: testClockHeaders });
+    assert.equal(res.status, 200);
+    const body = (await res.json()) as { totals: { currency: string; fees: number; feesRefunded: number; feesKept: number }[] };
+    return body.totals.find((t) => t.currency === "USD")!;
+  };
+  const feesBefore = await feeReport();
+  assert.equal(feesBefore.fees - feesBefore.feesRefunded, feesBefore.feesKept);
+  assert.equal((await fetch(`${server.url}/api/admin/platform-fees?month=${month}`)).status, 401, "the administrator's only");
+  assert.equal((await fetch(`${server.url}/api/admin/platform-fees?month=13`, { headers: testClockHeaders })).status, 400);
 
   const part = await provider.post(`/v1/invoices/${invoiceId}/refunds`, { amount: 50, reason: "requested_by_customer" });
   assert.equal(part.status, 201, part.text);
@@ -402,6 +445,12 @@ test("refunds: part, then the rest; the seller's transfer and the platform's fee
   assert.deepEqual([earning.refunded, earning.platformFee, earning.net], [200, 0, 0]);
   assert.equal(earning.platformFee + earning.net, earning.gross - earning.refunded);
   assert.equal((await provider.post(`/v1/invoices/${invoiceId}/refunds`, {})).status, 409, "nothing left to refund");
+  const feesAfter = await feeReport();
+  assert.deepEqual(
+    [feesAfter.fees, feesAfter.feesRefunded - feesBefore.feesRefunded, feesBefore.feesKept - feesAfter.feesKept],
+    [feesBefore.fees, 20, 20],
+    "the fee given back in full",
+  );
 
   // Stripe's books agree: the charge's refunded total is ours.
   const charge = [...stripe.objects.values()].find(
@@ -424,7 +473,7 @@ test("refunds: part, then the rest; the seller's transfer and the platform's fee
 });
 
 test("authentication required: the invoice stays open, payment.action_required names where to pay, and /pay answers a client secret that Stripe.js confirms", async () => {
-  const c = await subscriber("Consumer with 3-D Secure", "pm_card_authenticationRequired");
+  const c = await subscriber("Consumer with 3-D Secure", "pm_card_authenticationRequired", "owner@3ds.test");
   await callTimes(c.call, 300);
   await moveTo(Date.parse(c.sub.currentPeriodEnd) + GRACE + 60_000);
   const [inv] = (await c.api.get(`/v1/invoices?subscriptionId=${c.sub.id}`)).body.data;
@@ -435,6 +484,9 @@ test("authentication required: the invoice stays open, payment.action_required n
   assert.ok(action, "payment.action_required");
   assert.equal(action.data.failureCode, "authentication_required");
   assert.equal(action.data.payUrl, `/portal/subscriptions/${c.sub.id}`);
+
+  const asked = await poll(async () => smtp.messages.find((m) => m.to.includes("owner@3ds.test")) ?? null);
+  assert.match(asked?.subject ?? "", /^Confirm your payment of 0\.60 USD for invoice /);
 
   const pay = await c.api.post(`/v1/invoices/${inv.id}/pay`);
   assert.equal(pay.status, 200, pay.text);
@@ -457,6 +509,55 @@ test("authentication required: the invoice stays open, payment.action_required n
   assert.ok(settled, "paid by Stripe's payment_intent.succeeded");
   assert.equal(settled.amountPaid, 60);
   assert.equal((await c.api.post(`/v1/invoices/${inv.id}/pay`)).status, 409, "a paid invoice is not paid twice");
+});
+
+test("one ledger: each paid invoice's charge is its total less credits; fee + net = charged − refunded; Stripe's objects say the same", async () => {
+  const stripeObjects = [...stripe.objects.values()];
+  const earnings = new Map<string, { gross: number; refunded: number; platformFee: number; net: number }>(
+    (await provider.get("/v1/earnings?limit=100")).body.data.map((e: { invoiceId: string }) => [e.invoiceId, e]),
+  );
+  let checked = 0;
+  for (const consumer of consumers) {
+    for (const listed of (await consumer.get("/v1/invoices?status=paid&limit=100")).body.data) {
+      const inv = (await consumer.get(`/v1/invoices/${listed.id}`)).body.data;
+      if (inv.total === 0) continue;
+      const credits = inv.lines
+        .filter((l: { type: string }) => l.type === "credits")
+        .reduce((n: number, l: { amount: number }) => n - l.amount, 0);
+      const succeeded = inv.payments.filter((p: { status: string }) => p.status === "succeeded");
+      const charged = succeeded.reduce((n: number, p: { amount: number }) => n + p.amount, 0);
+      assert.equal(charged, inv.total, `${inv.number}: charged = the total (credits applied: ${credits}, already in it)`);
+      assert.equal(inv.amountPaid, charged);
+      // Stripe's side: the succeeded PaymentIntents of the invoice and their charges.
+      const intents = stripeObjects.filter(
+        (o) => o.object === "payment_intent" && o.status === "succeeded" && o.metadata?.invoice_id === inv.id,
+      );
+      assert.equal(
+        intents.reduce((n, i) => n + i.amount, 0),
+        charged,
+        `${inv.number}: Stripe charged what we recorded`,
+      );
+      const charges = stripeObjects.filter(
+        (o) => o.object === "charge" && intents.some((i) => i.id === o.payment_intent) && o.status === "succeeded",
+      );
+      assert.equal(
+        charges.reduce((n, c) => n + c.amount_refunded, 0),
+        inv.amountRefunded,
+        `${inv.number}: refunded as Stripe says`,
+      );
+      const earning = earnings.get(inv.id);
+      if (earning) {
+        assert.equal(earning.gross, charged);
+        assert.equal(earning.refunded, inv.amountRefunded);
+        assert.equal(earning.platformFee + earning.net, earning.gross - earning.refunded, `${inv.number}: fee + net = charged − refunded`);
+        const applicationFee = intents.reduce((n, i) => n + (i.application_fee_amount ?? 0), 0);
+        assert.ok(earning.platformFee <= applicationFee, `${inv.number}: the fee kept is at most Stripe's application fee`);
+        if (!inv.amountRefunded) assert.equal(earning.platformFee, applicationFee, `${inv.number}: the fee is Stripe's`);
+      }
+      checked++;
+    }
+  }
+  assert.ok(checked >= 3, `paid invoices checked: ${checked}`);
 });
 
 // Last: it kills the server this file started and goes on with another on the same database.
