@@ -133,15 +133,19 @@ export async function refundInvoice(auth: AuthContext, invoiceId: string, input:
   }
   return withEvents(
     async (tx) => {
-      const done = await tx.refund.update({ where: { id: refund.id }, data: { status: "succeeded", providerRef: result.providerRef } });
       // Stripe's charge.refunded may have come first and raised the total (and told both sides): whichever of the two
-      // raises it tells, so payment.refunded is sent once per refund.
-      const settled = await tx.refund.aggregate({ where: { paymentId: payment.id, status: "succeeded" }, _sum: { amount: true } });
-      const refunded = settled._sum.amount ?? 0;
+      // raises it tells, so payment.refunded is sent once per refund. The payment row is locked before the refund's,
+      // in the order the event's handler takes them, so the two never deadlock (PostgreSQL).
+      const others = await tx.refund.aggregate({
+        where: { paymentId: payment.id, status: "succeeded", id: { not: refund.id } },
+        _sum: { amount: true },
+      });
+      const refunded = (others._sum.amount ?? 0) + amount;
       const raised = await tx.payment.updateMany({
         where: { id: payment.id, amountRefunded: { lt: refunded } },
         data: { amountRefunded: refunded },
       });
+      const done = await tx.refund.update({ where: { id: refund.id }, data: { status: "succeeded", providerRef: result.providerRef } });
       if (raised.count === 0) return done;
       const after = await tx.payment.findUniqueOrThrow({ where: { id: payment.id } });
       await emitPaymentEvent(tx, invoice, "payment.refunded", after, {
