@@ -3,6 +3,7 @@
 import http from "node:http";
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { AddressInfo } from "node:net";
+import AxeBuilder from "@axe-core/playwright";
 import { expect, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 
 const SINK = `http://127.0.0.1:${Number(process.env.E2E_SMTP_PORT ?? 2525) + 1}`;
@@ -283,4 +284,46 @@ export function verifySignature(secret: string, header: string, body: string, to
 export async function numberIn(page: Page, testId: string): Promise<number> {
   const text = (await page.getByTestId(testId).textContent()) ?? "";
   return Number(text.replace(/[^0-9.]/g, ""));
+}
+
+/** An API call of the test that must answer `status`: its `data`. */
+export async function apiSend(
+  request: APIRequestContext,
+  key: string,
+  path: string,
+  data: unknown,
+  status: number,
+  method: "post" | "patch" = "post",
+) {
+  const res = await request[method](path, { headers: bearer(key), data });
+  expect(res.status(), `${path}: ${await res.text()}`).toBe(status);
+  return (await res.json()).data;
+}
+
+/** GET `path` with `key`; it must answer 200: its `data`. */
+export async function apiGet(request: APIRequestContext, key: string, path: string) {
+  const res = await request.get(path, { headers: bearer(key) });
+  expect(res.status(), `${path}: ${await res.text()}`).toBe(200);
+  return (await res.json()).data;
+}
+
+/** The page's serious and critical axe violations (WCAG 2.1 A and AA, best practice), one line each. */
+export async function seriousAxe(page: Page) {
+  await page.waitForLoadState("networkidle").catch(() => {});
+  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`);
+}
+
+/** In the light and in the dark: nothing sticks out of the viewport and no serious axe violation; with `screenshot`,
+ * a picture of each under test-results/screenshots/ for review. */
+export async function fitsLightAndDark(page: Page, label: string, screenshot?: string) {
+  for (const colorScheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme });
+    await expectNoOverflow(page, `${label} (${colorScheme})`);
+    expect(await seriousAxe(page), `${label} (${colorScheme})`).toEqual([]);
+    if (screenshot) await page.screenshot({ path: `test-results/screenshots/${screenshot}-${colorScheme}.png`, fullPage: true });
+  }
+  await page.emulateMedia({ colorScheme: null });
 }

@@ -1,6 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
-import { test, expect, type APIRequestContext, type Page } from "@playwright/test";
-import { bearer, createKey, expectNoOverflow, hydrated, newAccount, signUp } from "./helpers";
+import { test, expect } from "@playwright/test";
+import { apiGet, apiSend, bearer, createKey, fitsLightAndDark, hydrated, newAccount, signUp } from "./helpers";
 
 // Issue 60, the consumer's side of paying, in the default test mode (PAYMENT_PROVIDER=test), on a phone's width:
 // provider A sells an API at 0.50 USD a call; developer B's subscriptions are each billed for two calls and
@@ -16,37 +15,6 @@ import { bearer, createKey, expectNoOverflow, hydrated, newAccount, signUp } fro
 
 const CARD = (number: string) => ({ card: { number, expMonth: 12, expYear: 2030, cvc: "123" } });
 
-async function send(request: APIRequestContext, key: string, path: string, data: unknown, status: number) {
-  const res = await request.post(path, { headers: bearer(key), data });
-  expect(res.status(), `${path}: ${await res.text()}`).toBe(status);
-  return (await res.json()).data;
-}
-
-async function get(request: APIRequestContext, key: string, path: string) {
-  const res = await request.get(path, { headers: bearer(key) });
-  expect(res.status(), `${path}: ${await res.text()}`).toBe(200);
-  return (await res.json()).data;
-}
-
-async function seriousAxe(page: Page) {
-  await page.waitForLoadState("networkidle").catch(() => {});
-  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
-  return result.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`);
-}
-
-/** At 390 px, light then dark: nothing sticks out, no serious axe violation, and a screenshot of each for review. */
-async function fitsBothSchemes(page: Page, name: string) {
-  for (const colorScheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme });
-    await expectNoOverflow(page, `${name} (${colorScheme})`);
-    expect(await seriousAxe(page), `${name} (${colorScheme})`).toEqual([]);
-    await page.screenshot({ path: `test-results/screenshots/payments-${name}-${colorScheme}.png`, fullPage: true });
-  }
-  await page.emulateMedia({ colorScheme: null });
-}
-
 test("invoices show their attempts and refunds, Pay now charges an open one again, and a new card is saved", async ({
   page,
   browser,
@@ -58,14 +26,14 @@ test("invoices show their attempts and refunds, Pay now charges an open one agai
   // ── A: an API at 0.50 USD a call, public.
   await signUp(page, newAccount("payments-provider"));
   const keyA = await createKey(page, "Payments provider automation");
-  const product = await send(
+  const product = await apiSend(
     request,
     keyA,
     "/v1/products",
     { name: `Tide gauges ${tag}`, type: "API", description: "Water levels, every minute." },
     201,
   );
-  const price = await send(
+  const price = await apiSend(
     request,
     keyA,
     `/v1/products/${product.id}/prices`,
@@ -83,24 +51,24 @@ test("invoices show their attempts and refunds, Pay now charges an open one agai
 
   /** A subscription of B's with `card`, billed for two calls (1.00 USD) and canceled now: its invoice is charged at once. */
   async function billedAndCanceled(card: string) {
-    const sub = await send(request, keyB, "/v1/subscriptions", { priceId: price.id, paymentMethod: CARD(card) }, 201);
+    const sub = await apiSend(request, keyB, "/v1/subscriptions", { priceId: price.id, paymentMethod: CARD(card) }, 201);
     for (let i = 0; i < 2; i++) {
       const verified = await request.post("/v1/keys/verify", { headers: bearer(keyA), data: { key: keyB, product: product.id } });
       expect((await verified.json()).data?.valid, await verified.text()).toBe(true);
     }
     // Usage is written a moment after the calls: cancel once both are on the running invoice.
     await expect
-      .poll(async () => (await get(request, keyB, `/v1/invoices/upcoming?subscriptionId=${sub.id}`)).total, { timeout: 20_000 })
+      .poll(async () => (await apiGet(request, keyB, `/v1/invoices/upcoming?subscriptionId=${sub.id}`)).total, { timeout: 20_000 })
       .toBe(100);
-    await send(request, keyB, `/v1/subscriptions/${sub.id}/cancel`, {}, 200);
-    const [invoice] = await get(request, keyB, `/v1/invoices?subscriptionId=${sub.id}`);
+    await apiSend(request, keyB, `/v1/subscriptions/${sub.id}/cancel`, {}, 200);
+    const [invoice] = await apiGet(request, keyB, `/v1/invoices?subscriptionId=${sub.id}`);
     return { subscriptionId: sub.id as string, invoice: invoice as { id: string; number: string; status: string } };
   }
 
   // ── Paid with 4242…, then A refunds 0.40 USD of it: one attempt, paid; the refund beside it; nothing to pay.
   const paid = await billedAndCanceled("4242424242424242");
   expect(paid.invoice.status).toBe("paid");
-  await send(request, keyA, `/v1/invoices/${paid.invoice.id}/refunds`, { amount: 40, reason: "requested_by_customer" }, 201);
+  await apiSend(request, keyA, `/v1/invoices/${paid.invoice.id}/refunds`, { amount: 40, reason: "requested_by_customer" }, 201);
   await pageB.goto(`/portal/subscriptions/${paid.subscriptionId}`);
   const paidItem = pageB.getByTestId(`invoice-${paid.invoice.id}`);
   await expect(paidItem).toContainText(paid.invoice.number);
@@ -125,7 +93,7 @@ test("invoices show their attempts and refunds, Pay now charges an open one agai
   // A canceled subscription is neither past_due nor unpaid: no banner; and no card form (a new card goes to current ones).
   await expect(pageB.getByTestId(/^payment-banner-/)).toHaveCount(0);
   await expect(pageB.getByTestId("payment-method-card")).toContainText("The subscription has ended");
-  await fitsBothSchemes(pageB, "open-invoice");
+  await fitsLightAndDark(pageB, "open-invoice", "payments-open-invoice");
 
   // "Pay now" charges the same card again: it fails, says why, and the second attempt is listed.
   await (await hydrated(openItem.getByRole("button", { name: `Pay now: ${declined.invoice.number}` }))).click();
@@ -134,11 +102,11 @@ test("invoices show their attempts and refunds, Pay now charges an open one agai
   );
   await expect(attempts).toHaveCount(2);
   await expect(attempts.nth(1)).toContainText(/Attempt 2.*failed.*card_declined/);
-  const after = await get(request, keyB, `/v1/invoices/${declined.invoice.id}`);
+  const after = await apiGet(request, keyB, `/v1/invoices/${declined.invoice.id}`);
   expect([after.status, after.attemptCount]).toEqual(["open", 2]);
 
   // ── A current subscription charged to 0341: the test card form saves pm_card_visa as the business's default card.
-  const current = await send(request, keyB, "/v1/subscriptions", { priceId: price.id, paymentMethod: CARD("4000000000000341") }, 201);
+  const current = await apiSend(request, keyB, "/v1/subscriptions", { priceId: price.id, paymentMethod: CARD("4000000000000341") }, 201);
   await pageB.goto(`/portal/subscriptions/${current.id}`);
   await expect(pageB.getByTestId("subscription-payment-method")).toContainText("visa ending 0341");
   await expect(pageB.getByTestId("subscription-invoices")).toContainText("No invoices yet");
@@ -157,9 +125,9 @@ test("invoices show their attempts and refunds, Pay now charges an open one agai
   const saved = pageB.getByTestId("payment-methods").getByTestId("payment-method");
   await expect(saved).toHaveCount(1);
   await expect(saved).toContainText(/visa ending 4242.*default/);
-  const methods = await get(request, keyB, "/v1/payment-methods");
+  const methods = await apiGet(request, keyB, "/v1/payment-methods");
   expect(methods.map((m: { last4: string; default: boolean }) => [m.last4, m.default])).toEqual([["4242", true]]);
-  await fitsBothSchemes(pageB, "card-form");
+  await fitsLightAndDark(pageB, "card-form", "payments-card-form");
 
   await contextB.close();
 });

@@ -1,6 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
-import { test, expect, type APIRequestContext, type Page } from "@playwright/test";
-import { bearer, createKey, expectNoOverflow, hydrated, newAccount, signUp, viewShot } from "./helpers";
+import { test, expect } from "@playwright/test";
+import { apiSend, bearer, createKey, fitsLightAndDark, hydrated, newAccount, signUp, viewShot } from "./helpers";
 
 // Issue 60, the provider's Payouts view, on a 390 px phone, light and dark: a fresh business sees no payout account
 // and no earnings, each saying what to do; "Set up payouts" with the test payment provider makes a test account,
@@ -10,37 +9,6 @@ import { bearer, createKey, expectNoOverflow, hydrated, newAccount, signUp, view
 test.use({ viewport: { width: 390, height: 844 } });
 
 const CARD = { card: { number: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" } };
-
-async function send(
-  request: APIRequestContext,
-  key: string,
-  path: string,
-  data: unknown,
-  status: number,
-  method: "post" | "patch" = "post",
-) {
-  const res = await request[method](path, { headers: bearer(key), data });
-  expect(res.status(), `${path}: ${await res.text()}`).toBe(status);
-  return (await res.json()).data;
-}
-
-async function seriousAxe(page: Page) {
-  await page.waitForLoadState("networkidle").catch(() => {});
-  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
-  return result.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`);
-}
-
-/** The page fits 390 px and has no serious axe violation, in the light and in the dark. */
-async function fitsLightAndDark(page: Page, label: string) {
-  for (const scheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await expectNoOverflow(page, `${label} (${scheme})`);
-    expect(await seriousAxe(page), `${label} (${scheme})`).toEqual([]);
-  }
-  await page.emulateMedia({ colorScheme: null });
-}
 
 test("payouts: empty, set up with the test provider, then a customer's payment as earnings with its statement", async ({
   page,
@@ -83,27 +51,27 @@ test("payouts: empty, set up with the test provider, then a customer's payment a
   const keyA = await createKey(page, "Payouts provider automation");
   const account = await (await request.get("/v1/payout-account", { headers: bearer(keyA) })).json();
   expect([account.data.chargesEnabled, account.data.payoutsEnabled]).toEqual([true, true]);
-  const product = await send(
+  const product = await apiSend(
     request,
     keyA,
     "/v1/products",
     { name: `Tide tables ${tag}`, type: "API", description: "High and low water for every harbour." },
     201,
   );
-  const price = await send(
+  const price = await apiSend(
     request,
     keyA,
     `/v1/products/${product.id}/prices`,
     { name: "Per call", type: "usage", currency: "USD", amount: 0.5 },
     201,
   );
-  await send(request, keyA, `/v1/products/${product.id}`, { visibility: "public" }, 200, "patch");
+  await apiSend(request, keyA, `/v1/products/${product.id}`, { visibility: "public" }, 200, "patch");
 
   const contextB = await browser.newContext({ baseURL: test.info().project.use.baseURL, viewport: { width: 390, height: 844 } });
   const pageB = await contextB.newPage();
   const b = await signUp(pageB, newAccount("payouts-customer"));
   const keyB = await createKey(pageB, "Tide tables customer");
-  const subscription = await send(request, keyB, "/v1/subscriptions", { priceId: price.id, paymentMethod: CARD }, 201);
+  const subscription = await apiSend(request, keyB, "/v1/subscriptions", { priceId: price.id, paymentMethod: CARD }, 201);
   for (let i = 0; i < 2; i++) {
     const verified = await request.post("/v1/keys/verify", { headers: bearer(keyA), data: { key: keyB, product: product.id } });
     expect((await verified.json()).data?.valid, await verified.text()).toBe(true);
@@ -117,7 +85,7 @@ test("payouts: empty, set up with the test provider, then a customer's payment a
       { timeout: 20_000 },
     )
     .toBe(100);
-  await send(request, keyB, `/v1/subscriptions/${subscription.id}/cancel`, {}, 200);
+  await apiSend(request, keyB, `/v1/subscriptions/${subscription.id}/cancel`, {}, 200);
   const earningsOfA = async () => (await (await request.get("/v1/earnings", { headers: bearer(keyA) })).json()).data ?? [];
   await expect.poll(async () => (await earningsOfA()).length, { timeout: 20_000 }).toBe(1);
   const [earning] = await earningsOfA();

@@ -1,6 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import { test, expect, type APIRequestContext, type Page } from "@playwright/test";
-import { acceptDialogs, bearer, createKey, expectNoOverflow, hydrated, newAccount, signUp } from "./helpers";
+import { acceptDialogs, bearer, createKey, expectNoOverflow, hydrated, newAccount, seriousAxe, signUp } from "./helpers";
 
 // Issue 39, item 7, in two browsers: provider A publishes an API with a prepaid plan (0.002 USD a call); the
 // catalogue shows it as prepaid; developer B subscribes, sees a declined card refused under the amount, buys 1 USD
@@ -30,14 +29,6 @@ async function eventually(page: Page, check: () => Promise<void>, timeoutMs = 30
       await page.reload();
     }
   }
-}
-
-async function seriousAxe(page: Page) {
-  await page.waitForLoadState("networkidle").catch(() => {});
-  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
-  return result.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`);
 }
 
 const shot = (page: Page, name: string) =>

@@ -1,5 +1,5 @@
-import { test, expect, type APIRequestContext } from "@playwright/test";
-import { acceptDialogs, bearer, createKey, expectNoOverflow, hydrated, newAccount, signUp } from "./helpers";
+import { test, expect } from "@playwright/test";
+import { acceptDialogs, apiSend, bearer, createKey, expectNoOverflow, hydrated, newAccount, signUp } from "./helpers";
 
 // Issue 40, item 4: provider A writes a metered plan in the console's plan form with a metric measured from the
 // answer (response.json, usage.output_tokens), sees a malformed path refused on its field, and tests the metric
@@ -8,19 +8,6 @@ import { acceptDialogs, bearer, createKey, expectNoOverflow, hydrated, newAccoun
 // correction with its reason, and so does A's page for the customer B. The pages fit a 390 px screen. Test mode.
 
 const CARD = { card: { number: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" } };
-
-async function send(
-  request: APIRequestContext,
-  key: string,
-  path: string,
-  data: unknown,
-  status: number,
-  method: "post" | "patch" = "post",
-) {
-  const res = await request[method](path, { headers: bearer(key), data });
-  expect(res.status(), `${path}: ${await res.text()}`).toBe(status);
-  return (await res.json()).data;
-}
 
 test("a metered plan measured from the answer, tested on a sample; an amended meter event shown to both sides", async ({
   page,
@@ -34,21 +21,21 @@ test("a metered plan measured from the answer, tested on a sample; an amended me
   // ── A: an API product with a per-call plan (through the API), published.
   await signUp(page, newAccount("metering-provider"));
   const keyA = await createKey(page, "Provider automation");
-  const product = await send(
+  const product = await apiSend(
     request,
     keyA,
     "/v1/products",
     { name: `Completions ${tag}`, type: "API", description: "LLM-style answers.", api: { upstreamUrl: "http://127.0.0.1:9/v1" } },
     201,
   );
-  const perCall = await send(
+  const perCall = await apiSend(
     request,
     keyA,
     `/v1/products/${product.id}/prices`,
     { name: "Per call", type: "usage", currency: "USD", amount: 0.01 },
     201,
   );
-  const slug = (await send(request, keyA, `/v1/products/${product.id}`, { visibility: "public" }, 200, "patch")).slug as string;
+  const slug = (await apiSend(request, keyA, `/v1/products/${product.id}`, { visibility: "public" }, 200, "patch")).slug as string;
 
   // ── A: the plan form, metered, with output tokens measured from the JSON answer.
   await page.goto(`/portal/products/${product.id}`);
@@ -96,17 +83,17 @@ test("a metered plan measured from the answer, tested on a sample; an amended me
   acceptDialogs(pageB);
   const b = await signUp(pageB, newAccount("metering-developer"));
   const keyB = await createKey(pageB, "Developer automation");
-  const sub = await send(request, keyB, "/v1/subscriptions", { priceId: perCall.id, paymentMethod: CARD }, 201);
+  const sub = await apiSend(request, keyB, "/v1/subscriptions", { priceId: perCall.id, paymentMethod: CARD }, 201);
 
   // ── A reports 10 units for B's subscription, then amends them to 4, saying why.
-  const event = await send(
+  const event = await apiSend(
     request,
     keyA,
     "/v1/meter-events",
     { product: product.id, subscription: sub.id, quantity: 10, identifier: `job-${tag}` },
     201,
   );
-  const amended = await send(request, keyA, `/v1/meter-events/${event.id}/amend`, { quantity: 4, reason }, 201);
+  const amended = await apiSend(request, keyA, `/v1/meter-events/${event.id}/amend`, { quantity: 4, reason }, 201);
   expect(amended.quantity).toBe(-6);
 
   // ── B's subscription page lists the correction with its reason.
