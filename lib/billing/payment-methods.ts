@@ -56,8 +56,10 @@ export async function addPaymentMethod(auth: AuthContext, input: PaymentMethodCr
   const stored = await paymentProvider().attach(input.paymentMethod, "paymentMethod", auth.businessId);
   const makeDefault = input.default ?? true;
   const t = now();
+  // Read before the transaction, which starts with a write (SQLite: a transaction that reads first cannot write once
+  // another has committed since its read).
+  const known = await db.paymentMethod.findFirst({ where: { businessId: auth.businessId, token: stored.token } });
   const { method, subscriptions } = await withEvents(async (tx) => {
-    const known = await tx.paymentMethod.findFirst({ where: { businessId: auth.businessId, token: stored.token } });
     if (makeDefault)
       await tx.paymentMethod.updateMany({ where: { businessId: auth.businessId, isDefault: true }, data: { isDefault: false } });
     const card = { brand: stored.brand, last4: stored.last4, expMonth: stored.expMonth ?? null, expYear: stored.expYear ?? null };

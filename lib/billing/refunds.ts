@@ -134,8 +134,10 @@ export async function refundInvoice(auth: AuthContext, invoiceId: string, input:
   return withEvents(
     async (tx) => {
       // Stripe's charge.refunded may have come first and raised the total (and told both sides): whichever of the two
-      // raises it tells, so payment.refunded is sent once per refund. The payment row is locked before the refund's,
-      // in the order the event's handler takes them, so the two never deadlock (PostgreSQL).
+      // raises it tells, so payment.refunded is sent once per refund. The payment row is locked first, by a write:
+      // before the refund's row, in the order the event's handler takes them, so the two never deadlock (PostgreSQL),
+      // and before any read, so SQLite's transaction never has to turn a stale read snapshot into a write (BUSY).
+      await tx.payment.update({ where: { id: payment.id }, data: { amountRefunded: { increment: 0 } } });
       const others = await tx.refund.aggregate({
         where: { paymentId: payment.id, status: "succeeded", id: { not: refund.id } },
         _sum: { amount: true },
