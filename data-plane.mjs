@@ -38,6 +38,9 @@ let nextTakesConnections = false;
 // Messages from the supervisor: Next moved to another port (its first one was taken before Next could listen),
 // whether Next takes connections, a connection Next gives back, or the deployment's metrics this worker asked for.
 const metricsAsked = new Map(); // request id → resolve
+// Set when the supervisor stops the node: /readyz says so, and a load balancer takes the node out while it still serves.
+let draining = false;
+const nodeId = process.env.NODE_ID ?? null;
 process.on("message", (m, handle) => {
   if (m?.type === "connection-back" && handle) {
     holdStill(handle);
@@ -45,6 +48,7 @@ process.on("message", (m, handle) => {
     return;
   }
   if (m?.type === "next-connections") nextTakesConnections = m.on === true;
+  if (m?.type === "draining") draining = true;
   if (m?.type === "next-port" && Number.isInteger(m.port)) next.port = m.port;
   if (m?.type === "metrics-answer" && metricsAsked.has(m.id)) {
     metricsAsked.get(m.id)(m);
@@ -194,9 +198,10 @@ const server = http.createServer((req, res) => {
   if (url === "/healthz") return json(res, 200, { status: "ok", process: "data-plane", worker, pid: process.pid });
   if (url === "/metrics") return serveMetrics(req, res);
   if (url === "/readyz") {
+    if (draining) return json(res, 503, { status: "draining", node: nodeId, checks: [{ name: "draining", ok: false }] });
     plane
       .readiness(nextReachable)
-      .then((r) => json(res, r.ok ? 200 : 503, { status: r.ok ? "ready" : "not_ready", checks: r.checks }))
+      .then((r) => json(res, r.ok ? 200 : 503, { status: r.ok ? "ready" : "not_ready", node: nodeId, checks: r.checks }))
       .catch((e) => json(res, 503, { status: "not_ready", checks: [{ name: "readiness", ok: false, detail: e.message }] }));
     return;
   }

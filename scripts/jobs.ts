@@ -21,7 +21,7 @@ if (loop) {
 const interval = Number(process.env.JOBS_INTERVAL_MS ?? 10 * 60_000);
 try {
   do {
-    await runJobsOnce();
+    await runJobsOnce(undefined, { waitForLeases: !loop });
     if (loop) await new Promise((r) => setTimeout(r, interval));
   } while (loop);
 } catch (e) {

@@ -17,6 +17,7 @@ import { availableParallelism } from "node:os";
 import { createInterface } from "node:readline";
 import { serverNodeFlags } from "./lib/server-flags.mjs";
 import { freePort } from "./lib/server.mjs";
+import { redisConfigured } from "./lib/redis-settings.mjs";
 import { holdStill, pageConnectionsSetting, portalUnavailableAnswer } from "./lib/connection-handoff.mjs";
 
 const CRASH_LOOP_LIMIT = Number(process.env.CRASH_LOOP_LIMIT ?? 5);
@@ -24,14 +25,14 @@ const CRASH_WINDOW_MS = 60_000;
 
 /** How many data-plane workers to run, or the sentence that says why the setting cannot be honoured. */
 export function dataPlaneWorkers(env = process.env, cores = availableParallelism()) {
-  const redis = Boolean(env.REDIS_URL?.trim());
+  const redis = redisConfigured(env);
   const raw = env.DATA_PLANE_WORKERS?.trim();
   if (!raw) return { workers: redis ? cores : 1 };
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 1) return { error: `DATA_PLANE_WORKERS must be a whole number of at least 1, not "${raw}".` };
   if (n > 1 && !redis)
     return {
-      error: `DATA_PLANE_WORKERS=${n} needs REDIS_URL: without Redis each worker would keep its own rate-limit windows and quotas, so plan limits would be ${n} times too generous.`,
+      error: `DATA_PLANE_WORKERS=${n} needs REDIS_URL (or REDIS_SENTINELS): without Redis each worker would keep its own rate-limit windows and quotas, so plan limits would be ${n} times too generous.`,
     };
   return { workers: n };
 }
@@ -56,7 +57,11 @@ function prefixLines(stream, name, out) {
 /** next-server.mjs's exit code when its private port was taken (EADDRINUSE is errno 98 on Linux). */
 const NEXT_PORT_TAKEN = 98;
 
-export async function serve() {
+/**
+ * `membership`: this node's place in the cluster (scripts/lib/cluster-node.mjs's joinCluster), beaten every
+ * HEARTBEAT_MS and marked draining, then removed, when the supervisor stops; null when started without one.
+ */
+export async function serve({ membership = null } = {}) {
   const plan = dataPlaneWorkers();
   const idleRelease = idleReleaseQuietMs();
   const pageConnections = pageConnectionsSetting();
@@ -78,6 +83,11 @@ export async function serve() {
     PLATFORM_DEPLOYMENT_ID: randomBytes(8).toString("hex"),
     PLATFORM_INTERNAL_TOKEN: randomBytes(24).toString("base64url"),
   };
+  if (membership) {
+    env.NODE_ID = membership.node.id;
+    const { HEARTBEAT_MS } = await import("./lib/cluster-node.mjs");
+    setInterval(() => void membership.beat(), HEARTBEAT_MS).unref();
+  }
   let stopping = false;
   const deaths = { "data-plane": [], next: [] };
 
@@ -209,6 +219,12 @@ export async function serve() {
     if (stopping) return;
     stopping = true;
     console.log(`[supervisor] ${why}: draining the data plane and Next`);
+    // A load balancer takes the node out first: /readyz answers 503 "draining" for DRAIN_GRACE_MS (default 0) while
+    // the node still serves, then every process finishes what it has in flight and stops.
+    await membership?.draining();
+    for (const w of slots.values()) if (w.isConnected()) w.send({ type: "draining" });
+    const grace = Math.max(0, Number(process.env.DRAIN_GRACE_MS) || 0);
+    if (grace > 0 && exitCode === 0) await new Promise((r) => setTimeout(r, grace));
     const children = [...[...slots.values()].map((w) => w.process), nextChild].filter(
       (c) => c && c.exitCode === null && c.signalCode === null,
     );
@@ -222,6 +238,7 @@ export async function serve() {
           }),
       ),
     );
+    await membership?.leave();
     process.exit(exitCode);
   }
   process.on("SIGTERM", () => stop("SIGTERM"));

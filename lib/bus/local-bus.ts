@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { closeSync, mkdirSync, openSync, readSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
+import { dataDir } from "@/lib/cluster/node-identity";
 import { databaseProvider, databaseUrl } from "@/lib/db/database-url";
 import { processSingleton } from "@/lib/process-state";
 
@@ -51,12 +52,12 @@ const state = processSingleton("local-bus", () => ({
   polledThisTurn: false,
 }));
 
-/** The bus file for this process's database: `<file>-bus` beside a SQLite file, else under data/ by the URL's hash. */
+/** The bus file for this process's database: `<file>-bus` beside a SQLite file, else in the node's DATA_DIR by the URL's hash. */
 export function localBusFile(env: NodeJS.ProcessEnv = process.env): string {
   if (env.LOCAL_BUS_FILE) return path.resolve(env.LOCAL_BUS_FILE);
   const url = databaseUrl(env);
   if (databaseProvider(url) === "sqlite") return `${path.resolve(url.slice("file:".length))}-bus`;
-  return path.resolve("data", `bus-${createHash("sha256").update(url).digest("hex").slice(0, 16)}.db`);
+  return path.join(dataDir(env), `bus-${createHash("sha256").update(url).digest("hex").slice(0, 16)}.db`);
 }
 
 /** Opens the bus file, waiting out (up to a second) another process that is creating it at the same moment; on the

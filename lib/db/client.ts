@@ -6,7 +6,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient as SqliteClient, Prisma as SqlitePrisma } from "@/generated/prisma-sqlite";
 import { PrismaClient as PgClient, Prisma as PgPrisma } from "@/generated/prisma-pg";
 import { countCacheExtension, markWritten } from "./count-cache";
-import { databaseProvider, databaseUrl } from "./database-url";
+import { databasePoolSize, databaseProvider, databaseUrl, plainPostgresUrl } from "./database-url";
 
 // One type for the rest of the code: both clients are generated from one schema, so the SQLite client's
 // type describes the PostgreSQL one as well.
@@ -22,10 +22,9 @@ function createClient(url: string): Db {
   // Kept with the client: see dbNull below.
   globalForDb.__platformDbNull = databaseProvider(url) === "postgresql" ? (PgPrisma.DbNull as unknown as DbNullValue) : SqlitePrisma.DbNull;
   if (databaseProvider(url) === "postgresql") {
-    const u = new URL(url);
-    const max = Number(u.searchParams.get("connection_limit") ?? 10);
-    u.searchParams.delete("connection_limit");
-    return new PgClient({ adapter: new PrismaPg({ connectionString: u.toString(), max }) }) as unknown as Db;
+    // Prisma's pg adapter prepares no statement under a name, so it works behind pgbouncer in transaction pooling as is.
+    const max = databasePoolSize(url);
+    return new PgClient({ adapter: new PrismaPg({ connectionString: plainPostgresUrl(url), max }) }) as unknown as Db;
   }
   const file = path.resolve(url.slice("file:".length));
   mkdirSync(path.dirname(file), { recursive: true });

@@ -2,21 +2,26 @@ import "server-only";
 import pg from "pg";
 import { processSingleton } from "@/lib/process-state";
 import { databaseProvider, databaseUrl } from "./client";
+import { behindPgbouncer, plainPostgresUrl } from "./database-url";
 
 // A small pool of plain `pg` connections for the request path's reads by id on PostgreSQL (batchedById), where Prisma's
 // per-query work (building and compiling the query, mapping the row) costs several times the database's own.
-// Statements are named, so each connection prepares them once. Null on SQLite (lib/db/sqlite-direct.ts).
+// Statements are named, so each connection prepares them once (not behind pgbouncer: statementName). Null on SQLite
+// (lib/db/sqlite-direct.ts).
 
-const direct = processSingleton("pg-direct", () => ({ opened: false, pool: null as pg.Pool | null }));
+const direct = processSingleton("pg-direct", () => ({ opened: false, pool: null as pg.Pool | null, named: true }));
+
+/** A statement's name, or none behind pgbouncer in transaction pooling (a prepared statement would be another
+ * connection's there: `pgbouncer=true` on DATABASE_URL). */
+export const statementName = (name: string): string | undefined => (direct.named ? name : undefined);
 
 export function directPostgres(): pg.Pool | null {
   if (direct.opened) return direct.pool;
   direct.opened = true;
   const url = databaseUrl();
   if (databaseProvider(url) !== "postgresql") return null;
-  const u = new URL(url);
-  u.searchParams.delete("connection_limit");
-  direct.pool = new pg.Pool({ connectionString: u.toString(), max: Number(process.env.PG_DIRECT_POOL ?? 4) });
+  direct.named = !behindPgbouncer(url);
+  direct.pool = new pg.Pool({ connectionString: plainPostgresUrl(url), max: Number(process.env.PG_DIRECT_POOL ?? 4) });
   direct.pool.on("error", (e) => console.warn(`[pg-direct] ${e.message}`));
   return direct.pool;
 }
@@ -54,7 +59,7 @@ export function batchedById<T extends { id: string }>(name: string, text: string
     waiting = new Map();
     scheduled = false;
     try {
-      const r = await pool.query({ name, text, values: [[...batch.keys()]], types });
+      const r = await pool.query({ name: statementName(name), text, values: [[...batch.keys()]], types });
       const byId = new Map<string, T>();
       for (const row of r.rows as T[]) byId.set(row.id, row);
       for (const [id, list] of batch) for (const w of list) w.resolve(byId.get(id));

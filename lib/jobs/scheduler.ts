@@ -5,9 +5,13 @@ import { expireCredits } from "@/lib/billing/credits";
 import { reconcileStripePayments } from "@/lib/billing/stripe/reconcile-stripe";
 import { purgeExpiredIdempotencyKeys, purgeExpiredLogs } from "./retention";
 import { compactRollups } from "./compact-rollups";
+import { purgeBusMessages } from "@/lib/bus/cluster-bus";
+import { acquireLease, jobLeaseMs, withLease } from "@/lib/cluster/job-lease";
 
-// The periodic jobs: in the server by default (instrumentation.ts), or alone with `npm run jobs`.
-// Each job is safe to run in several processes at once (deletes and merges of closed hours only).
+// The periodic jobs: in the server by default (instrumentation.ts), or alone with `npm run jobs`. On several nodes
+// (docs/deploy.md) each job runs under a lease of its own (lib/cluster/job-lease.ts), so one process of one node runs
+// it at a time: periods are closed and cards charged once however many nodes run the jobs at the same moment (a test
+// clock moved on all of them, say), and the nodes' schedulers tick only on the node that holds the `scheduler` lease.
 
 export const JOBS: Record<string, () => Promise<unknown>> = {
   "purge-logs": purgeExpiredLogs,
@@ -23,14 +27,20 @@ export const JOBS: Record<string, () => Promise<unknown>> = {
   "retry-payments": retryPayments,
   // PAYMENT_PROVIDER=stripe: Stripe's recent PaymentIntents, so a payment whose answer and event were both lost is recorded.
   "reconcile-stripe": reconcileStripePayments,
+  // The cross-node bus's table keeps a few minutes of changes.
+  "purge-bus-messages": purgeBusMessages,
 };
 
-export async function runJobsOnce(log = (msg: string) => console.log(msg)): Promise<void> {
+/** Runs every job once. `waitForLeases`: a job running in another process is waited for and then run here too (an
+ * explicit run must see the state it asked for); without it, skipped (the scheduler's tick: the other run is this
+ * interval's). */
+export async function runJobsOnce(log = (msg: string) => console.log(msg), { waitForLeases = false } = {}): Promise<void> {
   for (const [name, job] of Object.entries(JOBS)) {
     const started = Date.now();
     try {
-      const result = await job();
-      log(`[jobs] ${name}: ${JSON.stringify(result)} in ${Date.now() - started} ms`);
+      const leased = await withLease(`job:${name}`, job, { waitMs: waitForLeases ? 5 * 60_000 : 0 });
+      if (!leased.ran) log(`[jobs] ${name}: running in another process (its lease is held)`);
+      else log(`[jobs] ${name}: ${JSON.stringify(leased.result)} in ${Date.now() - started} ms`);
     } catch (e) {
       console.error(`[jobs] ${name} failed`, e);
     }
@@ -38,11 +48,26 @@ export async function runJobsOnce(log = (msg: string) => console.log(msg)): Prom
 }
 
 let timer: NodeJS.Timeout | null = null;
+let leading = false;
+
+/** Whether this process holds the `scheduler` lease (its ticks run the jobs). */
+export const schedulerLeads = (): boolean => leading;
 
 export function startScheduler(intervalMs = Number(process.env.JOBS_INTERVAL_MS ?? 10 * 60_000)): void {
   if (timer || process.env.JOBS_IN_SERVER === "false") return;
+  // One node's scheduler leads: it renews the lease every third of JOB_LEASE_MS, and when it dies another node's
+  // takes the lease once it lapses. The jobs' own leases would keep a second leader harmless; this keeps N nodes from
+  // each running every job every interval.
+  const leaseMs = jobLeaseMs();
+  const lead = () => {
+    acquireLease("scheduler", leaseMs)
+      .then((held) => (leading = held))
+      .catch(() => (leading = false));
+  };
+  lead();
+  setInterval(lead, leaseMs / 3).unref();
   const tick = () => {
-    void runJobsOnce(() => {});
+    if (leading) void runJobsOnce(() => {});
   };
   setTimeout(tick, 30_000).unref();
   timer = setInterval(tick, intervalMs);

@@ -1,3 +1,4 @@
+import { listenToOtherNodes, recordForOtherNodes } from "@/lib/bus/cluster-bus";
 import { listenToLocalBus, writeLocalBus } from "@/lib/bus/local-bus";
 import { processSingleton } from "@/lib/process-state";
 import { redis } from "./client";
@@ -8,7 +9,9 @@ import { redis } from "./client";
 //  - the local bus (lib/bus/local-bus.ts), always: the processes of this machine (the data plane's workers, Next,
 //    jobs, the CLI) hear a change before the call that made it returns;
 //  - Redis pub/sub when REDIS_URL is set: servers on other machines hear it within a round trip to Redis (about a
-//    millisecond; messages published while Redis is unreachable are lost, and the caches' TTLs bound the damage).
+//    millisecond; messages published while Redis is unreachable are lost, and the caches' TTLs bound the damage);
+//  - on PostgreSQL, a row of the database's BusMessage table (lib/bus/cluster-bus.ts) that every process reads every
+//    BUS_POLL_MS: what pub/sub lost reaches the other nodes within about half a second anyway.
 // Redis topics live under REDIS_PREFIX (default `platform:`), so two deployments sharing a Redis do not hear each
 // other.
 
@@ -64,6 +67,7 @@ export const channelOf = (topic: string) => `${process.env.REDIS_PREFIX ?? "plat
  * few tens of µs, so that it is committed before the caller returns); Redis's publish is never waited for. */
 export function publish(topic: string, message: string): void {
   writeLocalBus(topic, message);
+  recordForOtherNodes(topic, message);
   const client = redis();
   if (!client) return;
   const send = () => {
@@ -99,6 +103,7 @@ export function subscribe(topic: string, handler: Handler): void {
   if (!handlers.includes(handler)) handlers.push(handler);
   localHandlers.set(topic, handlers);
   listenToLocalBus(fromLocalBus);
+  listenToOtherNodes(fromLocalBus);
   subscribeOnRedis(topic, handler);
 }
 

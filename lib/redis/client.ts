@@ -11,22 +11,57 @@ export function redisUrl(): string | null {
   return url ? url : null;
 }
 
+/**
+ * Redis behind Sentinel (REDIS_SENTINELS: `host:port` of each sentinel, comma-separated; REDIS_SENTINEL_NAME, default
+ * `mymaster`): ioredis asks the sentinels for the master, and when the master fails over it reconnects to the new one.
+ * REDIS_URL, when set beside them, gives only the password and database number. Null without REDIS_SENTINELS; a
+ * malformed entry throws (`npm start` refuses it first: scripts/lib/redis-settings.mjs).
+ */
+export function sentinelOptions(
+  env: NodeJS.ProcessEnv = process.env,
+): { sentinels: { host: string; port: number }[]; name: string } | null {
+  const raw = env.REDIS_SENTINELS?.trim();
+  if (!raw) return null;
+  const sentinels = raw.split(",").map((entry) => {
+    const m = /^\s*\[?([^\]\s]+?)\]?:(\d{1,5})\s*$/.exec(entry);
+    if (!m) throw new Error(`REDIS_SENTINELS must list host:port pairs separated by commas, not "${entry.trim()}"`);
+    return { host: m[1], port: Number(m[2]) };
+  });
+  return { sentinels, name: env.REDIS_SENTINEL_NAME?.trim() || "mymaster" };
+}
+
+/** Whether Redis is configured at all (a URL or sentinels). */
+export const redisConfigured = (): boolean => Boolean(redisUrl() || process.env.REDIS_SENTINELS?.trim());
+
 /** A named connection (a subscriber needs its own); null when Redis is not configured. */
 export function redis(name = "main"): Redis | null {
+  if (!redisConfigured()) return null;
   const url = redisUrl();
-  if (!url) return null;
+  const sentinel = sentinelOptions();
   g.__platformRedis ??= new Map();
   let client = g.__platformRedis.get(name);
   if (!client) {
-    client = new Redis(url, {
+    const fromUrl = url ? new URL(url) : null;
+    const target = sentinel
+      ? {
+          ...sentinel,
+          password: fromUrl?.password ? decodeURIComponent(fromUrl.password) : undefined,
+          db: fromUrl && fromUrl.pathname.length > 1 ? Number(fromUrl.pathname.slice(1)) : 0,
+          sentinelRetryStrategy: (times: number) => Math.min(times * 200, 2000),
+          // Listens for the sentinels' +switch-master, so a failover is followed at once rather than at the next error.
+          failoverDetector: true,
+        }
+      : null;
+    const options = {
       lazyConnect: false,
       enableOfflineQueue: name === "subscriber",
       maxRetriesPerRequest: 1,
       connectTimeout: 2000,
       // A request never waits long on Redis: the callers fall back instead.
       commandTimeout: name === "subscriber" ? undefined : 1000,
-      retryStrategy: (times) => Math.min(times * 200, 2000),
-    });
+      retryStrategy: (times: number) => Math.min(times * 200, 2000),
+    };
+    client = target ? new Redis({ ...options, ...target }) : new Redis(url!, options);
     client.on("error", (e) => {
       // ioredis reconnects by itself; one line per failure is enough.
       console.warn(`[redis:${name}] ${e.message}`);

@@ -37,7 +37,7 @@ export async function moveTestClock(req: Request): Promise<Response> {
   applyOffset(offset);
   // Every other process (Next, the data plane's other workers) moves too, before this call returns.
   publish(TOPIC, String(offset));
-  if (body.runJobs) await runJobsOnce(() => {});
+  if (body.runJobs) await runJobsOnce(() => {}, { waitForLeases: true });
   return Response.json({ now: now().toISOString(), offsetMs: offset });
 }
 

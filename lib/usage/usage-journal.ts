@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { closeSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import path from "node:path";
+import { dataDir } from "@/lib/cluster/node-identity";
 import { databaseUrl } from "@/lib/db/client";
 import { processSingleton } from "@/lib/process-state";
 
@@ -35,11 +36,12 @@ export function journalEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
   return env.USAGE_JOURNAL !== "off";
 }
 
-/** The journal's folder for this database (USAGE_JOURNAL_DIR, else data/usage-journal/{hash of DATABASE_URL}). */
+/** The journal's folder for this database (USAGE_JOURNAL_DIR, else {DATA_DIR}/usage-journal/{hash of DATABASE_URL}): each
+ * node's own, replayed by the node when it starts again. */
 export function journalDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.USAGE_JOURNAL_DIR) return path.resolve(env.USAGE_JOURNAL_DIR);
   const db = createHash("sha256").update(databaseUrl(env)).digest("hex").slice(0, 16);
-  return path.resolve("data", "usage-journal", db);
+  return path.join(dataDir(env), "usage-journal", db);
 }
 
 /** When a process started (clock ticks since boot, from /proc), so a reused pid is not taken for the dead one. */

@@ -1,6 +1,6 @@
 import { db, databaseProvider } from "@/lib/db/client";
 import { directSqlite, statement, toSqliteDate } from "@/lib/db/sqlite-direct";
-import { directPostgres } from "@/lib/db/pg-direct";
+import { directPostgres, statementName } from "@/lib/db/pg-direct";
 
 // The worker's hot statements (claim, endpoints of a batch, record) in SQL of their own, for SQLite (3.35+: RETURNING, UPDATE … FROM) and
 // PostgreSQL. Each Prisma model query costs ~0.65 ms of CPU whatever it does (stack.md); at a few hundred
@@ -99,7 +99,7 @@ export async function anyDue(at: Date): Promise<boolean> {
   const pool = directPostgres();
   if (!pool) return true;
   // "nextRetry" is a timestamp(3) without zone, in UTC: the parameter is written the same way.
-  const r = await pool.query({ name: "webhook-any-due", text: PG_ANY_DUE, values: [at.toISOString().slice(0, 23).replace("T", " ")] });
+  const r = await pool.query({ name: statementName("webhook-any-due"), text: PG_ANY_DUE, values: [at.toISOString().slice(0, 23).replace("T", " ")] });
   return r.rows[0]?.due === true;
 }
 

@@ -1,10 +1,13 @@
 // One rule, shared by the app, the CLI and the scripts: DATABASE_URL unset means the embedded SQLite file.
 import path from "node:path";
+import { dataDir } from "./node-identity.mjs";
 
 export const DEFAULT_SQLITE_URL = "file:./data/platform.db";
 
 export function databaseUrl(env = process.env) {
-  return env.DATABASE_URL && env.DATABASE_URL.trim() !== "" ? env.DATABASE_URL : DEFAULT_SQLITE_URL;
+  if (env.DATABASE_URL && env.DATABASE_URL.trim() !== "") return env.DATABASE_URL;
+  // A node with a data folder of its own (DATA_DIR) keeps its embedded database there.
+  return env.DATA_DIR?.trim() ? `file:${path.join(dataDir(env), "platform.db")}` : DEFAULT_SQLITE_URL;
 }
 
 export function providerOf(url) {

@@ -17,7 +17,7 @@ test("DATA_PLANE_WORKERS is honoured when it can be", () => {
 
 test("more than one worker without Redis, or a value that is not a count, stops startup with one sentence", () => {
   const noRedis = dataPlaneWorkers({ DATA_PLANE_WORKERS: "2" }, 8);
-  assert.match(noRedis.error, /^DATA_PLANE_WORKERS=2 needs REDIS_URL: .+\.$/);
+  assert.match(noRedis.error, /^DATA_PLANE_WORKERS=2 needs REDIS_URL \(or REDIS_SENTINELS\): .+\.$/);
   assert.match(dataPlaneWorkers({ DATA_PLANE_WORKERS: "two" }, 8).error, /whole number/);
   assert.match(dataPlaneWorkers({ DATA_PLANE_WORKERS: "0" }, 8).error, /whole number/);
 });
