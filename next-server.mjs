@@ -13,10 +13,10 @@
 import "./scripts/lib/native-date.mjs"; // first: the engine's Date, before Next wraps it
 import { createServer } from "node:http";
 import { randomBytes, timingSafeEqual } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import next from "next";
 import { drainOnSignal } from "./scripts/lib/drain-on-signal.mjs";
+import { nextAuthSecret } from "./scripts/lib/node-identity.mjs";
 import { frontRequestPreparer } from "./scripts/lib/front-request.mjs";
 import { adoptConnection, holdStill, sendConnection } from "./scripts/lib/connection-handoff.mjs";
 
@@ -29,16 +29,10 @@ const publicHost = process.env.HOST ?? "0.0.0.0";
 const internalToken = Buffer.from(process.env.PLATFORM_INTERNAL_TOKEN ?? "");
 
 // Portal sessions need a signing secret and the public address. Defaults suit one machine: a secret made once
-// into data/ (git-ignored), and the address each request came to (one of this server's own, see
-// scripts/lib/request-origin.mjs). Behind a proxy or on several machines, set NEXTAUTH_SECRET and PUBLIC_BASE_URL.
-if (!process.env.NEXTAUTH_SECRET) {
-  const file = "data/nextauth.secret";
-  if (!existsSync(file)) {
-    mkdirSync("data", { recursive: true });
-    writeFileSync(file, randomBytes(32).toString("base64url"), { mode: 0o600 });
-  }
-  process.env.NEXTAUTH_SECRET = readFileSync(file, "utf8").trim();
-}
+// into the node's data folder (DATA_DIR, git-ignored), and the address each request came to (one of this server's own,
+// see scripts/lib/request-origin.mjs). Behind a proxy or on several machines, set NEXTAUTH_SECRET (the same on every
+// node: a node whose secret differs from a live node's refuses to start) and PUBLIC_BASE_URL.
+process.env.NEXTAUTH_SECRET = nextAuthSecret();
 if (process.env.PUBLIC_BASE_URL) process.env.NEXTAUTH_URL ??= process.env.PUBLIC_BASE_URL;
 // No fixed address: next-auth takes the request's host, which the data plane has already checked.
 else if (!process.env.NEXTAUTH_URL) process.env.AUTH_TRUST_HOST = "true";

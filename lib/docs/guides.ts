@@ -32,6 +32,8 @@ export const GUIDES: readonly Guide[] = [
   { slug: "architecture", title: "Architecture", summary: "How a request flows and what is where in the code." },
   { slug: "operations", title: "Operations", summary: "The data plane and Next processes, the bus, health checks and settings." },
   { slug: "configuration", title: "Configuration", summary: "Every setting, the database and its migrations." },
+  { slug: "deploy", title: "Running several nodes", summary: "Nodes behind haproxy or nginx on shared PostgreSQL and Redis." },
+  { slug: "scaling", title: "Scaling", summary: "The capacity model, where the first limit is, and what comes next." },
   { slug: "benchmarks", title: "Benchmarks", summary: "Each benchmark's command, machine and latest figures." },
 ];
 

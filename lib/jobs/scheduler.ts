@@ -3,10 +3,10 @@ import { purgeExpiredOAuth } from "@/lib/oauth/purge-expired";
 import { finalizeDrafts, finalizeInvoices, retryPayments } from "@/lib/billing/billing-jobs";
 import { expireCredits } from "@/lib/billing/credits";
 import { reconcileStripePayments } from "@/lib/billing/stripe/reconcile-stripe";
-import { purgeExpiredIdempotencyKeys, purgeExpiredLogs } from "./retention";
-import { compactRollups } from "./compact-rollups";
 import { purgeBusMessages } from "@/lib/bus/cluster-bus";
 import { acquireLease, jobLeaseMs, withLease } from "@/lib/cluster/job-lease";
+import { purgeExpiredIdempotencyKeys, purgeExpiredLogs } from "./retention";
+import { compactRollups } from "./compact-rollups";
 
 // The periodic jobs: in the server by default (instrumentation.ts), or alone with `npm run jobs`. On several nodes
 // (docs/deploy.md) each job runs under a lease of its own (lib/cluster/job-lease.ts), so one process of one node runs

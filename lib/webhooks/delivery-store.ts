@@ -99,7 +99,11 @@ export async function anyDue(at: Date): Promise<boolean> {
   const pool = directPostgres();
   if (!pool) return true;
   // "nextRetry" is a timestamp(3) without zone, in UTC: the parameter is written the same way.
-  const r = await pool.query({ name: statementName("webhook-any-due"), text: PG_ANY_DUE, values: [at.toISOString().slice(0, 23).replace("T", " ")] });
+  const r = await pool.query({
+    name: statementName("webhook-any-due"),
+    text: PG_ANY_DUE,
+    values: [at.toISOString().slice(0, 23).replace("T", " ")],
+  });
   return r.rows[0]?.due === true;
 }
 

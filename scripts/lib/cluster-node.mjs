@@ -3,41 +3,26 @@
 // one line to start where it cannot serve correctly:
 //  - on SQLite beside a node with another data folder or host: SQLite is one machine's, and its local bus, journal
 //    and secret are that folder's (several `npm start` on one data folder are one node's processes, as before);
-//  - with a KEY_HASH_SECRET that is not the live nodes' (its fingerprint differs): keys made on one node would be
-//    refused on the other;
+//  - with a KEY_HASH_SECRET or NEXTAUTH_SECRET that is not the live nodes' (its fingerprint differs): keys made, or
+//    portal sessions signed, on one node would be refused on the other;
 //  - on PostgreSQL beside another node without Redis: each node would count rate limits and credits alone, N times
 //    too generous.
 // Then it registers (or takes back its own row after a restart) and the supervisor beats every HEARTBEAT_MS; on its
 // way out it says it is draining and then removes its row. Runs before anything of the app is loaded: plain pg or
 // better-sqlite3, imported on demand (they exist once prepare() has installed).
-import { createHmac, randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createHmac } from "node:crypto";
 import { hostname } from "node:os";
-import path from "node:path";
 import { databaseUrl, providerOf, sqliteFilePath } from "./database-url.mjs";
-import { dataDir, nodeId } from "./node-identity.mjs";
+import { dataDir, keyHashSecret, nextAuthSecret, nodeId } from "./node-identity.mjs";
 
 export const HEARTBEAT_MS = 5000;
 export const NODE_STALE_MS = 15_000;
 
-/** The key-hashing secret as lib/auth/server-secret.ts reads it (made in the data folder when absent). */
-function keyHashSecret(env) {
-  const fromEnv = env.KEY_HASH_SECRET?.trim();
-  if (fromEnv) return fromEnv;
-  const file = path.resolve(env.KEY_HASH_SECRET_FILE ?? path.join(dataDir(env), "key-hash.secret"));
-  if (!existsSync(file)) {
-    mkdirSync(path.dirname(file), { recursive: true });
-    try {
-      writeFileSync(file, randomBytes(32).toString("base64url"), { mode: 0o600, flag: "wx" });
-    } catch (e) {
-      if (e.code !== "EEXIST") throw e;
-    }
-  }
-  return readFileSync(file, "utf8").trim();
-}
+/** A fingerprint of a secret that says whether two nodes share it and nothing about it. */
+const fingerprint = (secret) => createHmac("sha256", secret).update("cluster-node-secret-check").digest("hex").slice(0, 16);
 
-/** A fingerprint of the secret that says whether two nodes share it and nothing about it. */
-export const secretCheck = (secret) => createHmac("sha256", secret).update("cluster-node-secret-check").digest("hex").slice(0, 16);
+/** The fingerprints of the secrets every node must share: KEY_HASH_SECRET's, then NEXTAUTH_SECRET's. */
+export const secretCheck = (keyHash, nextAuth = "") => `${fingerprint(keyHash)}.${fingerprint(nextAuth)}`;
 
 // Dates as Prisma keeps them: ISO text with +00:00 in SQLite, timestamp(3) without a zone in PostgreSQL.
 const sqliteDate = (ms) => new Date(ms).toISOString().replace("Z", "+00:00");
@@ -85,9 +70,13 @@ export function refusal(me, others, { sqlite, redis }) {
     if (elsewhere)
       return `SQLite is one machine's: ${describe(elsewhere)} already serves this database. Several nodes need PostgreSQL and Redis (docs/deploy.md), or start this one with that node's DATA_DIR.`;
   }
-  const otherSecret = others.find((n) => n.secretCheck !== me.secretCheck);
-  if (otherSecret)
-    return `KEY_HASH_SECRET differs from ${describe(otherSecret)}'s: keys made on one node would be refused on the other. Give every node the same KEY_HASH_SECRET.`;
+  const [keyHash, nextAuth] = me.secretCheck.split(".");
+  const otherKeyHash = others.find((n) => n.secretCheck.split(".")[0] !== keyHash);
+  if (otherKeyHash)
+    return `KEY_HASH_SECRET differs from ${describe(otherKeyHash)}'s: keys made on one node would be refused on the other. Give every node the same KEY_HASH_SECRET.`;
+  const otherNextAuth = others.find((n) => n.secretCheck.split(".")[1] !== nextAuth);
+  if (otherNextAuth)
+    return `NEXTAUTH_SECRET differs from ${describe(otherNextAuth)}'s: a portal session signed on one node would be refused on the other. Give every node the same NEXTAUTH_SECRET.`;
   if (!sqlite && !redis && others.some((n) => n.host !== me.host || n.dataDir !== me.dataDir))
     return `Several nodes need REDIS_URL (or REDIS_SENTINELS): ${describe(others[0])} is live, and without Redis each node would count rate limits and credits alone, as many times too generous as there are nodes.`;
   return null;
@@ -106,7 +95,7 @@ export async function joinCluster(env = process.env) {
     host: hostname(),
     dataDir: dataDir(env),
     pid: process.pid,
-    secretCheck: secretCheck(keyHashSecret(env)),
+    secretCheck: secretCheck(keyHashSecret(env), nextAuthSecret(env)),
   };
   try {
     const rows = await conn.all(

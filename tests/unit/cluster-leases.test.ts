@@ -74,7 +74,9 @@ test("the bus's table: another node's messages arrive, this node's do not, and a
   const rows = await sql.query(`SELECT "topic", "message" FROM "BusMessage" ORDER BY "id"`);
   assert.deepEqual(rows.rows, [{ topic: "key-invalidated", message: "key_mine" }], "this node's message is in the table");
   const insert = (c: pg.Client, message: string) =>
-    c.query(`INSERT INTO "BusMessage" ("origin", "topic", "message", "createdAt") VALUES ('other-node', 'billing-changed', $1, now())`, [message]);
+    c.query(`INSERT INTO "BusMessage" ("origin", "topic", "message", "createdAt") VALUES ('other-node', 'billing-changed', $1, now())`, [
+      message,
+    ]);
   // A row whose id is taken first but commits after a later row was read.
   const slow = new pg.Client({ connectionString: database.url });
   await slow.connect();

@@ -2,13 +2,13 @@
 // it reaches PostgreSQL and Redis (lib/db/database-url.ts, lib/redis/client.ts, scripts/lib/redis-settings.mjs).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-// @ts-expect-error: plain ESM script without types
-import { refusal, secretCheck } from "../../scripts/lib/cluster-node.mjs";
-// @ts-expect-error: plain ESM script without types
-import { redisSettingsError } from "../../scripts/lib/redis-settings.mjs";
 import { behindPgbouncer, databasePoolSize, databaseUrl, plainPostgresUrl } from "@/lib/db/database-url";
 import { sentinelOptions } from "@/lib/redis/client";
 import { dataDir, nodeId } from "@/lib/cluster/node-identity";
+// @ts-expect-error: plain ESM script without types
+import { redisSettingsError } from "../../scripts/lib/redis-settings.mjs";
+// @ts-expect-error: plain ESM script without types
+import { refusal, secretCheck } from "../../scripts/lib/cluster-node.mjs";
 
 const env = (vars: Record<string, string>) => vars as NodeJS.ProcessEnv;
 const me = { id: "b:3002", host: "b", dataDir: "/srv/b", secretCheck: secretCheck("s3cret") };
@@ -39,6 +39,7 @@ test("PostgreSQL: nodes must share KEY_HASH_SECRET, and several need Redis", () 
   assert.equal(refusal(me, [], { sqlite: false, redis: false }), null, "one node alone needs no Redis");
   // The fingerprint tells secrets apart and is not the secret.
   assert.notEqual(secretCheck("a"), secretCheck("b"));
+  assert.notEqual(secretCheck("a", "x"), secretCheck("a", "y"));
   assert.equal(secretCheck("a"), secretCheck("a"));
   assert.ok(!secretCheck("s3cret").includes("s3cret"));
 });
