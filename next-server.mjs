@@ -12,7 +12,7 @@
 //    channel closes), the process exits.
 import "./scripts/lib/native-date.mjs"; // first: the engine's Date, before Next wraps it
 import { createServer } from "node:http";
-import { randomBytes, timingSafeEqual } from "node:crypto";
+import { timingSafeEqual } from "node:crypto";
 import { createRequire } from "node:module";
 import next from "next";
 import { drainOnSignal } from "./scripts/lib/drain-on-signal.mjs";
