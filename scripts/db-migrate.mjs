@@ -125,8 +125,27 @@ export async function migrateIfPending(url = databaseUrl(), options = {}) {
       `Could not read which migrations ${describeDatabase(url)} has: ${String(e?.message ?? e).split("\n")[0]}. Check DATABASE_URL and that the database is running.`,
     );
   }
-  if (pending.length) migrate(url, options);
-  return pending;
+  if (!pending.length) return pending;
+  if (providerOf(url) !== "postgresql") {
+    migrate(url, options);
+    return pending;
+  }
+  // Several nodes starting at once on one database: one applies the migrations while the others wait here, then find
+  // none pending. Prisma's migrate takes an advisory lock of its own, but gives up after 10 s, less than applying
+  // every migration to a new database can take. A session lock: run migrations on a direct connection, not through
+  // pgbouncer in transaction pooling (docs/deploy.md).
+  const { default: pg } = await import("pg");
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+  await client.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock(hashtext('platform:migrate'))");
+    pending = await pendingMigrations(url);
+    if (pending.length) migrate(url, options);
+    return pending;
+  } finally {
+    await client.query("SELECT pg_advisory_unlock(hashtext('platform:migrate'))").catch(() => {});
+    await client.end().catch(() => {});
+  }
 }
 
 // `npm run db:migrate`.

@@ -265,7 +265,10 @@ export async function serve({ membership = null } = {}) {
   for (let slot = 1; slot <= plan.workers; slot++) startWorker(slot);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await serve();
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { joinOrRefuse } = await import("./lib/cluster-node.mjs");
+  await serve({ membership: await joinOrRefuse() });
+}
 
 /**
  * What Next is started under, so that a page render never holds a core an API call wants (NEXT_NICE):

@@ -23,15 +23,11 @@ try {
   // the migrations and the others, once it has, find none pending.
   await migrateIfPending();
   // Beside other nodes: refused in one line where this one could not serve correctly (scripts/lib/cluster-node.mjs).
-  const { joinCluster } = await import("./lib/cluster-node.mjs");
-  membership = await joinCluster();
+  const { joinOrRefuse } = await import("./lib/cluster-node.mjs");
+  membership = await joinOrRefuse();
 } catch (e) {
   // One line saying what failed and what to do (an install, a build, a migration), not a stack trace.
   console.error(failureLine(e));
-  process.exit(1);
-}
-if (membership.refused) {
-  console.error(membership.refused);
   process.exit(1);
 }
 console.log(`Serving on http://localhost:${process.env.PORT ?? "3000"} (API under /v1, docs at /docs)`);

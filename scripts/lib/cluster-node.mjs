@@ -140,3 +140,20 @@ export async function joinCluster(env = process.env) {
     },
   };
 }
+
+/** joinCluster for a supervisor about to serve: a refusal ends the process with its one line (exit 1); a database
+ * without the table (or unreachable: the migrations say so first at `npm start`) leaves the node unregistered. */
+export async function joinOrRefuse(env = process.env) {
+  let membership;
+  try {
+    membership = await joinCluster(env);
+  } catch (e) {
+    console.warn(`[supervisor] not registered as a node of the cluster: ${String(e?.message ?? e).split("\n")[0]}`);
+    return null;
+  }
+  if (membership.refused) {
+    console.error(membership.refused);
+    process.exit(1);
+  }
+  return membership;
+}

@@ -48,7 +48,14 @@ export async function dataPlanePid(url) {
  * answers /healthz's liveness and Next's /api/health through it. The answer's `pid` is the process that serves
  * the public port: the data-plane worker for the platform (`child.pid` is then the supervisor's), the child itself
  * for any other script. `stdout()` is what the server printed (its first 64 KB and last 20 KB) when `quiet`. */
-export async function startServer({ env = {}, port, quiet = true, script = "scripts/serve.mjs", nodeArgs = [] } = {}) {
+export async function startServer({
+  env = {},
+  port,
+  quiet = true,
+  script = "scripts/serve.mjs",
+  nodeArgs = [],
+  startTimeoutMs = 60_000,
+} = {}) {
   port ??= await freePort();
   const child = spawn("node", [...nodeArgs, script], {
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", ...env },
@@ -93,7 +100,7 @@ export async function startServer({ env = {}, port, quiet = true, script = "scri
   });
   const stderrText = () => stderrHead + stderrTail;
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + startTimeoutMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${stderrText()}`);
     try {
