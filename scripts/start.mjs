@@ -5,10 +5,11 @@ import { failureLine, prepare } from "./lib/prepare.mjs";
 import { dataPlaneWorkers, serve } from "./serve.mjs";
 import { paymentSettingsError } from "./lib/payment-settings.mjs";
 import { redisSettingsError } from "./lib/redis-settings.mjs";
+import { databaseSettingsError } from "./lib/database-url.mjs";
 
 // A setting that cannot be honoured stops us before minutes of installing and building.
 const plan = dataPlaneWorkers();
-const settingError = plan.error ?? paymentSettingsError() ?? redisSettingsError();
+const settingError = plan.error ?? paymentSettingsError() ?? redisSettingsError() ?? databaseSettingsError();
 if (settingError) {
   console.error(settingError);
   process.exit(1);

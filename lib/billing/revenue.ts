@@ -1,4 +1,4 @@
-import { db } from "@/lib/db/client";
+import { analyticsDb } from "@/lib/db/client";
 import { CURRENT_SUBSCRIPTION_STATUSES } from "@/lib/schemas/billing";
 import type { AuthContext } from "@/lib/http/auth-context";
 import { now } from "@/lib/clock";
@@ -31,8 +31,8 @@ export async function revenueByProductAndMonth(auth: AuthContext, opts: { months
   const since = new Date(Date.UTC(t.getUTCFullYear(), t.getUTCMonth() - months + 1, 1));
   const scope = { providerId: auth.businessId, environment: auth.environment, NOT: { businessId: auth.businessId } };
   const [invoices, current] = await Promise.all([
-    db.invoice.findMany({ where: { ...scope, periodStart: { gte: since } } }),
-    db.subscription.findMany({ where: { ...scope, status: { in: CURRENT_SUBSCRIPTION_STATUSES } } }),
+    analyticsDb.invoice.findMany({ where: { ...scope, periodStart: { gte: since } } }),
+    analyticsDb.subscription.findMany({ where: { ...scope, status: { in: CURRENT_SUBSCRIPTION_STATUSES } } }),
   ]);
   const rows = new Map<string, RevenueRow & { buyers: Set<string> }>();
   const row = (productId: string, month: string, currency: string) => {
@@ -72,7 +72,7 @@ export async function revenueByProductAndMonth(auth: AuthContext, opts: { months
   }
   const names = new Map(
     (
-      await db.product.findMany({
+      await analyticsDb.product.findMany({
         where: { id: { in: [...new Set([...rows.values()].map((r) => r.productId))] } },
         select: { id: true, name: true },
       })

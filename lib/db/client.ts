@@ -16,7 +16,7 @@ export { DEFAULT_SQLITE_URL, databaseProvider, databaseUrl } from "./database-ur
 
 type DbNullValue = typeof SqlitePrisma.DbNull;
 
-const globalForDb = globalThis as unknown as { __platformDb?: Db; __platformDbNull?: DbNullValue };
+const globalForDb = globalThis as unknown as { __platformDb?: Db; __platformAnalyticsDb?: Db; __platformDbNull?: DbNullValue };
 
 function createClient(url: string): Db {
   // Kept with the client: see dbNull below.
@@ -53,6 +53,21 @@ function withCountCache(client: Db): Db {
 
 /** The process-wide client (a globalThis singleton survives Next's module reloading in development). */
 export const db: Db = globalForDb.__platformDb ?? (globalForDb.__platformDb = withCountCache(createClient(databaseUrl())));
+
+/**
+ * The client for the portal's and analytics' reads (usage charts, metrics, log search, revenue, product statistics):
+ * a read replica when DATABASE_REPLICA_URL is set (PostgreSQL streaming replication), else `db`. Such a read may lag
+ * the primary by the replica's delay, so nothing that must see the caller's own writes (a resource just created, a
+ * quota or a balance being enforced) reads through it. A plain client: the count cache is the primary's.
+ */
+export const analyticsDb: Db =
+  globalForDb.__platformAnalyticsDb ??
+  (globalForDb.__platformAnalyticsDb = (() => {
+    const replica = process.env.DATABASE_REPLICA_URL?.trim();
+    if (!replica || databaseProvider(databaseUrl()) !== "postgresql" || databaseProvider(replica) !== "postgresql") return db;
+    const adapter = new PrismaPg({ connectionString: plainPostgresUrl(replica), max: databasePoolSize(replica) });
+    return new PgClient({ adapter }) as unknown as Db;
+  })());
 
 /**
  * Prisma's DbNull (what clears a JSON column) from the generated module `db` was built with. Prisma matches the

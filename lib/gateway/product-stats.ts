@@ -1,4 +1,4 @@
-import { db } from "@/lib/db/client";
+import { analyticsDb } from "@/lib/db/client";
 import { now } from "@/lib/clock";
 import type { Product as ProductRow } from "@/generated/prisma-sqlite";
 import { toolCallStats } from "@/lib/usage/tool-call-stats";
@@ -19,17 +19,17 @@ export async function productCallStats(product: ProductRow, period: StatsPeriod 
   const from = new Date(to.getTime() - PERIODS[period]);
   const where = { productId: product.id, providerId: product.businessId, timestamp: { gte: from, lt: to } };
   const [byStatus, latencies, byConsumer] = await Promise.all([
-    db.usageEvent.groupBy({ by: ["statusCode"], where, _count: { _all: true }, _sum: { cost: true } }),
-    db.usageEvent.findMany({
+    analyticsDb.usageEvent.groupBy({ by: ["statusCode"], where, _count: { _all: true }, _sum: { cost: true } }),
+    analyticsDb.usageEvent.findMany({
       where: { ...where, method: { notIn: ["VERIFY", "METER"] } },
       select: { latency: true },
       orderBy: { timestamp: "desc" },
       take: 50_000,
     }),
-    db.usageEvent.groupBy({ by: ["businessId"], where, _count: { _all: true }, orderBy: { _count: { businessId: "desc" } }, take: 5 }),
+    analyticsDb.usageEvent.groupBy({ by: ["businessId"], where, _count: { _all: true }, orderBy: { _count: { businessId: "desc" } }, take: 5 }),
   ]);
   const names = new Map(
-    (await db.business.findMany({ where: { id: { in: byConsumer.map((c) => c.businessId) } }, select: { id: true, name: true } })).map(
+    (await analyticsDb.business.findMany({ where: { id: { in: byConsumer.map((c) => c.businessId) } }, select: { id: true, name: true } })).map(
       (b) => [b.id, b.name],
     ),
   );

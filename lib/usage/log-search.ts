@@ -1,4 +1,4 @@
-import { db } from "@/lib/db/client";
+import { analyticsDb, db } from "@/lib/db/client";
 import { now } from "@/lib/clock";
 import { invalidParameter } from "@/lib/http/errors";
 import { tenantWhere } from "@/lib/http/tenant";
@@ -132,7 +132,7 @@ export async function searchLogs(auth: AuthContext, params: URLSearchParams, sco
     spec: LOG_COLLECTION,
     query: parseCollectionQuery(query, LOG_COLLECTION),
     baseWhere: { AND: [{ projectId: auth.projectId, ...tenantWhere(auth) }, ...logWhere(filters), ...scopeWhere(scope)] },
-    from: db.requestLog,
+    from: analyticsDb.requestLog,
     serialize: (row: LogRow) => serializeLog(row, false),
   });
   const rows = page.data as ReturnType<typeof serializeLog>[];

@@ -1,4 +1,4 @@
-import { db, databaseProvider } from "@/lib/db/client";
+import { analyticsDb, databaseProvider } from "@/lib/db/client";
 
 // The sums metrics need, computed by the database over the hourly rollups of one project and environment: a
 // month is tens of thousands of rollup rows, and loading each through Prisma (with its JSON histogram) cost
@@ -79,7 +79,7 @@ export async function dimensionSums(s: RollupScope): Promise<DimensionSum[]> {
   if (!Number.isInteger(s.bucketSeconds) || s.bucketSeconds <= 0) throw new Error("bucketSeconds must be a positive integer");
   const d = dialect();
   const { bucket, where, params } = scopeSql(d, s);
-  const rows = await db.$queryRawUnsafe<Record<string, unknown>[]>(
+  const rows = await analyticsDb.$queryRawUnsafe<Record<string, unknown>[]>(
     `SELECT ${d.num(bucket)} AS "bucket", r."method", r."endpoint", r."statusCode", r."errorType",
        ${d.num(`SUM(r."count")`)} AS "count", ${d.num(`SUM(r."billableCount")`)} AS "billable", ${d.num(`SUM(r."latencySum")`)} AS "latencySum",
        ${d.num(`SUM(r."requestBytes" + r."responseBytes")`)} AS "bytes", ${d.num(`SUM(r."computeMs")`)} AS "computeMs", ${d.num(`SUM(r."cost")`)} AS "cost"
@@ -105,7 +105,7 @@ export async function dimensionSums(s: RollupScope): Promise<DimensionSum[]> {
 export async function distinctCounts(s: RollupScope): Promise<{ keys: number; principals: number }> {
   const d = dialect();
   const { where, params } = scopeSql(d, s);
-  const [row] = await db.$queryRawUnsafe<Record<string, unknown>[]>(
+  const [row] = await analyticsDb.$queryRawUnsafe<Record<string, unknown>[]>(
     `SELECT ${d.num(`COUNT(DISTINCT r."apiKey")`)} AS "keys", ${d.num(`COUNT(DISTINCT r."principal")`)} AS "principals"
      FROM "UsageRollup" r WHERE ${where}`,
     ...params,
@@ -116,7 +116,7 @@ export async function distinctCounts(s: RollupScope): Promise<{ keys: number; pr
 export async function histogramSums(s: RollupScope): Promise<HistogramSum[]> {
   const d = dialect();
   const { bucket, where, params } = scopeSql(d, s);
-  const rows = await db.$queryRawUnsafe<Record<string, unknown>[]>(
+  const rows = await analyticsDb.$queryRawUnsafe<Record<string, unknown>[]>(
     `SELECT ${d.num(bucket)} AS "bucket", h.key AS "latency", ${d.num(`SUM(${d.histCount})`)} AS "count"
      FROM "UsageRollup" r, ${d.histFrom} WHERE ${where}
      GROUP BY 1, h.key`,

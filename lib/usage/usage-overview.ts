@@ -1,4 +1,4 @@
-import { db } from "@/lib/db/client";
+import { analyticsDb } from "@/lib/db/client";
 import { now } from "@/lib/clock";
 import type { AuthContext } from "@/lib/http/auth-context";
 import { PERIODS, usageMetrics, type Period } from "./metrics";
@@ -29,7 +29,7 @@ export interface ProductScope {
 
 /** Requests admitted per UTC day from `start` up to now, added up (429s were never admitted, as in the quota). */
 async function runningTotal(auth: AuthContext, at: Date, start: Date, end: Date, productIds?: string[]) {
-  const rows = await db.usageRollup.groupBy({
+  const rows = await analyticsDb.usageRollup.groupBy({
     by: ["hour"],
     _sum: { count: true },
     where: {

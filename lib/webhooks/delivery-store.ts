@@ -63,11 +63,11 @@ RETURNING ${RETURNED}`;
 const PG_CLAIM = `
 WITH p AS (
   SELECT "id", "nextRetry" FROM "WebhookDelivery"
-  WHERE "status" = 'pending' AND "nextRetry" <= $1 AND ("lockedUntil" IS NULL OR "lockedUntil" < $1)
+  WHERE "status" = 'pending' AND "nextRetry" <= $1 AND ("lockedUntil" IS NULL OR "lockedUntil" < $5)
   ORDER BY "nextRetry" LIMIT $2 FOR UPDATE SKIP LOCKED
 ), r AS (
   SELECT "id", "nextRetry" FROM "WebhookDelivery"
-  WHERE "status" = 'retrying' AND "nextRetry" <= $1 AND ("lockedUntil" IS NULL OR "lockedUntil" < $1)
+  WHERE "status" = 'retrying' AND "nextRetry" <= $1 AND ("lockedUntil" IS NULL OR "lockedUntil" < $5)
   ORDER BY "nextRetry" LIMIT $2 FOR UPDATE SKIP LOCKED
 ), picked AS (
   SELECT "id" FROM (SELECT * FROM p UNION ALL SELECT * FROM r) due ORDER BY "nextRetry" LIMIT $2
@@ -108,10 +108,16 @@ export async function anyDue(at: Date): Promise<boolean> {
 }
 
 /** Leases up to `max` due deliveries (pending or retrying, nextRetry reached, no live lease) to `token`. */
-export async function claimBatch(at: Date, max: number, token: string, leaseUntil: Date): Promise<ClaimedDelivery[]> {
+/**
+ * Leases up to `max` deliveries due at `at` (business time: the test clock moves it) to `token` until `leaseUntil`.
+ * Leases are compared with `leaseNow`, the machine's real time: with the test clock moved on several nodes one after
+ * the other, a node already ahead would otherwise see every lease the others hold as long lapsed and send those
+ * deliveries a second time (tests/api/cluster.test.ts caught it).
+ */
+export async function claimBatch(at: Date, max: number, token: string, leaseUntil: Date, leaseNow: Date = at): Promise<ClaimedDelivery[]> {
   const rows = pg()
-    ? await db.$queryRawUnsafe<Record<string, unknown>[]>(PG_CLAIM, at, max, token, leaseUntil)
-    : await db.$queryRawUnsafe<Record<string, unknown>[]>(SQLITE_CLAIM, token, leaseUntil, at, at, max, at, at, max, max);
+    ? await db.$queryRawUnsafe<Record<string, unknown>[]>(PG_CLAIM, at, max, token, leaseUntil, leaseNow)
+    : await db.$queryRawUnsafe<Record<string, unknown>[]>(SQLITE_CLAIM, token, leaseUntil, at, leaseNow, max, at, leaseNow, max, max);
   return rows.map((r) => ({
     id: String(r.id),
     webhookId: String(r.webhookId),

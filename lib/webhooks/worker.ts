@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Prisma } from "@/generated/prisma-sqlite";
 import { db } from "@/lib/db/client";
 import { now } from "@/lib/clock";
+import { NativeDate } from "@/lib/native-date";
 import { emitEvent, onDeliveriesCreated, withEvents } from "@/lib/events/emit-event";
 import { TEST_EVENT_TYPE } from "@/lib/events/event-types";
 import { processSingleton } from "@/lib/process-state";
@@ -46,7 +47,9 @@ const workerId = randomUUID();
 
 /** Claims up to BATCH due deliveries for this worker: one statement (see delivery-store.ts). */
 export function claimDue(at = now(), max = BATCH): Promise<ClaimedDelivery[]> {
-  return claimBatch(at, max, `${workerId}:${randomUUID()}`, new Date(at.getTime() + LEASE_MS));
+  // Due in business time (the test clock's), leased in real time (every node's clock agrees on it).
+  const real = NativeDate.now();
+  return claimBatch(at, max, `${workerId}:${randomUUID()}`, new NativeDate(real + LEASE_MS), new NativeDate(real));
 }
 
 // Each attempt keeps what the receiver answered (headers, and the body up to 2 KB: the latest attempt's is kept

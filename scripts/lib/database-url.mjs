@@ -23,3 +23,17 @@ export function sqliteFilePath(url) {
 export function prismaConfigFor(url) {
   return providerOf(url) === "sqlite" ? "prisma.sqlite.config.ts" : "prisma.postgres.config.ts";
 }
+
+/** The sentence that says why DATABASE_REPLICA_URL or DATABASE_POOL_SIZE cannot be honoured, or null. */
+export function databaseSettingsError(env = process.env) {
+  const pool = env.DATABASE_POOL_SIZE?.trim();
+  if (pool && !(Number.isInteger(Number(pool)) && Number(pool) >= 1))
+    return `DATABASE_POOL_SIZE must be a whole number of connections, at least 1, not "${pool}".`;
+  const replica = env.DATABASE_REPLICA_URL?.trim();
+  if (!replica) return null;
+  if (!/^postgres(ql)?:\/\//.test(replica))
+    return `DATABASE_REPLICA_URL must be a postgresql:// URL of a read replica, not "${replica.split(":")[0]}:…".`;
+  if (providerOf(databaseUrl(env)) !== "postgresql")
+    return "DATABASE_REPLICA_URL needs DATABASE_URL on PostgreSQL: a replica is of the primary's database (SQLite has none).";
+  return null;
+}

@@ -56,11 +56,48 @@ export async function startOwnPostgres() {
     await exited;
   };
   await start();
+  const replicas = [];
   return {
     adminUrl,
     stop,
     start,
+    /** A streaming replica of this cluster (pg_basebackup -R: a standby that follows the primary's WAL), on a port of
+     * its own; answers the same { adminUrl, stop, start } (its databases are the primary's, read-only). */
+    async startReplica() {
+      const replicaData = path.join(dir, `replica-${replicas.length + 1}`);
+      execFileSync(
+        ...asUser("pg_basebackup", ["-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "-D", replicaData, "-R", "-X", "stream"]),
+        {
+          stdio: "ignore",
+        },
+      );
+      const replicaPort = await freePort();
+      const replicaUrl = `postgresql://postgres@127.0.0.1:${replicaPort}/postgres`;
+      let replicaChild = null;
+      const startIt = async () => {
+        const args = ["-D", replicaData, "-p", String(replicaPort), "-k", dir, "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off"];
+        replicaChild = spawn(...asUser("postgres", [...args, "-c", "max_connections=200"]), { stdio: "ignore" });
+        const deadline = Date.now() + 20_000;
+        while (!(await answers(replicaUrl))) {
+          if (Date.now() > deadline) throw new Error(`the replica on ${replicaPort} did not answer`);
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      };
+      const stopIt = async () => {
+        if (!replicaChild) return;
+        const c = replicaChild;
+        replicaChild = null;
+        const exited = new Promise((resolve) => (c.exitCode !== null ? resolve() : c.once("exit", () => resolve())));
+        execFileSync(...asUser("pg_ctl", ["-D", replicaData, "stop", "-m", "fast", "-w"]), { stdio: "ignore" });
+        await exited;
+      };
+      await startIt();
+      const replica = { adminUrl: replicaUrl, stop: stopIt, start: startIt };
+      replicas.push(replica);
+      return replica;
+    },
     destroy: async () => {
+      for (const r of replicas) await r.stop().catch(() => {});
       await stop().catch(() => child?.kill("SIGKILL"));
       rmSync(dir, { recursive: true, force: true });
     },

@@ -9,6 +9,8 @@ import { dataDir, nodeId } from "@/lib/cluster/node-identity";
 import { redisSettingsError } from "../../scripts/lib/redis-settings.mjs";
 // @ts-expect-error: plain ESM script without types
 import { refusal, secretCheck } from "../../scripts/lib/cluster-node.mjs";
+// @ts-expect-error: plain ESM script without types
+import { databaseSettingsError } from "../../scripts/lib/database-url.mjs";
 
 const env = (vars: Record<string, string>) => vars as NodeJS.ProcessEnv;
 const me = { id: "b:3002", host: "b", dataDir: "/srv/b", secretCheck: secretCheck("s3cret") };
@@ -82,4 +84,19 @@ test("Sentinel: REDIS_SENTINELS parsed, a malformed entry refused in one line", 
     /^REDIS_SENTINELS must list host:port pairs .*"sentinel-two"\.$/,
   );
   assert.throws(() => sentinelOptions(env({ REDIS_SENTINELS: "nope" })), /REDIS_SENTINELS must list host:port/);
+});
+
+test("DATABASE_REPLICA_URL needs PostgreSQL on both sides, DATABASE_POOL_SIZE a count: refused in one line", () => {
+  const pgUrl = "postgresql://postgres@127.0.0.1:5432/platform";
+  assert.equal(databaseSettingsError({ DATABASE_URL: pgUrl, DATABASE_REPLICA_URL: "postgresql://postgres@replica:5432/platform" }), null);
+  assert.match(
+    databaseSettingsError({ DATABASE_REPLICA_URL: "postgresql://replica/platform" })!,
+    /^DATABASE_REPLICA_URL needs DATABASE_URL on PostgreSQL/,
+  );
+  assert.match(
+    databaseSettingsError({ DATABASE_URL: pgUrl, DATABASE_REPLICA_URL: "mysql://replica" })!,
+    /^DATABASE_REPLICA_URL must be a postgresql:\/\/ URL/,
+  );
+  assert.match(databaseSettingsError({ DATABASE_POOL_SIZE: "0" })!, /^DATABASE_POOL_SIZE must be a whole number/);
+  assert.equal(databaseSettingsError({ DATABASE_POOL_SIZE: "8" }), null);
 });
