@@ -26,12 +26,18 @@ export async function productCallStats(product: ProductRow, period: StatsPeriod 
       orderBy: { timestamp: "desc" },
       take: 50_000,
     }),
-    analyticsDb.usageEvent.groupBy({ by: ["businessId"], where, _count: { _all: true }, orderBy: { _count: { businessId: "desc" } }, take: 5 }),
+    analyticsDb.usageEvent.groupBy({
+      by: ["businessId"],
+      where,
+      _count: { _all: true },
+      orderBy: { _count: { businessId: "desc" } },
+      take: 5,
+    }),
   ]);
   const names = new Map(
-    (await analyticsDb.business.findMany({ where: { id: { in: byConsumer.map((c) => c.businessId) } }, select: { id: true, name: true } })).map(
-      (b) => [b.id, b.name],
-    ),
+    (
+      await analyticsDb.business.findMany({ where: { id: { in: byConsumer.map((c) => c.businessId) } }, select: { id: true, name: true } })
+    ).map((b) => [b.id, b.name]),
   );
   const sorted = latencies.map((l) => l.latency).sort((a, b) => a - b);
   const calls = byStatus.reduce((n, r) => n + r._count._all, 0);
