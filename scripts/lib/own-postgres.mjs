@@ -25,17 +25,9 @@ async function answers(url) {
   }
 }
 
-/**
- * Starts a fresh cluster. Answers { adminUrl, stop, start, destroy }: `adminUrl` for createTestDatabase's admin
- * connection; `stop` is `pg_ctl stop -m fast` (what pg_ctlcluster stop does: open connections are closed, new ones
- * refused); `start` starts it again on the same port and data; `destroy` stops it and deletes its directory.
- */
-export async function startOwnPostgres() {
-  const dir = mkdtempSync(path.join(tmpdir(), "platform-pg-"));
-  if (asRoot) execFileSync("chown", ["postgres", dir]);
-  const data = path.join(dir, "data");
-  execFileSync(...asUser("initdb", ["-D", data, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"]), { stdio: "ignore" });
-  const port = await freePort();
+/** A postmaster on `data` (socket in `dir`, loopback TCP on `port`): { adminUrl, start, stop }, where `stop` is
+ * `pg_ctl stop -m fast` (what pg_ctlcluster stop does: open connections are closed, new ones refused). */
+function postmaster(dir, data, port) {
   const adminUrl = `postgresql://postgres@127.0.0.1:${port}/postgres`;
   let child = null;
   const start = async () => {
@@ -55,14 +47,29 @@ export async function startOwnPostgres() {
     execFileSync(...asUser("pg_ctl", ["-D", data, "stop", "-m", "fast", "-w"]), { stdio: "ignore" });
     await exited;
   };
-  await start();
+  return { adminUrl, start, stop, kill: () => child?.kill("SIGKILL") };
+}
+
+/**
+ * Starts a fresh cluster. Answers { adminUrl, stop, start, startReplica, destroy }: `adminUrl` for
+ * createTestDatabase's admin connection; `stop` and `start` stop it and start it again on the same port and data;
+ * `destroy` stops it and deletes its directory.
+ */
+export async function startOwnPostgres() {
+  const dir = mkdtempSync(path.join(tmpdir(), "platform-pg-"));
+  if (asRoot) execFileSync("chown", ["postgres", dir]);
+  const data = path.join(dir, "data");
+  execFileSync(...asUser("initdb", ["-D", data, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"]), { stdio: "ignore" });
+  const port = await freePort();
+  const primary = postmaster(dir, data, port);
+  await primary.start();
   const replicas = [];
   return {
-    adminUrl,
-    stop,
-    start,
+    adminUrl: primary.adminUrl,
+    stop: primary.stop,
+    start: primary.start,
     /** A streaming replica of this cluster (pg_basebackup -R: a standby that follows the primary's WAL), on a port of
-     * its own; answers the same { adminUrl, stop, start } (its databases are the primary's, read-only). */
+     * its own; answers { adminUrl, stop, start } (its databases are the primary's, read-only). */
     async startReplica() {
       const replicaData = path.join(dir, `replica-${replicas.length + 1}`);
       execFileSync(
@@ -71,34 +78,14 @@ export async function startOwnPostgres() {
           stdio: "ignore",
         },
       );
-      const replicaPort = await freePort();
-      const replicaUrl = `postgresql://postgres@127.0.0.1:${replicaPort}/postgres`;
-      let replicaChild = null;
-      const startIt = async () => {
-        const args = ["-D", replicaData, "-p", String(replicaPort), "-k", dir, "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off"];
-        replicaChild = spawn(...asUser("postgres", [...args, "-c", "max_connections=200"]), { stdio: "ignore" });
-        const deadline = Date.now() + 20_000;
-        while (!(await answers(replicaUrl))) {
-          if (Date.now() > deadline) throw new Error(`the replica on ${replicaPort} did not answer`);
-          await new Promise((r) => setTimeout(r, 100));
-        }
-      };
-      const stopIt = async () => {
-        if (!replicaChild) return;
-        const c = replicaChild;
-        replicaChild = null;
-        const exited = new Promise((resolve) => (c.exitCode !== null ? resolve() : c.once("exit", () => resolve())));
-        execFileSync(...asUser("pg_ctl", ["-D", replicaData, "stop", "-m", "fast", "-w"]), { stdio: "ignore" });
-        await exited;
-      };
-      await startIt();
-      const replica = { adminUrl: replicaUrl, stop: stopIt, start: startIt };
+      const replica = postmaster(dir, replicaData, await freePort());
+      await replica.start();
       replicas.push(replica);
-      return replica;
+      return { adminUrl: replica.adminUrl, stop: replica.stop, start: replica.start };
     },
     destroy: async () => {
-      for (const r of replicas) await r.stop().catch(() => {});
-      await stop().catch(() => child?.kill("SIGKILL"));
+      for (const r of replicas) await r.stop().catch(() => r.kill());
+      await primary.stop().catch(() => primary.kill());
       rmSync(dir, { recursive: true, force: true });
     },
   };
