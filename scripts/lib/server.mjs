@@ -131,7 +131,8 @@ export async function startServer({
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once("exit", () => resolve());
         child.kill("SIGTERM");
-        setTimeout(() => child.kill("SIGKILL"), 5000).unref();
+        // A drain may take DRAIN_GRACE_MS and then its requests in flight (up to 10 s).
+        setTimeout(() => child.kill("SIGKILL"), 15_000).unref();
       }),
   };
 }
