@@ -12,19 +12,88 @@ import { freePort, startServer } from "../../scripts/lib/server.mjs";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** haproxy's path; installed from Debian's packages when missing and we may (root with apt-get), else a clear error. */
-export function ensureHaproxy(): string {
-  const found = spawnSync("sh", ["-c", "command -v haproxy"], { encoding: "utf8" }).stdout.trim();
-  if (found) return found;
+/** A program from Debian's packages (haproxy, pgbouncer): its path, installed when missing and we may (root with
+ * apt-get), else a clear error. */
+export function ensureDebianProgram(program: string, pkg = program): string {
+  const which = () =>
+    spawnSync("sh", ["-c", `command -v ${program} || ls /usr/sbin/${program} 2>/dev/null`], { encoding: "utf8" }).stdout.trim();
+  const found = which();
+  if (found) return found.split("\n")[0];
   const root = process.getuid?.() === 0;
   const apt = spawnSync("sh", ["-c", "command -v apt-get"], { encoding: "utf8" }).stdout.trim();
-  if (!root || !apt) throw new Error("haproxy is not installed: run `apt-get install -y haproxy` (Debian's package) as root");
-  execFileSync("apt-get", ["install", "-y", "-q", "haproxy"], {
+  if (!root || !apt) throw new Error(`${program} is not installed: run \`apt-get install -y ${pkg}\` (Debian's package) as root`);
+  execFileSync("apt-get", ["install", "-y", "-q", pkg], {
     env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
     stdio: "ignore",
     timeout: 300_000,
   });
-  return "haproxy";
+  return which().split("\n")[0] || program;
+}
+
+export const ensureHaproxy = () => ensureDebianProgram("haproxy");
+
+/** pgbouncer in transaction pooling in front of `target` (a PostgreSQL URL), with a server pool of `poolSize`
+ * connections: answers the URL to reach `target`'s database through it. Run as the postgres user when we are root
+ * (pgbouncer refuses root). */
+export async function startPgbouncer(target: string, poolSize = 2): Promise<{ url: string; stop(): Promise<void> }> {
+  const bin = ensureDebianProgram("pgbouncer");
+  const dir = mkdtempSync(path.join(tmpdir(), "platform-pgbouncer-"));
+  const t = new URL(target);
+  const port: number = await freePort();
+  writeFileSync(path.join(dir, "userlist.txt"), `"postgres" ""\n`);
+  writeFileSync(
+    path.join(dir, "pgbouncer.ini"),
+    [
+      "[databases]",
+      `* = host=${t.hostname} port=${t.port || 5432}`,
+      "[pgbouncer]",
+      "listen_addr = 127.0.0.1",
+      `listen_port = ${port}`,
+      "unix_socket_dir =",
+      "auth_type = trust",
+      `auth_file = ${path.join(dir, "userlist.txt")}`,
+      "pool_mode = transaction",
+      `default_pool_size = ${poolSize}`,
+      "max_client_conn = 500",
+      "ignore_startup_parameters = extra_float_digits,options",
+      "",
+    ].join("\n"),
+  );
+  const root = process.getuid?.() === 0;
+  if (root) execFileSync("chown", ["-R", "postgres", dir]);
+  const child = spawn(
+    root ? "runuser" : bin,
+    root ? ["-u", "postgres", "--", bin, path.join(dir, "pgbouncer.ini")] : [path.join(dir, "pgbouncer.ini")],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  let log = "";
+  child.stdout!.on("data", (d) => (log += d));
+  child.stderr!.on("data", (d) => (log += d));
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const up = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, "127.0.0.1");
+      socket.once("connect", () => (socket.destroy(), resolve(true)));
+      socket.once("error", () => resolve(false));
+    });
+    if (up) break;
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`pgbouncer did not start: ${log}`);
+    await sleep(100);
+  }
+  const url = new URL(target);
+  url.port = String(port);
+  return {
+    url: url.toString(),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        rmSync(dir, { recursive: true, force: true });
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGKILL");
+      }),
+  };
 }
 
 async function redisAnswers(port: number, command = "PING", expect = "+PONG"): Promise<boolean> {
