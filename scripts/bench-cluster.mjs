@@ -182,7 +182,9 @@ async function main(run) {
     };
     const t0 = Date.now();
     const nodes = await Promise.all([1, 2, 3].map(startNode));
-    log(`nodes ${nodes.map((n) => `${n.id} on ${n.url} (pid ${n.child.pid})`).join(", ")}, up in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    log(
+      `nodes ${nodes.map((n) => `${n.id} on ${n.url} (pid ${n.child.pid})`).join(", ")}, up in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+    );
 
     const offer = await publishAndSubscribe({
       url: nodes[0].url,
@@ -418,7 +420,9 @@ async function main(run) {
       `\nbench:cluster, ${CONNECTIONS} connections, ${WARMUP} s warm-up + ${DURATION} s measured, medians of ${ROUNDS} interleaved round(s); ` +
         `${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}), load at the start ${loadBefore.map((l) => l.toFixed(2)).join(" ")}`,
     );
-    console.log(`  ${pad("configuration", 34)}${pad("load", 34)}${lpad("req/s", 8)}${lpad("p50", 7)}${lpad("p99", 7)}  CPU ms a request (nodes + haproxy)`);
+    console.log(
+      `  ${pad("configuration", 34)}${pad("load", 34)}${lpad("req/s", 8)}${lpad("p50", 7)}${lpad("p99", 7)}  CPU ms a request (nodes + haproxy)`,
+    );
     for (const cfg of configs)
       for (const [name, l] of Object.entries(loads)) {
         const s = summary[cfg.key].loads[name];
