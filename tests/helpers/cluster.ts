@@ -61,13 +61,9 @@ export async function startPgbouncer(target: string, poolSize = 2): Promise<{ ur
   );
   const root = process.getuid?.() === 0;
   if (root) execFileSync("chown", ["-R", "postgres", dir]);
-  const child = spawn(
-    root ? "runuser" : bin,
-    root ? ["-u", "postgres", "--", bin, path.join(dir, "pgbouncer.ini")] : [path.join(dir, "pgbouncer.ini")],
-    {
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
+  // pgbouncer itself switches to the postgres user (-u), so the child is pgbouncer, and killing it ends it: a runuser in
+  // between would die alone and leave pgbouncer holding this process's pipes open (the test file would never exit).
+  const child = spawn(bin, [...(root ? ["-u", "postgres"] : []), path.join(dir, "pgbouncer.ini")], { stdio: ["ignore", "pipe", "pipe"] });
   let log = "";
   child.stdout!.on("data", (d) => (log += d));
   child.stderr!.on("data", (d) => (log += d));
@@ -89,7 +85,9 @@ export async function startPgbouncer(target: string, poolSize = 2): Promise<{ ur
     stop: () =>
       new Promise<void>((resolve) => {
         rmSync(dir, { recursive: true, force: true });
-        if (child.exitCode !== null) return resolve();
+        child.stdout!.destroy();
+        child.stderr!.destroy();
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once("exit", () => resolve());
         child.kill("SIGKILL");
       }),
