@@ -20,8 +20,8 @@ let membership;
 try {
   prepare();
   const { migrateIfPending } = await import("./db-migrate.mjs");
-  // Several nodes starting at once on a new database: Prisma's migrate holds a PostgreSQL advisory lock, so one applies
-  // the migrations and the others, once it has, find none pending.
+  // Several nodes starting at once on a new database: one applies the migrations, the others wait for it on
+  // PostgreSQL's advisory lock and then find none pending (db-migrate.mjs).
   await migrateIfPending();
   // Beside other nodes: refused in one line where this one could not serve correctly (scripts/lib/cluster-node.mjs).
   const { joinOrRefuse } = await import("./lib/cluster-node.mjs");

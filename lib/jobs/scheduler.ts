@@ -48,10 +48,8 @@ export async function runJobsOnce(log = (msg: string) => console.log(msg), { wai
 }
 
 let timer: NodeJS.Timeout | null = null;
-let leading = false;
-
 /** Whether this process holds the `scheduler` lease (its ticks run the jobs). */
-export const schedulerLeads = (): boolean => leading;
+let leading = false;
 
 export function startScheduler(intervalMs = Number(process.env.JOBS_INTERVAL_MS ?? 10 * 60_000)): void {
   if (timer || process.env.JOBS_IN_SERVER === "false") return;

@@ -12,7 +12,7 @@
 // better-sqlite3, imported on demand (they exist once prepare() has installed).
 import { createHmac } from "node:crypto";
 import { hostname } from "node:os";
-import { databaseUrl, providerOf, sqliteFilePath } from "./database-url.mjs";
+import { databaseUrl, plainPostgresUrl, providerOf, sqliteFilePath } from "./database-url.mjs";
 import { dataDir, keyHashSecret, nextAuthSecret, nodeId } from "./node-identity.mjs";
 
 export const HEARTBEAT_MS = 5000;
@@ -40,9 +40,7 @@ async function connect(url) {
     };
   }
   const { default: pg } = await import("pg");
-  const u = new URL(url);
-  for (const p of ["connection_limit", "pgbouncer"]) u.searchParams.delete(p);
-  const client = new pg.Client({ connectionString: u.toString(), connectionTimeoutMillis: 10_000 });
+  const client = new pg.Client({ connectionString: plainPostgresUrl(url), connectionTimeoutMillis: 10_000 });
   client.on("error", () => {}); // a lost connection shows in the next heartbeat's failure
   await client.connect();
   const toPg = (sql) =>

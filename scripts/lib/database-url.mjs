@@ -20,6 +20,13 @@ export function sqliteFilePath(url) {
   return path.resolve(url.slice("file:".length));
 }
 
+/** The URL as `pg` takes it: without the settings that are ours or Prisma's (lib/db/database-url.ts's twin). */
+export function plainPostgresUrl(url) {
+  const u = new URL(url);
+  for (const p of ["connection_limit", "pgbouncer"]) u.searchParams.delete(p);
+  return u.toString();
+}
+
 export function prismaConfigFor(url) {
   return providerOf(url) === "sqlite" ? "prisma.sqlite.config.ts" : "prisma.postgres.config.ts";
 }
