@@ -5,7 +5,7 @@ import { expireCredits } from "@/lib/billing/credits";
 import { reconcileStripePayments } from "@/lib/billing/stripe/reconcile-stripe";
 import { purgeBusMessages } from "@/lib/bus/cluster-bus";
 import { acquireLease, jobLeaseMs, withLease } from "@/lib/cluster/job-lease";
-import { purgeExpiredIdempotencyKeys, purgeExpiredLogs } from "./retention";
+import { makeDayPartitions, purgeExpiredIdempotencyKeys, purgeExpiredLogs } from "./retention";
 import { compactRollups } from "./compact-rollups";
 
 // The periodic jobs: in the server by default (instrumentation.ts), or alone with `npm run jobs`. On several nodes
@@ -14,6 +14,8 @@ import { compactRollups } from "./compact-rollups";
 // clock moved on all of them, say), and the nodes' schedulers tick only on the node that holds the `scheduler` lease.
 
 export const JOBS: Record<string, () => Promise<unknown>> = {
+  // PostgreSQL: the request log's and usage events' day partitions, made ahead (before retention drops old days).
+  partitions: makeDayPartitions,
   "purge-logs": purgeExpiredLogs,
   "purge-idempotency-keys": purgeExpiredIdempotencyKeys,
   "compact-rollups": compactRollups,

@@ -17,6 +17,7 @@ import {
   serializeMeterEvent,
   settleMeterEvent,
   type PreparedMeterEvent,
+  writeMeterEvent,
 } from "./meter-events";
 
 type UsageRow = Awaited<ReturnType<typeof db.usageEvent.findFirstOrThrow>>;
@@ -111,7 +112,7 @@ export async function amendMeterEvent(provider: AuthContext, id: string, input: 
             correctionReason: input.reason,
           },
         });
-        await tx.usageEvent.update({ where: { id: original.id }, data: { correctedBy: row.id } });
+        await tx.usageEvent.updateMany({ where: { id: original.id, timestamp: original.timestamp }, data: { correctedBy: row.id } });
         const data = {
           object: "usage_correction",
           action,
@@ -226,7 +227,7 @@ export async function backfillMeterEvents(
       async (tx) => {
         const written = new Map<number, UsageRow>();
         for (const p of prepared)
-          written.set(p.index, p.event.kind === "new" ? await tx.usageEvent.create({ data: p.event.data }) : p.event.row);
+          written.set(p.index, p.event.kind === "new" ? await writeMeterEvent(tx, p.event.data) : p.event.row);
         return written;
       },
       { answer },

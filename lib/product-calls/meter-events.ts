@@ -51,6 +51,22 @@ export function serializeMeterEvent(e: UsageRow, currency: string | null) {
   };
 }
 
+/** The event a product's identifier names, when it was reported before. */
+export async function meterEventByIdentifier(productId: string, identifier: string): Promise<UsageRow | null> {
+  const key = await db.meterEventIdentifier.findUnique({ where: { productId_identifier: { productId, identifier } } });
+  return key ? db.usageEvent.findFirst({ where: { id: key.eventId, timestamp: key.timestamp } }) : null;
+}
+
+/**
+ * A new meter event and its identifier's row, in the caller's transaction. The identifier's key is what refuses a
+ * second event with it (P2002): UsageEvent itself cannot, being partitioned by day on PostgreSQL.
+ */
+export async function writeMeterEvent(tx: Prisma.TransactionClient, data: Prisma.UsageEventUncheckedCreateInput): Promise<UsageRow> {
+  const timestamp = new Date(data.timestamp);
+  await tx.meterEventIdentifier.create({ data: { productId: data.productId!, identifier: data.identifier!, eventId: data.id, timestamp } });
+  return tx.usageEvent.create({ data: { ...data, timestamp } });
+}
+
 async function subscriptionFor(provider: AuthContext, productId: string, input: MeterEventCreate) {
   if (input.subscription) {
     const sub = await db.subscription.findFirst({ where: { id: input.subscription, productId, providerId: provider.businessId } });
@@ -99,7 +115,7 @@ type ConsumerScope = { businessId: string; projectId: string; environment: strin
 export async function prepareMeterEvent(provider: AuthContext, input: MeterEventCreate): Promise<PreparedMeterEvent> {
   const product = await providerProduct(provider, input.product);
   const identifier = input.identifier ?? newId("usage");
-  const existing = await db.usageEvent.findUnique({ where: { productId_identifier: { productId: product.id, identifier } } });
+  const existing = await meterEventByIdentifier(product.id, identifier);
   if (existing) return { kind: "recorded", row: existing };
   const sub = await subscriptionFor(provider, product.id, input);
   if (sub.status === "canceled")
@@ -195,14 +211,12 @@ export async function createMeterEvent(provider: AuthContext, input: MeterEventC
   let row: UsageRow;
   try {
     // The transaction declares the request's answer: a retry after a crash replays this event, never a second one.
-    row = await withEvents((tx) => tx.usageEvent.create({ data: prepared.data }), { answer: (r) => preparedView(prepared, r) });
+    row = await withEvents((tx) => writeMeterEvent(tx, prepared.data), { answer: (r) => preparedView(prepared, r) });
   } catch (e) {
     await settleMeterEvent(prepared, null);
-    // The same identifier reported twice at once: the unique index keeps one; answer it.
+    // The same identifier reported twice at once: the identifier's key keeps one; answer it.
     if (isUniqueRace(e)) {
-      const first = await db.usageEvent.findUnique({
-        where: { productId_identifier: { productId: prepared.data.productId!, identifier: prepared.data.identifier! } },
-      });
+      const first = await meterEventByIdentifier(prepared.data.productId!, prepared.data.identifier!);
       if (first) return serializeMeterEvent(first, null);
     }
     throw e;

@@ -117,7 +117,7 @@ test("done when: 1 USD of credits on a 0.002 USD/call prepaid plan serves exactl
   const burn = ledger.body.data.find((e: any) => e.type === "burn");
   assert.equal(burn.amount, "-0.002");
   assert.match(burn.requestId, /^req_/);
-  const log = await db.requestLog.findUnique({ where: { id: burn.requestId } });
+  const log = await db.requestLog.findFirst({ where: { id: burn.requestId } });
   assert.ok(log, "a burn names the request of its call");
 
   // The provider sees the same figures for its customer.

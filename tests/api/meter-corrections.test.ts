@@ -40,7 +40,7 @@ test("amend and void: the original kept, corrections referencing it, the invoice
   assert.equal(amended.body.data.quantity, -6);
   assert.equal(amended.body.data.cost.amount, "-0.06");
   assert.equal(amended.body.data.reason, "Double-counted retries");
-  const kept = await db.usageEvent.findUnique({ where: { id: original.id } });
+  const kept = await db.usageEvent.findFirst({ where: { id: original.id } });
   assert.equal(kept?.quantity, 10, "the original is kept as it was reported");
   assert.equal(kept?.correctedBy, amended.body.data.id);
 

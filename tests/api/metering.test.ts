@@ -139,7 +139,7 @@ const LLM_METRICS = [
 
 async function eventOf(requestId: string) {
   const id = `use_${requestId.slice(4)}`;
-  return poll(() => db.usageEvent.findUnique({ where: { id } }));
+  return poll(() => db.usageEvent.findFirst({ where: { id } }));
 }
 
 test("done when: an LLM-style product at 1 USD per million input and 4 per million output tokens, streamed and not", async () => {
@@ -196,7 +196,7 @@ test("done when: an LLM-style product at 1 USD per million input and 4 per milli
     unmetered.map((u: { quantities: unknown }) => u.quantities),
     unmetered.map(() => null),
   );
-  const log = await poll(() => db.requestLog.findUnique({ where: { id: String(plain.headers["x-request-id"]) } }));
+  const log = await poll(() => db.requestLog.findFirst({ where: { id: String(plain.headers["x-request-id"]) } }));
   assert.equal((log?.responseHeaders as Record<string, string>)["x-request-cost"], "0.0026 USD");
 
   // The invoice so far: one line per metric with its units and amount.

@@ -76,7 +76,7 @@ describe("authorization-code flow (confidential client, client_secret_basic, PKC
     const res = await bearer(tokens.access_token).get("/v1/products?limit=1");
     assert.equal(res.status, 200);
     const requestId = res.headers.get("x-request-id")!;
-    const log = await poll(() => db.requestLog.findUnique({ where: { id: requestId } }), 5_000);
+    const log = await poll(() => db.requestLog.findFirst({ where: { id: requestId } }), 5_000);
     assert.ok(log, "a request log was written");
     assert.equal(log.apiKey, c.id);
     assert.equal(log.businessId, user.businessId);

@@ -193,7 +193,7 @@ test(
     // The request log keeps what the answer said: degraded, on /v1 and on the gateway.
     for (const answer of [seen.v1[0], seen.open[0]]) {
       let log = null;
-      for (let i = 0; i < 50 && !log; i++, await sleep(200)) log = await db.requestLog.findUnique({ where: { id: answer.requestId! } });
+      for (let i = 0; i < 50 && !log; i++, await sleep(200)) log = await db.requestLog.findFirst({ where: { id: answer.requestId! } });
       assert.equal((log?.responseHeaders as Record<string, string> | undefined)?.["x-platform-degraded"], "limiter", JSON.stringify(log));
     }
 

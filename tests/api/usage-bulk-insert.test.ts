@@ -120,7 +120,7 @@ test("bulk-inserted usage events and logs read back exactly, nulls and unicode i
   // A journal line written before paidByCredits existed (replayed after an upgrade) inserts, as false.
   const { paidByCredits: _, ...older } = { ...usage[0], id: newId("usage") };
   await bulkInsert("UsageEvent", USAGE, [older]);
-  assert.equal((await db.usageEvent.findUnique({ where: { id: older.id } }))?.paidByCredits, false);
+  assert.equal((await db.usageEvent.findFirst({ where: { id: older.id } }))?.paidByCredits, false);
 
   const logs = [
     {
