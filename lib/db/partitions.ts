@@ -1,5 +1,5 @@
-import { db, databaseProvider, databaseUrl } from "./client";
 import { now } from "@/lib/clock";
+import { db, databaseProvider, databaseUrl } from "./client";
 
 // Day partitions of the two tables that take a row per call (PostgreSQL only; SQLite has no partitioning and keeps
 // plain tables). The migration made each a table partitioned by range of "timestamp" with a DEFAULT partition; this

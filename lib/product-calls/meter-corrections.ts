@@ -226,8 +226,7 @@ export async function backfillMeterEvents(
     rows = await withEvents(
       async (tx) => {
         const written = new Map<number, UsageRow>();
-        for (const p of prepared)
-          written.set(p.index, p.event.kind === "new" ? await writeMeterEvent(tx, p.event.data) : p.event.row);
+        for (const p of prepared) written.set(p.index, p.event.kind === "new" ? await writeMeterEvent(tx, p.event.data) : p.event.row);
         return written;
       },
       { answer },

@@ -515,6 +515,23 @@ if (onPostgres) {
       [subs.map((s) => s.id)],
     );
     assert.equal(payments.rows[0].n, 4);
+    // The partitions job ran on the three at once: the moved clock's day and the week after it exist for both tables
+    // (PARTITION_DAYS_AHEAD, 7), and the usage the load wrote before them stays where its days are.
+    const day = (t: number) => new Date(Math.floor(t / 86_400_000) * 86_400_000).toISOString().slice(0, 10).replaceAll("-", "");
+    const partitions = new Set(
+      (
+        await sql.query(
+          `SELECT c.relname::text AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_class p ON p.oid = i.inhparent WHERE p.relname IN ('RequestLog', 'UsageEvent')`,
+        )
+      ).rows.map((r) => r.name as string),
+    );
+    for (let d = 0; d <= 7; d++)
+      for (const table of ["RequestLog", "UsageEvent"])
+        assert.ok(partitions.has(`${table}_${day(Date.now() + offsetMs + d * 86_400_000)}`), `${table}'s day +${d}: ${[...partitions]}`);
+    const misplaced = await sql.query(
+      `SELECT count(*)::int AS n FROM "UsageEvent_default" d WHERE EXISTS (SELECT 1 FROM pg_class WHERE relname = 'UsageEvent_' || to_char(d."timestamp", 'YYYYMMDD'))`,
+    );
+    assert.equal(misplaced.rows[0].n, 0, "no row left in the default partition for a day that has its own");
     // Each event reaches the endpoint once: its deliveries settle, then no webhook-id came twice.
     const deliveries = async () =>
       (await sql.query(`SELECT count(*)::int AS n FROM "WebhookDelivery" WHERE "webhookId" = $1`, [endpoint.id])).rows[0].n as number;

@@ -71,10 +71,14 @@ test("a day's partition takes the rows the default partition held of it; later r
   assert.equal(await partitionOf("RequestLog", early), "RequestLog_default", "no partition yet: the default one");
 
   const made = await parts.ensureDayPartitions(at(0), 2);
-  assert.deepEqual(
-    made,
-    ["RequestLog_20310310", "RequestLog_20310311", "RequestLog_20310312", "UsageEvent_20310310", "UsageEvent_20310311", "UsageEvent_20310312"],
-  );
+  assert.deepEqual(made, [
+    "RequestLog_20310310",
+    "RequestLog_20310311",
+    "RequestLog_20310312",
+    "UsageEvent_20310310",
+    "UsageEvent_20310311",
+    "UsageEvent_20310312",
+  ]);
   assert.equal(await partitionOf("RequestLog", early), "RequestLog_20310310", "moved out of the default partition");
   assert.equal(await partitionOf("RequestLog", later), "RequestLog_default", "a day without a partition stays in the default one");
   const next = await log("proj_a", at(1, 23));
@@ -82,7 +86,10 @@ test("a day's partition takes the rows the default partition held of it; later r
 
   // The partition has the parent's indexes (built on attach), and a query on a day reads that day's partition only.
   const idx = await sql.query(`SELECT indexdef FROM pg_indexes WHERE tablename = 'RequestLog_20310311'`);
-  assert.ok(idx.rows.some((r) => /UNIQUE.*\(id, "timestamp"\)/.test(r.indexdef)), JSON.stringify(idx.rows));
+  assert.ok(
+    idx.rows.some((r) => /UNIQUE.*\(id, "timestamp"\)/.test(r.indexdef)),
+    JSON.stringify(idx.rows),
+  );
   assert.ok(idx.rows.some((r) => /"projectId", environment, "timestamp", id/.test(r.indexdef)));
   const plan = await sql.query(
     `EXPLAIN SELECT * FROM "RequestLog" WHERE "projectId" = 'proj_a' AND "timestamp" >= '2031-03-11' AND "timestamp" < '2031-03-12'`,
@@ -98,7 +105,13 @@ test("two makers at once make each partition once, without an error", async () =
   const both = await Promise.all([parts.ensureDayPartitions(at(20), 1), parts.ensureDayPartitions(at(20), 1)]);
   assert.deepEqual(both.flat().sort(), ["RequestLog_20310330", "RequestLog_20310331", "UsageEvent_20310330", "UsageEvent_20310331"]);
   const list = (await parts.dayPartitions("RequestLog")).map((p) => p.name);
-  assert.deepEqual(list, ["RequestLog_20310310", "RequestLog_20310311", "RequestLog_20310312", "RequestLog_20310330", "RequestLog_20310331"]);
+  assert.deepEqual(list, [
+    "RequestLog_20310310",
+    "RequestLog_20310311",
+    "RequestLog_20310312",
+    "RequestLog_20310330",
+    "RequestLog_20310331",
+  ]);
 });
 
 test("retention drops the days past the longest retention whole, and deletes only what a shorter one expires", async () => {
