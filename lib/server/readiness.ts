@@ -27,8 +27,19 @@ function expectedMigrations(): string[] {
   }
 }
 
+/** Once every migration this checkout carries was seen applied, later checks only ask the database to answer: applied
+ * migrations do not go away, and reading _prisma_migrations on every check was most of the data plane's part of it. */
+let migrationsApplied = false;
+
 async function databaseCheck(): Promise<ReadinessCheck[]> {
   try {
+    if (migrationsApplied) {
+      await withinASecond(db.$queryRawUnsafe("SELECT 1"));
+      return [
+        { name: "database", ok: true },
+        { name: "migrations", ok: true },
+      ];
+    }
     const rows = await withinASecond(
       db.$queryRawUnsafe<{ migration_name: string }[]>(
         "SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL",
@@ -36,6 +47,7 @@ async function databaseCheck(): Promise<ReadinessCheck[]> {
     );
     const applied = new Set(rows.map((r) => r.migration_name));
     const missing = expectedMigrations().filter((m) => !applied.has(m));
+    migrationsApplied = missing.length === 0;
     return [
       { name: "database", ok: true },
       { name: "migrations", ok: missing.length === 0, ...(missing.length ? { detail: `not applied: ${missing.join(", ")}` } : {}) },
@@ -59,10 +71,26 @@ async function redisCheck(): Promise<ReadinessCheck[]> {
   }
 }
 
-/** Every check, database and migrations, Redis when configured, and what the caller adds (Next's reachability). */
-export async function readiness(
-  extra: () => Promise<ReadinessCheck[]> = async () => [],
-): Promise<{ ok: boolean; checks: ReadinessCheck[] }> {
-  const checks = (await Promise.all([databaseCheck(), redisCheck(), extra()])).flat();
-  return { ok: checks.every((c) => c.ok), checks };
+type Readiness = { ok: boolean; checks: ReadinessCheck[] };
+
+/** How long one round of checks answers /readyz (READYZ_CACHE_MS, default 1000; 0 checks every time). Every node has
+ * a balancer or several asking every half second or so; a round cost the node about 7 ms of CPU (half of it Next's
+ * health route), and a state a second old is what the balancer's own interval already allows. */
+const cacheMs = (): number => {
+  const ms = Number(process.env.READYZ_CACHE_MS ?? 1000);
+  return Number.isFinite(ms) && ms >= 0 ? ms : 1000;
+};
+let lastRound: { at: number; result: Promise<Readiness> } | null = null;
+
+/** Every check, database and migrations, Redis when configured, and what the caller adds (Next's reachability). A
+ * round younger than READYZ_CACHE_MS (or still running) answers callers that come meanwhile. */
+export function readiness(extra: () => Promise<ReadinessCheck[]> = async () => []): Promise<Readiness> {
+  const t = Date.now();
+  if (lastRound && t - lastRound.at < cacheMs()) return lastRound.result;
+  const result = Promise.all([databaseCheck(), redisCheck(), extra()]).then((parts) => {
+    const checks = parts.flat();
+    return { ok: checks.every((c) => c.ok), checks };
+  });
+  lastRound = { at: t, result };
+  return result;
 }
