@@ -73,24 +73,29 @@ async function redisCheck(): Promise<ReadinessCheck[]> {
 
 type Readiness = { ok: boolean; checks: ReadinessCheck[] };
 
-/** How long one round of checks answers /readyz (READYZ_CACHE_MS, default 1000; 0 checks every time). Every node has
- * a balancer or several asking every half second or so; a round cost the node about 7 ms of CPU (half of it Next's
- * health route), and a state a second old is what the balancer's own interval already allows. */
+/** How long a ready round of checks answers /readyz (READYZ_CACHE_MS, default 1000; 0 checks every time). Every node
+ * has a balancer or several asking every half second or so; a round cost the node about 7 ms of CPU (half of it Next's
+ * health route), and a state a second old is what the balancer's own interval already allows. A round that found
+ * something down is not kept: a node that is not ready checks again on every ask, so it is back as soon as it can be. */
 const cacheMs = (): number => {
   const ms = Number(process.env.READYZ_CACHE_MS ?? 1000);
   return Number.isFinite(ms) && ms >= 0 ? ms : 1000;
 };
-let lastRound: { at: number; result: Promise<Readiness> } | null = null;
+let lastReady: { at: number; result: Readiness } | null = null;
+let running: Promise<Readiness> | null = null;
 
-/** Every check, database and migrations, Redis when configured, and what the caller adds (Next's reachability). A
- * round younger than READYZ_CACHE_MS (or still running) answers callers that come meanwhile. */
+/** Every check, database and migrations, Redis when configured, and what the caller adds (Next's reachability). Callers
+ * that come while a round runs share it; a ready round answers for READYZ_CACHE_MS. */
 export function readiness(extra: () => Promise<ReadinessCheck[]> = async () => []): Promise<Readiness> {
   const t = Date.now();
-  if (lastRound && t - lastRound.at < cacheMs()) return lastRound.result;
-  const result = Promise.all([databaseCheck(), redisCheck(), extra()]).then((parts) => {
-    const checks = parts.flat();
-    return { ok: checks.every((c) => c.ok), checks };
-  });
-  lastRound = { at: t, result };
-  return result;
+  if (lastReady && t - lastReady.at < cacheMs()) return Promise.resolve(lastReady.result);
+  running ??= Promise.all([databaseCheck(), redisCheck(), extra()])
+    .then((parts) => {
+      const checks = parts.flat();
+      const result = { ok: checks.every((c) => c.ok), checks };
+      lastReady = result.ok ? { at: t, result } : null;
+      return result;
+    })
+    .finally(() => (running = null));
+  return running;
 }
