@@ -58,9 +58,11 @@ export function runLoad({
   cpuPid,
   otherPids,
   requests,
+  overallRate,
 }) {
-  // `requests`: autocannon's list of requests each connection cycles through (say, one per API key).
-  const opts = { url, connections, duration, warmup, headers, method, body, timeout: timeoutS, requests };
+  // `requests`: autocannon's list of requests each connection cycles through (say, one per API key). `overallRate`:
+  // requests a second over all connections (paced load), else as fast as the connections go.
+  const opts = { url, connections, duration, warmup, headers, method, body, timeout: timeoutS, requests, overallRate };
   return runMeasuringChild(SELF, "--autocannon", opts, {
     cpuPid,
     otherPids,
@@ -154,6 +156,7 @@ async function autocannonChild(opts) {
     body: opts.body,
     timeout: opts.timeout,
     ...(opts.requests ? { requests: opts.requests } : {}),
+    ...(opts.overallRate ? { overallRate: opts.overallRate } : {}),
   };
   if (opts.warmup > 0) await autocannon({ ...base, duration: opts.warmup });
   process.stdout.write("MEASURING\n");
