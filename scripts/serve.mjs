@@ -243,6 +243,16 @@ export async function serve({ membership = null } = {}) {
   }
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
+  // Under `npm start`, a SIGTERM sent to npm never gets here: npm (11) runs the script through `sh -c`, and the signal
+  // ends npm and that shell, leaving this process to serve on as an orphan that holds the port, never drained. So when
+  // the process that started it goes away, the node stops as on SIGTERM, drain included. Only under npm's `start`
+  // (npm_lifecycle_event): a supervisor started by hand or by a service manager keeps its parent's choice.
+  if (process.env.npm_lifecycle_event === "start") {
+    const parent = process.ppid;
+    setInterval(() => {
+      if (process.ppid !== parent) void stop("npm start ended");
+    }, 250).unref();
+  }
 
   // GET /metrics: a worker asks, and prom-client's AggregatorRegistry sums what every worker counted (over the
   // cluster's IPC). Loaded here, after `npm start`'s install step, as every package is.
