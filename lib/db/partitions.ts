@@ -65,6 +65,11 @@ export async function dayPartitions(table: PartitionedTable): Promise<DayPartiti
 // would fail on the second's attach rather than wait. Transaction-scoped, so it holds behind pgbouncer too.
 const LOCK = `SELECT pg_advisory_xact_lock(hashtext('platform:partitions'))`;
 
+// Making a day locks the default partition, and dropping one locks the parent table, each for milliseconds; but a lock
+// waiting behind a long query (an analytics read, say) would hold every insert queued behind it. So each waits at
+// most this long, then gives up until the job's next run.
+const DDL_LOCK_TIMEOUT = `SET LOCAL lock_timeout = '3s'`;
+
 /**
  * The partition of `day` for `table`, made if missing: a plain table shaped like the parent gets the day's rows out of
  * the default partition (in the same transaction, the default partition locked so no row of that day slips in
@@ -80,6 +85,7 @@ export async function ensureDayPartition(table: PartitionedTable, day: Date): Pr
       const exists = await tx.$queryRawUnsafe<{ n: number }[]>(`SELECT COUNT(*)::int AS "n" FROM pg_class WHERE relname = $1`, name);
       if (exists[0].n > 0) return false;
       const range = `FROM (${sqlTimestamp(from)}) TO (${sqlTimestamp(to)})`;
+      await tx.$executeRawUnsafe(DDL_LOCK_TIMEOUT);
       await tx.$executeRawUnsafe(`LOCK TABLE "${table}_default" IN ACCESS EXCLUSIVE MODE`);
       await tx.$executeRawUnsafe(`CREATE TABLE "${name}" (LIKE "${table}" INCLUDING DEFAULTS)`);
       await tx.$executeRawUnsafe(
@@ -114,6 +120,7 @@ export async function dropDayPartitionsBefore(table: PartitionedTable, before: D
   for (const p of old) {
     await db.$transaction(async (tx) => {
       await tx.$executeRawUnsafe(LOCK);
+      await tx.$executeRawUnsafe(DDL_LOCK_TIMEOUT);
       await tx.$executeRawUnsafe(`DROP TABLE IF EXISTS "${p.name}"`);
     });
     dropped.push(p.name);

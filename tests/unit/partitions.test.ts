@@ -158,6 +158,32 @@ test("retention drops the days past the longest retention whole, and deletes onl
   clock.resetClock();
 });
 
+test(
+  "a drop waiting behind a long read gives up after its lock timeout instead of queueing every insert behind it",
+  { timeout: 30_000 },
+  async () => {
+    const reader = new pg.Client({ connectionString: database.url });
+    await reader.connect();
+    try {
+      // A long read holds the parent table: a DROP of one of its partitions must wait for it.
+      await reader.query("BEGIN");
+      await reader.query(`SELECT count(*) FROM "RequestLog"`);
+      const started = Date.now();
+      await assert.rejects(parts.dropDayPartitionsBefore("RequestLog", new Date("2031-04-01T00:00:00Z")), /lock timeout/i);
+      const waited = Date.now() - started;
+      assert.ok(waited >= 2500 && waited < 20_000, `gave up after ${waited} ms`);
+      await reader.query("COMMIT");
+      // Once the read is done, the next run drops them.
+      assert.deepEqual(await parts.dropDayPartitionsBefore("RequestLog", new Date("2031-04-01T00:00:00Z")), [
+        "RequestLog_20310330",
+        "RequestLog_20310331",
+      ]);
+    } finally {
+      await reader.end();
+    }
+  },
+);
+
 test("partitions are PostgreSQL's: names and days in UTC, the window's size from PARTITION_DAYS_AHEAD", () => {
   assert.equal(parts.partitionName("UsageEvent", new Date("2031-01-02T23:59:59Z")), "UsageEvent_20310102");
   assert.equal(parts.utcDay(new Date("2031-01-02T23:59:59.999Z")).toISOString(), "2031-01-02T00:00:00.000Z");
