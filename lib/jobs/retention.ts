@@ -1,6 +1,6 @@
 import { db } from "@/lib/db/client";
 import { now } from "@/lib/clock";
-import { dropDayPartitionsBefore, ensureDayPartitions, partitionedDatabase } from "@/lib/db/partitions";
+import { dropDayPartitionsBefore, ensureDayPartitions } from "@/lib/db/partitions";
 
 const DAY_MS = 86_400_000;
 
@@ -14,7 +14,7 @@ export async function purgeExpiredLogs(): Promise<{ deleted: number; droppedPart
   const projects = await db.project.findMany({ select: { id: true, retentionDays: true } });
   const t = now().getTime();
   const longest = projects.length ? Math.max(...projects.map((p) => p.retentionDays)) : 30;
-  const droppedPartitions = partitionedDatabase() ? await dropDayPartitionsBefore("RequestLog", new Date(t - longest * DAY_MS)) : [];
+  const droppedPartitions = await dropDayPartitionsBefore("RequestLog", new Date(t - longest * DAY_MS)); // none on SQLite
   // One DELETE per retention in use, not per project.
   const byDays = new Map<number, string[]>();
   for (const p of projects) byDays.set(p.retentionDays, [...(byDays.get(p.retentionDays) ?? []), p.id]);
