@@ -1,9 +1,19 @@
 import { grants } from "@/lib/auth/scopes";
-import { currentSubscriptions, primeSubscription, quotaRemaining, type SubscriptionEntry } from "./rate-request";
+import { NativeDate } from "@/lib/native-date";
+import {
+  currentSubscriptions,
+  primeSubscription,
+  quotaRemaining,
+  subscriptionsReadSince,
+  type ProjectEntry,
+  type SubscriptionEntry,
+} from "./rate-request";
 
 // Whether a key may call a product, and under which subscription, price, limits and remaining quota: the one
 // question the gateway, key verification and meter events ask. Answered from the per-process subscription cache
-// (lib/billing/rate-request.ts), so after a project's first call it is a map lookup, not a query.
+// (lib/billing/rate-request.ts), so after a project's first call it is a map lookup, not a query. A refusal is
+// confirmed by a read begun after the call arrived, so what another node granted a moment ago (a subscription, a
+// paid invoice) is served at once there too; what it took away reaches this node through the bus, within its bound.
 
 export type EntitlementCode = "VALID" | "PRODUCT_NOT_SUBSCRIBED" | "SUBSCRIPTION_INACTIVE" | "SUBSCRIPTION_UNPAID" | "QUOTA_EXCEEDED";
 
@@ -41,9 +51,7 @@ const refuse = (code: EntitlementCode, status: number, message: string, subscrip
   quotaRemaining: null,
 });
 
-function decide(key: CallerKey, productId: string, byProduct: Map<string, SubscriptionEntry>, at: number): Entitlement | SubscriptionEntry {
-  if (!grants(key.scopes, callScope(productId)))
-    return refuse("PRODUCT_NOT_SUBSCRIBED", 403, "This key is limited to other products (its scopes do not include call:<product>).");
+function decide(productId: string, byProduct: Map<string, SubscriptionEntry>, at: number): Entitlement | SubscriptionEntry {
   const sub = byProduct.get(productId);
   if (!sub) return refuse("PRODUCT_NOT_SUBSCRIBED", 403, "The key's project does not subscribe to this product.");
   // past_due: a payment failed and is being retried; the calls are served meanwhile, as Stripe's subscriptions are.
@@ -83,13 +91,21 @@ function withQuota(sub: SubscriptionEntry, at: number): Entitlement {
 
 /** The entitlement of `key` to call `productId` at `at` (ms); a plain value once the project is cached. */
 export function entitlementFor(key: CallerKey, productId: string, at: number): Entitlement | Promise<Entitlement> {
-  const cached = currentSubscriptions(key.projectId, key.environment);
-  const finish = (byProduct: Map<string, SubscriptionEntry>): Entitlement | Promise<Entitlement> => {
-    const d = decide(key, productId, byProduct, at);
-    if (!("subscriptionId" in d)) return d;
+  if (!grants(key.scopes, callScope(productId)))
+    return refuse("PRODUCT_NOT_SUBSCRIBED", 403, "This key is limited to other products (its scopes do not include call:<product>).");
+  const arrived = NativeDate.now();
+  const finish = (entry: ProjectEntry): Entitlement | Promise<Entitlement> => {
+    const d = decide(productId, entry.byProduct, at);
+    if (!("subscriptionId" in d)) {
+      if (entry.readAt >= arrived) return d;
+      const confirmed = subscriptionsReadSince(key.projectId, key.environment, arrived);
+      const again = (e: ProjectEntry) => (e.readAt >= arrived ? finish(e) : d);
+      return confirmed instanceof Promise ? confirmed.then(again) : again(confirmed);
+    }
     // The quota needs the period's count, read once per process and subscription.
     if (d.monthlyQuota !== null && d.state === null) return primeSubscription(d).then(() => withQuota(d, at));
     return withQuota(d, at);
   };
-  return cached instanceof Promise ? cached.then((e) => finish(e.byProduct)) : finish(cached.byProduct);
+  const cached = currentSubscriptions(key.projectId, key.environment);
+  return cached instanceof Promise ? cached.then(finish) : finish(cached);
 }

@@ -62,8 +62,10 @@ export interface SubscriptionEntry {
   calls: number;
 }
 
-interface ProjectEntry {
+export interface ProjectEntry {
   loadedAt: number;
+  /** When the read this entry holds began (NativeDate ms): it holds every change committed before then. */
+  readAt: number;
   invalid: boolean;
   byProduct: Map<string, SubscriptionEntry>;
 }
@@ -94,7 +96,8 @@ function listenForBillingChanges(): void {
   onBusReconnect(() => invalidateLocally("*"));
 }
 
-async function load(key: string, projectId: string, environment: string, previous: ProjectEntry | undefined): Promise<ProjectEntry> {
+async function load(key: string, projectId: string, environment: string, readAt: number): Promise<ProjectEntry> {
+  const previous = S.get(key);
   // Current subscriptions first, then the latest ended one of each product (a canceled subscription answers
   // differently from none).
   const all = await db.subscription.findMany({ where: { projectId, environment }, orderBy: [{ status: "asc" }, { createdAt: "desc" }] });
@@ -143,7 +146,7 @@ async function load(key: string, projectId: string, environment: string, previou
       calls: same ? before.calls : 0,
     });
   }
-  const entry: ProjectEntry = { loadedAt: NativeDate.now(), invalid: false, byProduct };
+  const entry: ProjectEntry = { loadedAt: NativeDate.now(), readAt, invalid: false, byProduct };
   S.set(key, entry);
   return entry;
 }
@@ -176,25 +179,58 @@ function autoRechargeOf(a: StoredAutoRecharge | null): SubscriptionEntry["autoRe
   return { belowNanos: decimalNanos(a.below), amountNanos: decimalNanos(a.amount), monthlyLimitNanos: decimalNanos(a.monthlyLimit) };
 }
 
-const pending = processSingleton("billing-rate-loading", () => new Map<string, Promise<ProjectEntry>>());
+// One read at a time per project: the one in flight (and when it began), and at most one queued behind it for
+// the callers that need a read begun after they arrived, however many they are.
+const pending = processSingleton("billing-rate-loading", () => new Map<string, { startedAt: number; promise: Promise<ProjectEntry> }>());
+const queued = processSingleton("billing-rate-queued", () => new Map<string, { since: number; promise: Promise<ProjectEntry> }>());
+
+function reading(key: string, projectId: string, environment: string, since: number): Promise<ProjectEntry> {
+  const inFlight = pending.get(key);
+  if (inFlight && inFlight.startedAt >= since) return inFlight.promise;
+  if (inFlight) {
+    const next = queued.get(key);
+    if (next) {
+      next.since = Math.max(next.since, since);
+      return next.promise;
+    }
+    const waiting = { since };
+    const promise = inFlight.promise
+      .catch(() => undefined)
+      .then(() => {
+        queued.delete(key);
+        return reading(key, projectId, environment, waiting.since);
+      });
+    queued.set(key, Object.assign(waiting, { promise }));
+    return promise;
+  }
+  const startedAt = NativeDate.now();
+  const promise = load(key, projectId, environment, startedAt).finally(() => pending.delete(key));
+  pending.set(key, { startedAt, promise });
+  return promise;
+}
 
 /** The project's current subscriptions by product: from memory when cached (a plain value), else a load. */
 export function currentSubscriptions(projectId: string, environment: string): ProjectEntry | Promise<ProjectEntry> {
   listenForBillingChanges();
   const key = `${projectId}|${environment}`;
   const e = S.get(key);
-  const refresh = () => {
-    let p = pending.get(key);
-    if (!p) {
-      p = load(key, projectId, environment, e).finally(() => pending.delete(key));
-      pending.set(key, p);
-    }
-    return p;
-  };
-  if (!e || e.invalid) return refresh();
+  if (!e || e.invalid) return reading(key, projectId, environment, -Infinity);
   if (NativeDate.now() - e.loadedAt > cacheTtl(TTL_MS))
-    void refresh().catch((err) => console.error("[billing] refreshing the rating cache failed", err));
+    void reading(key, projectId, environment, -Infinity).catch((err) => console.error("[billing] refreshing the rating cache failed", err));
   return e;
+}
+
+/**
+ * The project's subscriptions as read from the database at or after `since` (NativeDate ms). A refusal is
+ * confirmed with it: a subscription made or paid on another node a moment ago is served at once, not after the
+ * bus has carried the news, while an allowance keeps coming from memory.
+ */
+export function subscriptionsReadSince(projectId: string, environment: string, since: number): ProjectEntry | Promise<ProjectEntry> {
+  listenForBillingChanges();
+  const key = `${projectId}|${environment}`;
+  const e = S.get(key);
+  if (e && !e.invalid && e.readAt >= since) return e;
+  return reading(key, projectId, environment, since);
 }
 
 /** The running totals of the subscription's period, read from its usage events once per process. */
